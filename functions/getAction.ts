@@ -1,0 +1,9 @@
+import { etagOf, toView } from '../lib/action';
+import { getAction } from '../lib/actions';
+import { api, json } from '../lib/http';
+
+/** GET /api/actions/{id}: the action with its ETag. */
+export const handler = api().handler(async (event) => {
+  const action = await getAction(event.pathParameters?.id ?? '');
+  return json(200, toView(action), { etag: etagOf(action) });
+});

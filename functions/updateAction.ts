@@ -1,0 +1,14 @@
+import { etagOf, toView } from '../lib/action';
+import { updateAction } from '../lib/actions';
+import { api, json } from '../lib/http';
+
+/** PATCH /api/actions/{id}: JSON merge patch, by the owner or the assignee (or anyone, if allowed). */
+export const handler = api({ body: true }).handler(async (event) => {
+  const action = await updateAction(
+    event.caller,
+    event.pathParameters?.id ?? '',
+    event.body,
+    event.headers['if-match'],
+  );
+  return json(200, toView(action), { etag: etagOf(action) });
+});

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { fallbackRoute, matchPath, routes } from '../routes';
+
+/**
+ * The local stand-in for API Gateway (HTTP API, payload format 2.0): it turns each HTTP request
+ * into the event Lambda would receive and calls the very handler module AWS runs.
+ */
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** API Gateway refuses larger payloads before any function runs. */
+const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+const handlers = new Map<string, Promise<Handler>>();
+const load = (name: string): Promise<Handler> => {
+  let handler = handlers.get(name);
+  if (!handler) {
+    handler = import(`../../functions/${name}.ts`).then((m: { handler: Handler }) => m.handler);
+    handlers.set(name, handler);
+  }
+  return handler;
+};
+
+/** Loads every handler now, so the first request does not pay for it. */
+export const preloadHandlers = () =>
+  Promise.all([...new Set([...routes.map((r) => r.handler), fallbackRoute.handler])].map(load));
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** The payload 2.0 event for a request, as API Gateway builds it. */
+export function toEvent(
+  request: IncomingMessage,
+  body: Buffer,
+  routeKey: string,
+  pathParameters: Record<string, string> | undefined,
+): APIGatewayProxyEventV2 {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const rawQueryString = (request.url ?? '').includes('?')
+    ? (request.url ?? '').slice((request.url ?? '').indexOf('?') + 1)
+    : '';
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined && name !== 'cookie')
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const now = new Date();
+  const requestId = randomUUID();
+  const text = body.toString('utf8');
+  const isText = Buffer.from(text, 'utf8').equals(body);
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString,
+    ...(request.headers.cookie ? { cookies: request.headers.cookie.split(/;\s*/) } : {}),
+    headers,
+    ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),
+    ...(pathParameters ? { pathParameters } : {}),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length > 0
+      ? { body: isText ? text : body.toString('base64'), isBase64Encoded: !isText }
+      : { isBase64Encoded: false }),
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_MAX_BODY) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const body = await readBody(request);
+  if (body === undefined) {
+    response.writeHead(413, { 'content-type': 'application/json' }).end('{"message":"Request Entity Too Large"}');
+    return;
+  }
+  const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+  const method = request.method ?? 'GET';
+  let route: { handler: string; routeKey: string; params?: Record<string, string> } = {
+    handler: fallbackRoute.handler,
+    routeKey: '$default',
+  };
+  for (const candidate of routes) {
+    const params = candidate.method === method ? matchPath(candidate.path, path) : undefined;
+    if (params) {
+      route = { handler: candidate.handler, routeKey: `${method} ${candidate.path}`, params };
+      break;
+    }
+  }
+  const event = toEvent(
+    request,
+    body,
+    route.routeKey,
+    route.params && Object.keys(route.params).length ? route.params : undefined,
+  );
+  const handler = await load(route.handler);
+  const result = await handler(event, lambdaContext(route.handler, event.requestContext.requestId));
+  const headers: Record<string, string> = { 'apigw-requestid': event.requestContext.requestId };
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  const payload = result.isBase64Encoded
+    ? Buffer.from(result.body ?? '', 'base64')
+    : Buffer.from(result.body ?? '', 'utf8');
+  response.writeHead(result.statusCode ?? 200, headers);
+  response.end(payload);
+}
+
+export function createGateway(): Server {
+  return createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // API Gateway's answer when the function itself fails.
+      console.error('local gateway: handler crashed', error);
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+      response.end('{"message":"Internal Server Error"}');
+    });
+  });
+}

@@ -1,0 +1,91 @@
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { ensureIssuer, type IssuerFiles, LOCAL_CLIENT_ID, LOCAL_REGION, LOCAL_USER_POOL_ID } from './issuer';
+import { LOCAL_TABLE_NAME, type LocalStore, startStore } from './store';
+
+/**
+ * The whole service on one machine: the embedded store, the local token issuer, and the local
+ * gateway in front of the real handlers. `npm start` runs it; the integration tests run it too.
+ */
+
+export interface StackOptions {
+  dataDir: string;
+  /** Keep the store in memory only (`STORE=memory`). */
+  memory?: boolean;
+  port?: number;
+  host?: string;
+}
+
+export interface LocalStack {
+  url: string;
+  storeEndpoint: string;
+  dataDir: string;
+  issuer: IssuerFiles;
+  eventsFile: string;
+  close(): Promise<void>;
+}
+
+/** Where a running stack says how to reach it, so `seed`, `ingest` and `bench` use its store. */
+export const stackFile = (dataDir: string) => join(dataDir, 'stack.json');
+
+/** Environment the handlers read through `lib/config`, pointing at a local store. */
+export function localEnvironment(dataDir: string, storeEndpoint: string): Record<string, string> {
+  const issuer = ensureIssuer(dataDir);
+  return {
+    TABLE_NAME: LOCAL_TABLE_NAME,
+    AWS_REGION: LOCAL_REGION,
+    DYNAMODB_ENDPOINT: storeEndpoint,
+    USER_POOL_ID: LOCAL_USER_POOL_ID,
+    USER_POOL_CLIENT_ID: LOCAL_CLIENT_ID,
+    JWKS_FILE: issuer.jwksFile,
+    EVENTS_FILE: join(dataDir, 'events.ndjson'),
+  };
+}
+
+export async function startLocalStack(options: StackOptions): Promise<LocalStack> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const issuer = ensureIssuer(dataDir);
+  const store: LocalStore = await startStore(options.memory ? {} : { path: join(dataDir, 'store') });
+  Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
+
+  // Imported only now: the handlers read their configuration once, when first loaded.
+  const { createGateway, preloadHandlers } = await import('./gateway');
+  await preloadHandlers();
+  const server = createGateway();
+  server.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  writeFileSync(stackFile(dataDir), JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint }));
+
+  return {
+    url,
+    storeEndpoint: store.endpoint,
+    dataDir,
+    issuer,
+    eventsFile: join(dataDir, 'events.ndjson'),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await store.close();
+      rmSync(stackFile(dataDir), { force: true });
+    },
+  };
+}
+
+/** The store endpoint of a stack running on `dataDir`, if one is. */
+export async function runningStack(dataDir: string): Promise<{ url: string; storeEndpoint: string } | undefined> {
+  const file = stackFile(resolve(dataDir));
+  if (!existsSync(file)) return undefined;
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; url: string; storeEndpoint: string };
+    process.kill(info.pid, 0);
+    const response = await fetch(info.storeEndpoint, { method: 'GET' }).catch(() => undefined);
+    return response ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,370 @@
+import { z } from 'zod';
+import { parseDateTime } from './dates';
+import { type Problem, ValidationError } from './errors';
+import { type LocationField, locationFields } from './store/table';
+
+/**
+ * The action: its domain shape, the one schema that validates create and patch bodies, and the
+ * mapping to what the API returns. Pure; the store decides how it is kept.
+ */
+
+export interface Person {
+  id: string;
+  name: string;
+  email: string | null;
+}
+
+export interface Attachment {
+  url: string;
+  name?: string;
+  contentType?: string;
+  size?: number;
+}
+
+export type Location = Record<LocationField, string>;
+
+export interface Action {
+  id: string;
+  title: string;
+  description: string;
+  actionProducer: { name: string; url?: string; reference?: string };
+  location: Location;
+  allowAnonymousEdits: boolean;
+  dueAt: string;
+  priority: number;
+  status: number;
+  owner: Person;
+  initiator: Person;
+  /** `null` when nobody is assigned. */
+  assignee: Person | null;
+  endorsedBy: unknown[];
+  attachments: Attachment[];
+  tags: string[];
+  comments: unknown[];
+  createdAt: string;
+  updatedAt: string;
+  /** Bumped by every write; the ETag. */
+  version: number;
+}
+
+/** What the API returns for an action (the seed's "actions object"). */
+export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'version'> {
+  priority: string;
+  status: string;
+  assignee: { id: string; name: string; email: string | null };
+}
+
+/** How the seed shows an action nobody is assigned to. */
+export const UNASSIGNED = { id: 'undefined', name: 'Unknown user', email: '' } as const;
+
+export const limits = {
+  title: 200,
+  description: 10_000,
+  shortText: 200,
+  url: 2_000,
+  email: 320,
+  attachments: 50,
+  tags: 50,
+  tag: 100,
+  maxInteger: 999_999_999,
+} as const;
+
+/** Fields only the service sets; a body that sends one is refused, naming it. */
+export const SERVICE_FIELDS = ['id', 'owner', 'initiator', 'createdAt', 'updatedAt', 'endorsedBy', 'comments'];
+
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+const shortText = z.string().max(limits.shortText, `must be at most ${limits.shortText} characters`);
+const required = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => s.trim() !== '', 'must not be empty or only white space');
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+  .max(limits.url, `must be at most ${limits.url} characters`);
+
+export const titleSchema = required(limits.title).refine(
+  (s) => !CONTROL_CHARACTERS.test(s),
+  'must not contain control characters',
+);
+
+export const dueAtSchema = z
+  .string()
+  .transform((s, ctx) => {
+    const iso = parseDateTime(s);
+    if (iso === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be an ISO 8601 date-time with an offset or Z, e.g. 2026-12-01T10:00:00Z',
+      });
+      return z.NEVER;
+    }
+    return iso;
+  })
+  .meta({ example: '2026-12-01T10:00:00Z' });
+
+/** A non-negative integer, or a string of one: `2` or `"2"`. */
+export const integerSchema = z
+  .union([z.number(), z.string()])
+  .transform((value, ctx) => {
+    const n = typeof value === 'number' ? value : /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 0 || n > limits.maxInteger) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be an integer from 0 to ${limits.maxInteger}, as a number or string`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  })
+  .meta({ example: '2' });
+
+export const personInputSchema = z.strictObject({
+  id: required(limits.shortText).refine((id) => id !== UNASSIGNED.id, `'${UNASSIGNED.id}' is reserved for "nobody"`),
+  name: shortText.optional(),
+  email: z.email('must be an email address').max(limits.email).nullable().optional(),
+});
+
+export const attachmentSchema = z.strictObject({
+  url: httpUrl,
+  name: shortText.optional(),
+  contentType: shortText.optional(),
+  size: z.number().int().nonnegative().optional(),
+});
+
+const locationShape = Object.fromEntries(locationFields.map((f) => [f, shortText.optional()])) as Record<
+  LocationField,
+  z.ZodOptional<typeof shortText>
+>;
+
+const tagsSchema = z
+  .array(z.string().min(1, 'must not be empty').max(limits.tag, `must be at most ${limits.tag} characters`))
+  .max(limits.tags, `at most ${limits.tags} tags`);
+const attachmentsSchema = z
+  .array(attachmentSchema)
+  .max(limits.attachments, `at most ${limits.attachments} attachments`);
+
+export const createActionSchema = z.strictObject({
+  title: titleSchema,
+  description: z.string().max(limits.description, `must be at most ${limits.description} characters`).optional(),
+  actionProducer: z.strictObject({
+    name: required(limits.shortText),
+    url: httpUrl.optional(),
+    reference: required(limits.shortText).optional(),
+  }),
+  location: z.strictObject(locationShape).optional(),
+  allowAnonymousEdits: z.boolean().optional(),
+  dueAt: dueAtSchema,
+  priority: integerSchema,
+  status: integerSchema,
+  attachments: attachmentsSchema.optional(),
+  tags: tagsSchema.optional(),
+  assignee: personInputSchema.nullable().optional(),
+});
+
+export type CreateActionBody = z.output<typeof createActionSchema>;
+
+/**
+ * The detail of an `ActionRequested` event: a create body, plus the owner the trusted producer
+ * acts for, and a required producer reference that makes the event idempotent.
+ */
+export const actionRequestedSchema = createActionSchema.extend({
+  actionProducer: createActionSchema.shape.actionProducer.extend({ reference: required(limits.shortText) }),
+  owner: personInputSchema,
+});
+
+export type ActionRequestedDetail = z.output<typeof actionRequestedSchema>;
+
+/** An edit is a JSON merge patch (RFC 7396) of these fields; `null` resets optional ones. */
+export const patchActionSchema = z.strictObject({
+  title: titleSchema.optional(),
+  description: z
+    .string()
+    .max(limits.description, `must be at most ${limits.description} characters`)
+    .nullable()
+    .optional(),
+  actionProducer: z
+    .strictObject({
+      url: httpUrl.nullable().optional(),
+      reference: required(limits.shortText).nullable().optional(),
+    })
+    .optional(),
+  location: z
+    .strictObject(
+      Object.fromEntries(locationFields.map((f) => [f, shortText.nullable().optional()])) as Record<
+        LocationField,
+        z.ZodOptional<z.ZodNullable<typeof shortText>>
+      >,
+    )
+    .nullable()
+    .optional(),
+  allowAnonymousEdits: z.boolean().optional(),
+  dueAt: dueAtSchema.optional(),
+  priority: integerSchema.optional(),
+  status: integerSchema.optional(),
+  attachments: attachmentsSchema.nullable().optional(),
+  tags: tagsSchema.nullable().optional(),
+  assignee: personInputSchema.nullable().optional(),
+});
+
+export type ActionPatch = z.output<typeof patchActionSchema>;
+
+const REQUIRED_IN_PATCH = new Set(['title', 'dueAt', 'priority', 'status', 'allowAnonymousEdits']);
+
+/** Validates `body` against `schema`, turning every issue into a `field` problem. */
+export function validateBody<T extends z.ZodType>(
+  schema: T,
+  body: unknown,
+  { fixedFields = [], allowed = [] }: { fixedFields?: string[]; allowed?: string[] } = {},
+): z.output<T> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ValidationError([{ field: 'body', message: 'must be a JSON object' }]);
+  }
+  const problems: Problem[] = [];
+  const record = body as Record<string, unknown>;
+  for (const field of SERVICE_FIELDS) {
+    if (Object.hasOwn(record, field) && !allowed.includes(field))
+      problems.push({ field, message: 'is set by the service and cannot be sent' });
+  }
+  for (const field of fixedFields) {
+    const [parent, child] = field.split('.') as [string, string];
+    const value = record[parent];
+    if (value && typeof value === 'object' && Object.hasOwn(value, child)) {
+      problems.push({ field, message: 'cannot be changed after creation' });
+    }
+  }
+  for (const [field, value] of Object.entries(record)) {
+    if (value === null && REQUIRED_IN_PATCH.has(field)) {
+      problems.push({ field, message: 'is required and cannot be removed' });
+    }
+  }
+  const service = new Set([...SERVICE_FIELDS.filter((f) => !allowed.includes(f)), ...fixedFields]);
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const path = issue.path.map(String).join('.');
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          const field = path ? `${path}.${key}` : key;
+          if (!service.has(field)) problems.push({ field: truncate(field), message: 'is not a known field' });
+        }
+      } else if (!(issue.code === 'invalid_type' && problems.some((p) => p.field === path))) {
+        problems.push({ field: path || 'body', message: friendly(issue) });
+      }
+    }
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+  return (result as { data: z.output<T> }).data;
+}
+
+const truncate = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
+
+function friendly(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    return issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+  }
+  if (issue.code === 'too_big' && issue.origin === 'array') return `must have at most ${issue.maximum} items`;
+  return issue.message;
+}
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/** The caller as a stored person; a missing name shows the id, a missing email `null`. */
+export const personFrom = (input: { id: string; name?: string; email?: string | null }): Person => ({
+  id: input.id,
+  name: input.name ?? input.id,
+  email: input.email ?? null,
+});
+
+const emptyLocation = (): Location => Object.fromEntries(locationFields.map((f) => [f, ''])) as Location;
+
+/** A new action from a validated create body; `owner` is who it is created for. */
+export function newAction(id: string, body: CreateActionBody, owner: Person, initiator: Person, now: string): Action {
+  return {
+    id,
+    title: body.title,
+    description: body.description ?? '',
+    actionProducer: {
+      name: body.actionProducer.name,
+      ...(body.actionProducer.url !== undefined ? { url: body.actionProducer.url } : {}),
+      ...(body.actionProducer.reference !== undefined ? { reference: body.actionProducer.reference } : {}),
+    },
+    location: { ...emptyLocation(), ...definedOnly(body.location ?? {}) },
+    allowAnonymousEdits: body.allowAnonymousEdits ?? false,
+    dueAt: body.dueAt,
+    priority: body.priority,
+    status: body.status,
+    owner,
+    initiator,
+    assignee: body.assignee ? personFrom(body.assignee) : null,
+    endorsedBy: [],
+    attachments: body.attachments ?? [],
+    tags: body.tags ?? [],
+    comments: [],
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+}
+
+const definedOnly = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/** The action after a merge patch; pure, so the store can compute what it writes. */
+export function applyPatch(action: Action, patch: ActionPatch, now: string): Action {
+  const next: Action = { ...action, updatedAt: now, version: action.version + 1 };
+  if (patch.title !== undefined) next.title = patch.title;
+  if (patch.description !== undefined) next.description = patch.description ?? '';
+  if (patch.dueAt !== undefined) next.dueAt = patch.dueAt;
+  if (patch.priority !== undefined) next.priority = patch.priority;
+  if (patch.status !== undefined) next.status = patch.status;
+  if (patch.allowAnonymousEdits !== undefined) next.allowAnonymousEdits = patch.allowAnonymousEdits;
+  if (patch.attachments !== undefined) next.attachments = patch.attachments ?? [];
+  if (patch.tags !== undefined) next.tags = patch.tags ?? [];
+  if (patch.assignee !== undefined) next.assignee = patch.assignee ? personFrom(patch.assignee) : null;
+  if (patch.location !== undefined) {
+    next.location =
+      patch.location === null
+        ? emptyLocation()
+        : {
+            ...action.location,
+            ...Object.fromEntries(Object.entries(patch.location).map(([k, v]) => [k, v ?? ''])),
+          };
+  }
+  if (patch.actionProducer !== undefined) {
+    const producer = { ...action.actionProducer };
+    for (const key of ['url', 'reference'] as const) {
+      const value = patch.actionProducer[key];
+      if (value === null) delete producer[key];
+      else if (value !== undefined) producer[key] = value;
+    }
+    next.actionProducer = producer;
+  }
+  return next;
+}
+
+/** Which fields an edit changed, with their API values before and after. */
+export function changesBetween(before: Action, after: Action): Record<string, { before: unknown; after: unknown }> {
+  const a = toView(before) as unknown as Record<string, unknown>;
+  const b = toView(after) as unknown as Record<string, unknown>;
+  const changes: Record<string, { before: unknown; after: unknown }> = {};
+  for (const key of Object.keys(b)) {
+    if (key === 'updatedAt') continue;
+    if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) changes[key] = { before: a[key], after: b[key] };
+  }
+  return changes;
+}
+
+/** The action as the API shows it: numbers as strings, nobody assigned as the seed's placeholder. */
+export function toView(action: Action): ActionView {
+  const { version: _version, priority, status, assignee, ...rest } = action;
+  return {
+    ...rest,
+    priority: String(priority),
+    status: String(status),
+    assignee: assignee ?? { ...UNASSIGNED },
+  };
+}
+
+export const etagOf = (action: Pick<Action, 'version'>): string => `"${action.version}"`;

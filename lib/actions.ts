@@ -1,0 +1,121 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  type Action,
+  type ActionView,
+  actionRequestedSchema,
+  changesBetween,
+  createActionSchema,
+  newAction,
+  type Person,
+  patchActionSchema,
+  personFrom,
+  toView,
+  validateBody,
+} from './action';
+import { nowIso } from './dates';
+import { ConflictError, NotFoundError } from './errors';
+import { publish } from './events';
+import { parseListQuery } from './filter/query';
+import { logger } from './logger';
+import * as store from './store/action-store';
+
+/**
+ * What the service does, independent of how it is called: the HTTP handlers and the event
+ * ingester both come through here.
+ */
+
+/** UUID v5 namespace for ids derived from a producer name and reference. */
+const PRODUCER_NAMESPACE = '4f1c1b36-5e0e-4d47-9a57-6f1f6f0c2a11';
+
+/**
+ * The id an action raised by a producer always gets (UUID v5 of name and reference), so the
+ * same name and reference can make at most one action, ever, without a read before the write.
+ */
+export function producerActionId(name: string, reference: string): string {
+  const namespace = Buffer.from(PRODUCER_NAMESPACE.replace(/-/g, ''), 'hex');
+  const hash = createHash('sha1').update(namespace).update(`${name}\n${reference}`, 'utf8').digest();
+  hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
+  hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const idFor = (producer: { name: string; reference?: string }) =>
+  producer.reference === undefined ? randomUUID() : producerActionId(producer.name, producer.reference);
+
+/** Creates an action owned and initiated by the caller. */
+export async function createAction(caller: Person, body: unknown): Promise<ActionView> {
+  const input = validateBody(createActionSchema, body);
+  const action = newAction(idFor(input.actionProducer), input, caller, caller, nowIso());
+  if (!(await store.putNewAction(action))) {
+    throw new ConflictError(
+      `Producer '${input.actionProducer.name}' reference '${input.actionProducer.reference}' already has action ${action.id}; one reference makes at most one action.`,
+    );
+  }
+  await publish('ActionCreated', { id: action.id, actor: caller, time: action.createdAt, action: toView(action) });
+  return toView(action);
+}
+
+/**
+ * Creates the action an `ActionRequested` event asks for, once: a duplicate, a replay or a
+ * request for a since-deleted action changes nothing.
+ */
+export async function ingestActionRequested(detail: unknown): Promise<{ id: string; created: boolean }> {
+  const input = validateBody(actionRequestedSchema, detail, { allowed: ['owner'] });
+  const owner = personFrom(input.owner);
+  const action = newAction(idFor(input.actionProducer), input, owner, owner, nowIso());
+  const created = await store.putNewAction(action);
+  if (created) {
+    await publish('ActionCreated', { id: action.id, actor: owner, time: action.createdAt, action: toView(action) });
+  } else {
+    logger.info('duplicate action request ignored', { actionId: action.id });
+  }
+  return { id: action.id, created };
+}
+
+export async function listActions(rawQueryString: string) {
+  const query = parseListQuery(rawQueryString);
+  const result = await store.listActions(query);
+  logger.info('list cost', {
+    index: result.plan.read.index.name,
+    partitions: result.plan.read.partitions.length,
+    countIndex: result.plan.count?.index.name,
+    matched: result.totalCount,
+    ...result.stats,
+  });
+  return { actions: result.actions.map(toView), totalCount: result.totalCount };
+}
+
+export async function getAction(id: string): Promise<Action> {
+  const action = await store.getAction(id);
+  if (!action) throw new NotFoundError(`No action has the id '${id}'.`);
+  return action;
+}
+
+/** The version an `If-Match` header demands; `*` (or none) demands none. */
+export function versionFrom(ifMatch: string | undefined): number | undefined {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"(\d{1,15})"\s*$/.exec(ifMatch);
+  // An ETag we never issued cannot match the current one.
+  return match ? Number(match[1]) : -1;
+}
+
+/** Applies a JSON merge patch under the edit rule. Body errors come before 404, 403 and 412. */
+export async function updateAction(
+  caller: Person,
+  id: string,
+  body: unknown,
+  ifMatch: string | undefined,
+): Promise<Action> {
+  const patch = validateBody(patchActionSchema, body, { fixedFields: ['actionProducer.name'] });
+  const { before, after } = await store.patchAction(id, patch, caller, versionFrom(ifMatch), nowIso);
+  const changes = changesBetween(before, after);
+  await publish('ActionUpdated', { id, actor: caller, time: after.updatedAt, version: after.version, changes });
+  return after;
+}
+
+export async function deleteAction(caller: Person, id: string, ifMatch: string | undefined): Promise<void> {
+  const time = nowIso();
+  const before = await store.deleteAction(id, caller, versionFrom(ifMatch), () => time);
+  await publish('ActionDeleted', { id, actor: caller, time, action: toView(before) });
+}

@@ -1,0 +1,58 @@
+/**
+ * Configuration, read once from the environment at cold start and checked. Nothing else in the
+ * service reads `process.env`. In AWS the CDK construct sets these; locally `npm start` does.
+ */
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing required environment variable ${name}`);
+  return value;
+}
+
+const optional = (name: string): string | undefined => process.env[name] || undefined;
+
+export interface Config {
+  tableName: string;
+  region: string;
+  /** Set locally to reach the embedded store; unset in AWS. */
+  dynamodbEndpoint?: string;
+  userPoolId: string;
+  userPoolClientId: string;
+  /** Locally, the issuer's public keys, so tokens verify without any network. */
+  jwksFile?: string;
+  /** Where published events go: an EventBridge bus in AWS, or a file locally. */
+  eventBusName?: string;
+  eventsFile?: string;
+  eventSource: string;
+  /** How long a store call may take in all, retries included, before the caller gets a 503. */
+  storeTimeoutMs: number;
+  storeMaxAttempts: number;
+  logLevel: LogLevel;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+function load(): Config {
+  const config: Config = {
+    tableName: required('TABLE_NAME'),
+    region: optional('AWS_REGION') ?? 'us-east-1',
+    dynamodbEndpoint: optional('DYNAMODB_ENDPOINT'),
+    userPoolId: required('USER_POOL_ID'),
+    userPoolClientId: required('USER_POOL_CLIENT_ID'),
+    jwksFile: optional('JWKS_FILE'),
+    eventBusName: optional('EVENT_BUS_NAME'),
+    eventsFile: optional('EVENTS_FILE'),
+    eventSource: optional('EVENT_SOURCE') ?? 'action-tracking',
+    storeTimeoutMs: Number(optional('STORE_TIMEOUT_MS') ?? 5000),
+    storeMaxAttempts: Number(optional('STORE_MAX_ATTEMPTS') ?? 3),
+    logLevel: (optional('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel,
+  };
+  if (!LOG_LEVELS.includes(config.logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {
+    throw new Error('STORE_TIMEOUT_MS must be a positive number');
+  }
+  return config;
+}
+
+export const config: Config = load();

@@ -1,0 +1,126 @@
+/**
+ * The service's error vocabulary. Each error carries its HTTP status and a message that is safe
+ * to show a client; `lib/http.ts` turns them into application/problem+json (RFC 9457).
+ */
+
+/** One thing wrong with a request: a query `parameter` or a body `field`. */
+export interface Problem {
+  parameter?: string;
+  field?: string;
+  message: string;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly detail: string,
+    readonly slug: string,
+    readonly errors?: Problem[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request names what is wrong in `errors`. */
+export class ValidationError extends HttpError {
+  constructor(errors: Problem[], detail?: string) {
+    super(
+      400,
+      'Bad Request',
+      detail ?? errors.map((e) => `${e.parameter ?? e.field ?? 'request'}: ${e.message}`).join('; '),
+      'validation-error',
+      errors,
+    );
+  }
+}
+
+export const badParameter = (parameter: string, message: string) => new ValidationError([{ parameter, message }]);
+
+export const badField = (field: string, message: string) => new ValidationError([{ field, message }]);
+
+/** 401: deliberately silent about which check failed. */
+export class UnauthorizedError extends HttpError {
+  constructor() {
+    super(401, 'Unauthorized', 'A valid bearer token is required.', 'unauthorized', undefined, {
+      'www-authenticate': 'Bearer',
+    });
+  }
+}
+
+export class ForbiddenError extends HttpError {
+  constructor(detail: string) {
+    super(403, 'Forbidden', detail, 'forbidden');
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(detail: string) {
+    super(404, 'Not Found', detail, 'not-found');
+  }
+}
+
+export class ConflictError extends HttpError {
+  constructor(detail: string) {
+    super(409, 'Conflict', detail, 'conflict');
+  }
+}
+
+export class PreconditionFailedError extends HttpError {
+  constructor(detail: string) {
+    super(412, 'Precondition Failed', detail, 'precondition-failed');
+  }
+}
+
+export class PayloadTooLargeError extends HttpError {
+  constructor(limitBytes: number) {
+    super(413, 'Payload Too Large', `The request body must be at most ${limitBytes} bytes.`, 'payload-too-large');
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor(detail: string) {
+    super(415, 'Unsupported Media Type', detail, 'unsupported-media-type');
+  }
+}
+
+export class ServiceUnavailableError extends HttpError {
+  constructor(retryAfterSeconds = 1) {
+    super(
+      503,
+      'Service Unavailable',
+      'The store is busy or unreachable; retry shortly.',
+      'service-unavailable',
+      undefined,
+      { 'retry-after': String(retryAfterSeconds) },
+    );
+  }
+}
+
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: Problem[];
+}
+
+export const problemTypeBase = 'https://action-tracking.dev/problems/';
+
+export const toProblem = (error: HttpError): ProblemDocument => ({
+  type: problemTypeBase + error.slug,
+  title: error.title,
+  status: error.status,
+  detail: error.detail,
+  ...(error.errors ? { errors: error.errors } : {}),
+});
+
+/** What a client sees for any failure we did not anticipate: no message, no stack. */
+export const internalProblem: ProblemDocument = {
+  type: `${problemTypeBase}internal-error`,
+  title: 'Internal Server Error',
+  status: 500,
+  detail: 'The service failed to handle the request. It has been logged.',
+};

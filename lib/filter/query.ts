@@ -1,0 +1,202 @@
+import { nextMillisecond, parseDateTime, parseDay } from '../dates';
+import { type Problem, ValidationError } from '../errors';
+import { type FieldSpec, fieldsByName } from './fields';
+
+/**
+ * The list query language: `GET /api/actions?<parameter>=<operator><value>&sort=..&skip=..&limit=..`
+ * parsed into a typed, validated filter tree. Pure: no I/O, throws only `ValidationError`.
+ */
+
+export type Operator = '=' | '!' | '*' | '<' | '>' | '~';
+const OPERATORS = new Set<string>(['=', '!', '*', '<', '>', '~']);
+
+/** A date filter value: one instant, or one whole UTC day. */
+export type DateValue = { kind: 'instant'; at: string } | { kind: 'day'; prefix: string; start: string; end: string };
+
+export type Clause =
+  | { field: FieldSpec; type: 'text' | 'string'; op: Operator; values: string[] }
+  | { field: FieldSpec; type: 'integer'; op: Exclude<Operator, '*'>; values: number[] }
+  | { field: FieldSpec; type: 'date'; op: Exclude<Operator, '*'>; values: DateValue[] };
+
+export interface Sort {
+  field: FieldSpec;
+  descending: boolean;
+}
+
+export interface ListQuery {
+  filters: Clause[];
+  sort?: Sort;
+  skip: number;
+  limit: number;
+}
+
+export const limits = {
+  defaultLimit: 10,
+  maxLimit: 100,
+  /** Deep paging costs a read of every skipped match; past this, narrow the filter. */
+  maxWindow: 10_000,
+  maxFilters: 20,
+  maxInValues: 100,
+  maxValueLength: 1_000,
+} as const;
+
+const PAGING = new Set(['skip', 'limit', 'sort']);
+const INTEGER = /^\d+$/;
+
+/** Splits a raw query string, decoding `+` and percent escapes as a form would. */
+export function splitQueryString(raw: string): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const part of raw.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? '' : part.slice(eq + 1);
+    pairs.push([decode(rawName, rawName), decode(rawValue, rawName)]);
+  }
+  return pairs;
+}
+
+function decode(text: string, parameter: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw new ValidationError([{ parameter: safeName(parameter), message: 'is not valid percent-encoding' }]);
+  }
+}
+
+/** Parameter names echoed back in errors are cut short so a client cannot make us echo megabytes. */
+const safeName = (name: string) => (name.length > 100 ? `${name.slice(0, 100)}…` : name);
+
+/** Parses a whole list query; collects every problem before failing so a client sees them all. */
+export function parseListQuery(rawQueryString: string): ListQuery {
+  const problems: Problem[] = [];
+  const filters: Clause[] = [];
+  const paging = new Map<string, string>();
+
+  for (const [name, value] of splitQueryString(rawQueryString)) {
+    if (PAGING.has(name)) {
+      if (paging.has(name)) problems.push({ parameter: name, message: 'may appear only once' });
+      else paging.set(name, value);
+      continue;
+    }
+    const field = fieldsByName.get(name);
+    if (!field) {
+      problems.push({ parameter: safeName(name), message: 'is not a known parameter' });
+      continue;
+    }
+    try {
+      filters.push(parseClause(field, value));
+    } catch (error) {
+      if (error instanceof ValidationError && error.errors) problems.push(...error.errors);
+      else throw error;
+    }
+  }
+  if (filters.length > limits.maxFilters) {
+    problems.push({ parameter: 'query', message: `at most ${limits.maxFilters} filters are allowed` });
+  }
+
+  const skip = parsePagingInteger(paging.get('skip'), 'skip', 0, problems);
+  const limit = parsePagingInteger(paging.get('limit'), 'limit', limits.defaultLimit, problems);
+  if (limit > limits.maxLimit) problems.push({ parameter: 'limit', message: `must be at most ${limits.maxLimit}` });
+  if (skip + limit > limits.maxWindow && !problems.some((p) => p.parameter === 'skip' || p.parameter === 'limit')) {
+    problems.push({
+      parameter: 'skip',
+      message: `skip + limit must be at most ${limits.maxWindow}; narrow the filter instead`,
+    });
+  }
+  const sort = parseSort(paging.get('sort'), problems);
+
+  if (problems.length > 0) throw new ValidationError(problems);
+  return { filters, sort, skip, limit };
+}
+
+function parsePagingInteger(value: string | undefined, name: string, fallback: number, problems: Problem[]): number {
+  if (value === undefined) return fallback;
+  if (!INTEGER.test(value) || value.length > 6) {
+    problems.push({ parameter: name, message: value === '' ? 'must not be empty' : 'must be a non-negative integer' });
+    return fallback;
+  }
+  return Number(value);
+}
+
+function parseSort(value: string | undefined, problems: Problem[]): Sort | undefined {
+  if (value === undefined) return undefined;
+  const descending = value.startsWith('-');
+  const name = descending ? value.slice(1) : value;
+  const field = fieldsByName.get(name);
+  if (!field) {
+    problems.push({
+      parameter: 'sort',
+      message: value === '' ? 'must not be empty' : `cannot sort by '${safeName(name)}'`,
+    });
+    return undefined;
+  }
+  return { field, descending };
+}
+
+/** One `<parameter>=<operator><value>`; no operator means equal, `==` is an explicit equal. */
+export function parseClause(field: FieldSpec, raw: string): Clause {
+  const first = raw.charAt(0);
+  const op = (OPERATORS.has(first) ? first : '=') as Operator;
+  const text = OPERATORS.has(first) ? raw.slice(1) : raw;
+  const fail = (message: string): never => {
+    throw new ValidationError([{ parameter: field.name, message }]);
+  };
+  if (text.length > limits.maxValueLength) fail(`a value may be at most ${limits.maxValueLength} characters`);
+  const items = op === '~' ? splitList(text) : [text];
+  if (items.length > limits.maxInValues) fail(`'~' takes at most ${limits.maxInValues} values`);
+
+  switch (field.type) {
+    case 'text':
+    case 'string': {
+      if (op === '*' && text === '') fail("'*' needs some text to search for");
+      const values = field.type === 'text' || op === '*' ? items.map((v) => v.toLowerCase()) : items;
+      return { field, type: field.type, op, values };
+    }
+    case 'integer': {
+      if (op === '*') fail("'*' (like) does not apply to numbers");
+      const values = items.map((v) =>
+        INTEGER.test(v) && v.length <= 15 ? Number(v) : fail(`'${safeName(v)}' is not a non-negative integer`),
+      );
+      return { field, type: 'integer', op: op as Exclude<Operator, '*'>, values };
+    }
+    case 'date': {
+      if (op === '*') fail("'*' (like) does not apply to dates");
+      const values = items.map(
+        (v) => parseDateValue(v) ?? fail(`'${safeName(v)}' is not an ISO 8601 date or date-time with an offset`),
+      );
+      return { field, type: 'date', op: op as Exclude<Operator, '*'>, values };
+    }
+  }
+}
+
+function parseDateValue(text: string): DateValue | undefined {
+  const day = parseDay(text);
+  if (day) return { kind: 'day', prefix: text, start: day.start, end: day.end };
+  const at = parseDateTime(text);
+  return at ? { kind: 'instant', at } : undefined;
+}
+
+/** The half-open range [start, end) of instants a date value stands for. */
+export const dateRange = (value: DateValue): { start: string; end: string } =>
+  value.kind === 'day' ? value : { start: value.at, end: nextMillisecond(value.at) };
+
+/** Splits a `~` list on commas; `\,` is a literal comma and `\\` a literal backslash. */
+export function splitList(text: string): string[] {
+  const values: string[] = [];
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && (text[i + 1] === ',' || text[i + 1] === '\\')) {
+      current += text[i + 1];
+      i++;
+    } else if (c === ',') {
+      values.push(current);
+      current = '';
+    } else {
+      current += c;
+    }
+  }
+  values.push(current);
+  return values;
+}

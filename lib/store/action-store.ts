@@ -1,0 +1,399 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { type Action, type ActionPatch, applyPatch, type Person } from '../action';
+import { config } from '../config';
+import { ForbiddenError, NotFoundError, PreconditionFailedError, ServiceUnavailableError } from '../errors';
+import { filterExpression, Placeholders } from '../filter/expression';
+import { type IndexRead, type Plan, plan as planQuery } from '../filter/plan';
+import type { ListQuery } from '../filter/query';
+import { fromItem, type Item, isTombstone, toItem, tombstone, valueAt } from './item';
+import { attr } from './table';
+
+/**
+ * The only module that speaks DynamoDB. It keeps actions, enforces the edit rule inside the
+ * conditional write itself, and executes list plans. Callers see actions and domain errors.
+ */
+
+const client = new DynamoDBClient({
+  region: config.region,
+  maxAttempts: config.storeMaxAttempts,
+  requestHandler: new NodeHttpHandler({
+    connectionTimeout: Math.min(1000, config.storeTimeoutMs),
+    requestTimeout: config.storeTimeoutMs,
+  }),
+  ...(config.dynamodbEndpoint
+    ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+    : {}),
+});
+
+export const documentClient = DynamoDBDocumentClient.from(client, {
+  marshallOptions: { removeUndefinedValues: true },
+});
+
+const TABLE = config.tableName;
+
+/** Errors that mean "try again later" rather than "this request is wrong". */
+const UNAVAILABLE = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
+
+/** Sends a command; the SDK has already retried, so a throttle or outage becomes a 503. */
+async function send<T>(command: object): Promise<T> {
+  try {
+    return (await documentClient.send(command as never)) as T;
+  } catch (error) {
+    const e = error as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
+    if (
+      UNAVAILABLE.has(e.name ?? '') ||
+      UNAVAILABLE.has(e.code ?? '') ||
+      (e.$metadata?.httpStatusCode ?? 0) >= 500 ||
+      e.name === 'AbortError'
+    ) {
+      throw new ServiceUnavailableError(2);
+    }
+    throw error;
+  }
+}
+
+const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
+
+async function getItem(id: string): Promise<Item | undefined> {
+  const result = await send<{ Item?: Item }>(new GetCommand({ TableName: TABLE, Key: { id }, ConsistentRead: true }));
+  return result.Item;
+}
+
+/** Stores a new action. `false` when the id is taken, by a live action or a deleted one. */
+export async function putNewAction(action: Action): Promise<boolean> {
+  try {
+    await send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: toItem(action),
+        ConditionExpression: 'attribute_not_exists(#id)',
+        ExpressionAttributeNames: { '#id': attr.id },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export async function getAction(id: string): Promise<Action | undefined> {
+  const item = await getItem(id);
+  return item && !isTombstone(item) ? fromItem(item) : undefined;
+}
+
+/** Whether an id was ever used, even by an action since deleted. */
+export async function idTaken(id: string): Promise<boolean> {
+  return (await getItem(id)) !== undefined;
+}
+
+export const canEdit = (action: Action, caller: Person) =>
+  action.allowAnonymousEdits || action.owner.id === caller.id || action.assignee?.id === caller.id;
+
+/** Rounds of read-then-conditional-write before giving up on a hotly contended action. */
+const MAX_WRITE_ROUNDS = 8;
+
+interface Guard {
+  caller: Person;
+  /** The version an `If-Match` demands, if one was sent. */
+  expectedVersion?: number;
+  ownerOnly: boolean;
+}
+
+/**
+ * Reads the action, refuses what the guard refuses (404, 403, 412 in that order), then writes
+ * `next` under a condition that re-checks version and permission on the stored item, so a
+ * concurrent change between the read and the write can never slip an edit past the rule.
+ */
+async function guardedWrite(
+  id: string,
+  guard: Guard,
+  next: (current: Action) => Item,
+): Promise<{ before: Action; written: Item }> {
+  for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
+    const item = await getItem(id);
+    if (!item || isTombstone(item)) throw new NotFoundError(`No action has the id '${id}'.`);
+    const current = fromItem(item);
+    const allowed = guard.ownerOnly ? current.owner.id === guard.caller.id : canEdit(current, guard.caller);
+    if (!allowed) {
+      throw new ForbiddenError(
+        guard.ownerOnly
+          ? 'Only the owner of this action may do this.'
+          : 'Only the owner or the assignee of this action may edit it.',
+      );
+    }
+    if (guard.expectedVersion !== undefined && guard.expectedVersion !== current.version) {
+      throw new PreconditionFailedError('The action has changed since the ETag in If-Match was issued.');
+    }
+    const written = next(current);
+    const permission = guard.ownerOnly ? '#ow = :caller' : '(#anon = :true OR #ow = :caller OR #as = :caller)';
+    try {
+      await send(
+        new PutCommand({
+          TableName: TABLE,
+          Item: written,
+          ConditionExpression: `#v = :version AND attribute_not_exists(#del) AND ${permission}`,
+          ExpressionAttributeNames: {
+            '#v': attr.version,
+            '#del': attr.deletedAt,
+            '#ow': attr.ownerKey,
+            ...(guard.ownerOnly ? {} : { '#anon': attr.allowAnonymousEdits, '#as': attr.assigneeKey }),
+          },
+          ExpressionAttributeValues: {
+            ':version': current.version,
+            ':caller': guard.caller.id,
+            ...(guard.ownerOnly ? {} : { ':true': true }),
+          },
+        }),
+      );
+      return { before: current, written };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      // Someone wrote in between: decide again against what is stored now.
+    }
+  }
+  throw new ServiceUnavailableError(1);
+}
+
+export interface EditResult {
+  before: Action;
+  after: Action;
+}
+
+/** Applies a merge patch as `caller`; owner-only fields need the owner. */
+export async function patchAction(
+  id: string,
+  patch: ActionPatch,
+  caller: Person,
+  expectedVersion: number | undefined,
+  now: () => string,
+): Promise<EditResult> {
+  let after: Action | undefined;
+  const ownerOnly = patch.allowAnonymousEdits !== undefined;
+  const { before } = await guardedWrite(id, { caller, expectedVersion, ownerOnly }, (current) => {
+    // updatedAt must move forward even when two edits land in the same millisecond.
+    const stamp = now();
+    after = applyPatch(current, patch, stamp > current.updatedAt ? stamp : nextTick(current.updatedAt));
+    return toItem(after);
+  });
+  return { before, after: after as Action };
+}
+
+const nextTick = (iso: string) => new Date(Date.parse(iso) + 1).toISOString();
+
+/** Deletes as `caller` (owner only), leaving a tombstone so the id is never reused. */
+export async function deleteAction(
+  id: string,
+  caller: Person,
+  expectedVersion: number | undefined,
+  now: () => string,
+): Promise<Action> {
+  const { before } = await guardedWrite(id, { caller, expectedVersion, ownerOnly: true }, (current) =>
+    tombstone(id, current.version + 1, now()),
+  );
+  return before;
+}
+
+/** What a list call read, for cost logging and the benchmark. */
+export interface ReadStats {
+  itemsRead: number;
+  readUnits: number;
+  requests: number;
+}
+
+export interface ListResult {
+  actions: Action[];
+  totalCount: number;
+  plan: Plan;
+  stats: ReadStats;
+}
+
+const newStats = (): ReadStats => ({ itemsRead: 0, readUnits: 0, requests: 0 });
+
+interface QueryPage {
+  Items?: Item[];
+  Count?: number;
+  ScannedCount?: number;
+  LastEvaluatedKey?: Item;
+  ConsumedCapacity?: { CapacityUnits?: number };
+}
+
+function queryInput(read: IndexRead, partition: string | number, p = new Placeholders()): QueryCommandInput {
+  const pk = p.name(read.index.partitionKey.name);
+  const sk = () => p.name(read.index.sortKey.name);
+  let keyCondition = `${pk} = ${p.value(partition)}`;
+  const { lower, upper } = read.range ?? {};
+  if (lower !== undefined && upper !== undefined)
+    keyCondition += ` AND ${sk()} BETWEEN ${p.value(lower)} AND ${p.value(upper)}`;
+  else if (lower !== undefined) keyCondition += ` AND ${sk()} >= ${p.value(lower)}`;
+  else if (upper !== undefined) keyCondition += ` AND ${sk()} < ${p.value(upper)}`;
+  const filter = filterExpression(read.filter, p);
+  return {
+    TableName: TABLE,
+    IndexName: read.index.name,
+    KeyConditionExpression: keyCondition,
+    ...(filter ? { FilterExpression: filter } : {}),
+    ExpressionAttributeNames: p.names,
+    ExpressionAttributeValues: p.values,
+    ReturnConsumedCapacity: 'TOTAL',
+  };
+}
+
+/** Pages through one query, handing each page to `onPage`; stops early when it returns false. */
+async function paginate(input: QueryCommandInput, stats: ReadStats, onPage: (page: QueryPage) => unknown) {
+  let startKey: Item | undefined;
+  do {
+    const page = await send<QueryPage>(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    stats.requests++;
+    stats.itemsRead += page.ScannedCount ?? 0;
+    stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    if (onPage(page) === false) return;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}
+
+/** Runs one query per partition, a few at a time. */
+async function eachPartition<T>(read: IndexRead, run: (partition: string | number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  const queue = [...read.partitions];
+  const workers = Array.from({ length: Math.min(8, queue.length) }, async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) results.push(await run(next));
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+async function countMatches(read: IndexRead, stats: ReadStats): Promise<number> {
+  const counts = await eachPartition(read, async (partition) => {
+    let count = 0;
+    await paginate({ ...queryInput(read, partition), Select: 'COUNT' }, stats, (page) => {
+      count += page.Count ?? 0;
+    });
+    return count;
+  });
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+interface Row {
+  id: string;
+  value: unknown;
+}
+
+/** Every match's id and sort value. */
+async function readMatches(read: IndexRead, sortAttribute: string, stats: ReadStats): Promise<Row[]> {
+  const lists = await eachPartition(read, async (partition) => {
+    const p = new Placeholders();
+    const input = queryInput(read, partition, p);
+    input.ProjectionExpression = `${p.name(attr.id)}, ${p.name(sortAttribute)}`;
+    const rows: Row[] = [];
+    await paginate(input, stats, (page) => {
+      for (const item of page.Items ?? [])
+        rows.push({ id: item[attr.id] as string, value: valueAt(item, sortAttribute) });
+    });
+    return rows;
+  });
+  return lists.flat();
+}
+
+/** The first `max` match ids, in the index's own order. */
+async function readInOrder(read: IndexRead, forward: boolean, max: number, stats: ReadStats): Promise<string[]> {
+  const ids: string[] = [];
+  if (max === 0) return ids;
+  const p = new Placeholders();
+  const input = queryInput(read, read.partitions[0] as string | number, p);
+  input.ScanIndexForward = forward;
+  input.ProjectionExpression = p.name(attr.id);
+  await paginate({ ...input, Limit: Math.min(max, 1000) }, stats, (page) => {
+    for (const item of page.Items ?? []) ids.push(item[attr.id] as string);
+    return ids.length < max;
+  });
+  return ids.slice(0, max);
+}
+
+/** DynamoDB orders strings by UTF-8 bytes, which is code point order; JavaScript's `<` is not. */
+export function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a ?? '');
+  const y = String(b ?? '');
+  if (x === y) return 0;
+  if (/[\ud800-\udfff]/.test(x) || /[\ud800-\udfff]/.test(y)) return Buffer.compare(Buffer.from(x), Buffer.from(y));
+  return x < y ? -1 : 1;
+}
+
+async function fetchActions(ids: string[], stats: ReadStats): Promise<Action[]> {
+  const found = new Map<string, Item>();
+  for (let i = 0; i < ids.length; i += 100) {
+    let keys: Item[] | undefined = ids.slice(i, i + 100).map((id) => ({ [attr.id]: id }));
+    for (let attempt = 0; keys && keys.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
+      if (attempt > 6) throw new ServiceUnavailableError(1);
+      const result: {
+        Responses?: Record<string, Item[]>;
+        UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
+        ConsumedCapacity?: Array<{ CapacityUnits?: number }>;
+      } = await send(
+        new BatchGetCommand({ RequestItems: { [TABLE]: { Keys: keys } }, ReturnConsumedCapacity: 'TOTAL' }),
+      );
+      stats.requests++;
+      for (const item of result.Responses?.[TABLE] ?? []) {
+        stats.itemsRead++;
+        found.set(item[attr.id] as string, item);
+      }
+      for (const c of result.ConsumedCapacity ?? []) stats.readUnits += c.CapacityUnits ?? 0;
+      keys = result.UnprocessedKeys?.[TABLE]?.Keys;
+    }
+  }
+  // An action deleted since the index was read is simply left out of the page.
+  return ids.flatMap((id) => {
+    const item = found.get(id);
+    return item && !isTombstone(item) ? [fromItem(item)] : [];
+  });
+}
+
+/** Lists actions: finds every match by the cheapest plan, counts them, fetches one page. */
+export async function listActions(query: ListQuery): Promise<ListResult> {
+  const plan = planQuery(query);
+  const stats = newStats();
+  if (plan.empty) return { actions: [], totalCount: 0, plan, stats };
+  const window = query.skip + query.limit;
+
+  let totalCount: number;
+  let pageIds: string[];
+  if (plan.count) {
+    const [count, ids] = await Promise.all([
+      countMatches(plan.count, stats),
+      readInOrder(plan.read, !plan.descending, window, stats),
+    ]);
+    totalCount = count;
+    pageIds = ids.slice(query.skip);
+  } else {
+    const rows = await readMatches(plan.read, plan.sortAttribute, stats);
+    const direction = plan.descending ? -1 : 1;
+    rows.sort((a, b) => direction * (compareValues(a.value, b.value) || compareValues(a.id, b.id)));
+    totalCount = rows.length;
+    pageIds = rows.slice(query.skip, window).map((r) => r.id);
+  }
+  const actions = await fetchActions(pageIds, stats);
+  return { actions, totalCount, plan, stats };
+}

@@ -1,0 +1,141 @@
+import type { Action, Attachment, Location, Person } from '../action';
+import { UNASSIGNED } from '../action';
+import {
+  attr,
+  EVERYTHING,
+  filterKey,
+  type LocationField,
+  locationFields,
+  locationKeys,
+  lowerKey,
+  TITLE_KEY_SEPARATOR,
+} from './table';
+
+/**
+ * The mapping between an action and its stored item. Filterable values are kept once, in the
+ * `f` map; the other copies are the lower-case ones `*` needs and the index keys.
+ */
+
+export type Item = Record<string, unknown>;
+type Filters = Record<string, string | number>;
+
+/** Index keys may not be empty strings, so an empty value simply leaves the item out of that index. */
+const nonEmpty = (value: string | undefined): string | undefined => (value ? value : undefined);
+
+/** Sets a string filter value and, when lower-casing changes it, its lower-case copy. */
+function putString(filters: Filters, key: string, value: string) {
+  filters[key] = value;
+  const lower = value.toLowerCase();
+  if (lower !== value) filters[lowerKey(key)] = lower;
+}
+
+export function toItem(action: Action): Item {
+  const assignee = action.assignee ?? UNASSIGNED;
+  const titleLower = action.title.toLowerCase();
+  const f: Filters = {
+    [filterKey.titleLower]: titleLower,
+    [filterKey.dueAt]: action.dueAt,
+    [filterKey.priority]: action.priority,
+    [filterKey.status]: action.status,
+    [filterKey.ownerName]: action.owner.name,
+    [filterKey.assigneeName]: assignee.name,
+    [filterKey.createdAt]: action.createdAt,
+    [filterKey.updatedAt]: action.updatedAt,
+  };
+  putString(f, filterKey.producerName, action.actionProducer.name);
+  putString(f, filterKey.producerReference, action.actionProducer.reference ?? '');
+  putString(f, filterKey.ownerId, action.owner.id);
+  putString(f, filterKey.assigneeId, assignee.id);
+  for (const field of locationFields) putString(f, locationKeys[field], action.location[field]);
+
+  return {
+    [attr.id]: action.id,
+    [attr.filters]: f,
+    [attr.title]: action.title,
+    [attr.description]: action.description,
+    [attr.producerUrl]: action.actionProducer.url,
+    [attr.allowAnonymousEdits]: action.allowAnonymousEdits,
+    [attr.ownerEmail]: action.owner.email,
+    [attr.initiator]: action.initiator,
+    [attr.assigneeEmail]: action.assignee ? action.assignee.email : null,
+    [attr.endorsedBy]: action.endorsedBy,
+    [attr.attachments]: action.attachments,
+    [attr.tags]: action.tags,
+    [attr.comments]: action.comments,
+    [attr.version]: action.version,
+    [attr.everything]: EVERYTHING,
+    [attr.createdKey]: `${action.createdAt}#${action.id}`,
+    [attr.dueKey]: `${action.dueAt}#${action.id}`,
+    [attr.updatedKey]: `${action.updatedAt}#${action.id}`,
+    [attr.titleKey]: `${titleLower}${TITLE_KEY_SEPARATOR}${action.id}`,
+    [attr.titleLower]: titleLower,
+    [attr.ownerKey]: action.owner.id,
+    [attr.assigneeKey]: assignee.id,
+    [attr.producerKey]: action.actionProducer.name,
+    [attr.statusKey]: action.status,
+    [attr.priorityKey]: action.priority,
+    [attr.siteKey]: nonEmpty(action.location.site),
+    [attr.businessUnitKey]: nonEmpty(action.location.businessUnit),
+    [attr.referenceKey]: nonEmpty(action.actionProducer.reference),
+  };
+}
+
+export function fromItem(item: Item): Action {
+  const f = (item[attr.filters] ?? {}) as Filters;
+  const text = (key: string): string => (typeof f[key] === 'string' ? (f[key] as string) : '');
+  const assigneeId = text(filterKey.assigneeId);
+  const producerUrl = item[attr.producerUrl];
+  const reference = text(filterKey.producerReference);
+  return {
+    id: item[attr.id] as string,
+    title: item[attr.title] as string,
+    description: (item[attr.description] as string | undefined) ?? '',
+    actionProducer: {
+      name: text(filterKey.producerName),
+      ...(typeof producerUrl === 'string' ? { url: producerUrl } : {}),
+      ...(reference ? { reference } : {}),
+    },
+    location: Object.fromEntries(locationFields.map((l: LocationField) => [l, text(locationKeys[l])])) as Location,
+    allowAnonymousEdits: item[attr.allowAnonymousEdits] === true,
+    dueAt: text(filterKey.dueAt),
+    priority: Number(f[filterKey.priority]),
+    status: Number(f[filterKey.status]),
+    owner: {
+      id: text(filterKey.ownerId),
+      name: text(filterKey.ownerName),
+      email: (item[attr.ownerEmail] as string | null | undefined) ?? null,
+    },
+    initiator: item[attr.initiator] as Person,
+    assignee:
+      assigneeId === UNASSIGNED.id
+        ? null
+        : {
+            id: assigneeId,
+            name: text(filterKey.assigneeName),
+            email: (item[attr.assigneeEmail] as string | null | undefined) ?? null,
+          },
+    endorsedBy: (item[attr.endorsedBy] as unknown[] | undefined) ?? [],
+    attachments: (item[attr.attachments] as Attachment[] | undefined) ?? [],
+    tags: (item[attr.tags] as string[] | undefined) ?? [],
+    comments: (item[attr.comments] as unknown[] | undefined) ?? [],
+    createdAt: text(filterKey.createdAt),
+    updatedAt: text(filterKey.updatedAt),
+    version: Number(item[attr.version] ?? 1),
+  };
+}
+
+/** A deleted action's tombstone: its id, when, and nothing any index keys on. */
+export const tombstone = (id: string, version: number, deletedAt: string): Item => ({
+  [attr.id]: id,
+  [attr.deletedAt]: deletedAt,
+  [attr.version]: version,
+});
+
+export const isTombstone = (item: Item): boolean => item[attr.deletedAt] !== undefined;
+
+/** A value by its path (`f.st`) in an item read from the store. */
+export function valueAt(item: Item, path: string): unknown {
+  let value: unknown = item;
+  for (const segment of path.split('.')) value = (value as Item | undefined)?.[segment];
+  return value;
+}

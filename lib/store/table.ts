@@ -1,0 +1,197 @@
+/**
+ * The one description of the DynamoDB table: attribute names, key schema and every index.
+ * The store, the query planner and the CDK construct all read it, so the deployed table and
+ * the queries made against it cannot drift apart.
+ *
+ * Attribute names of filterable values are two or three letters on purpose: DynamoDB charges
+ * read units by item size, names included, and the index items that listing reads in bulk
+ * hold little else.
+ */
+
+/**
+ * Top-level stored attribute names. DynamoDB lets all indexes together project at most 100
+ * named attributes, so every filterable value lives in one map, `f`, that an index projects
+ * as a single attribute; the top-level copies exist only because index keys must be top level.
+ */
+export const attr = {
+  id: 'id',
+  /** Marks a deleted action; the item stays as a tombstone so a replayed event cannot recreate it. */
+  deletedAt: 'del',
+  /** The map of filterable values, keyed by `filterKey`. */
+  filters: 'f',
+  title: 'title',
+  description: 'desc',
+  producerUrl: 'pu',
+  allowAnonymousEdits: 'anon',
+  ownerEmail: 'oe',
+  initiator: 'init',
+  assigneeEmail: 'ae',
+  endorsedBy: 'endorsedBy',
+  attachments: 'attachments',
+  tags: 'tags',
+  comments: 'comments',
+  /** Optimistic-concurrency version behind the ETag. */
+  version: 'v',
+  // Index keys. Sort keys end in "#<id>" so ties order by id, as the API promises.
+  everything: 'k',
+  createdKey: 'kc',
+  dueKey: 'kd',
+  updatedKey: 'ku',
+  titleKey: 'kt',
+  /** The lower-case title, top level for the title index to project alone. */
+  titleLower: 'ti',
+  ownerKey: 'ow',
+  assigneeKey: 'as',
+  producerKey: 'pn',
+  statusKey: 'st',
+  priorityKey: 'pr',
+  siteKey: 'kls',
+  businessUnitKey: 'klb',
+  referenceKey: 'kpf',
+} as const;
+
+/** Keys inside the `f` map. Lower-case copies (`…l`) exist only when a value has upper case. */
+export const filterKey = {
+  titleLower: 'ti',
+  producerName: 'pn',
+  producerReference: 'pf',
+  businessUnit: 'lb',
+  site: 'ls',
+  department: 'ld',
+  workGroup: 'lw',
+  productiveUnit: 'lp',
+  team: 'lt',
+  crew: 'lc',
+  dueAt: 'du',
+  priority: 'pr',
+  status: 'st',
+  ownerId: 'ow',
+  ownerName: 'on',
+  assigneeId: 'as',
+  assigneeName: 'an',
+  createdAt: 'ca',
+  updatedAt: 'ua',
+} as const;
+
+/** The path of a filterable value, as expressions and projections name it. */
+export const filterPath = (key: string) => `${attr.filters}.${key}`;
+export const lowerKey = (key: string) => `${key}l`;
+
+export const locationKeys = {
+  businessUnit: filterKey.businessUnit,
+  site: filterKey.site,
+  department: filterKey.department,
+  workGroup: filterKey.workGroup,
+  productiveUnit: filterKey.productiveUnit,
+  team: filterKey.team,
+  crew: filterKey.crew,
+} as const;
+
+export type LocationField = keyof typeof locationKeys;
+export const locationFields = Object.keys(locationKeys) as LocationField[];
+
+/** The constant partition of the indexes that hold every action. */
+export const EVERYTHING = 'A';
+/** Separates a title from the id in the title index key; titles may not contain control characters. */
+export const TITLE_KEY_SEPARATOR = '\u0001';
+/** Sorts after the separator and before any title character: the upper bound of one title. */
+export const TITLE_KEY_AFTER = '\u0002';
+
+/** What an index that must filter and sort anything projects: the one map of filter values. */
+const everyFilterValue = [attr.filters] as const;
+
+export type KeyType = 'S' | 'N';
+
+export interface IndexDefinition {
+  name: string;
+  partitionKey: { name: string; type: KeyType };
+  sortKey: { name: string; type: KeyType };
+  /** `keys` projects only the keys; otherwise the listed non-key attributes are projected too. */
+  projection: 'keys' | readonly string[];
+}
+
+const byCreated = { name: attr.createdKey, type: 'S' } as const;
+
+/** Global secondary indexes, in the order the planner prefers them when they tie. */
+export const indexes = {
+  /** Every action, newest first: the default list and the cheapest exact count. */
+  allByCreated: {
+    name: 'all-by-created',
+    partitionKey: { name: attr.everything, type: 'S' },
+    sortKey: byCreated,
+    projection: 'keys',
+  },
+  /** Every action by due time; projects every filter value, so it can serve any residual filter. */
+  allByDue: {
+    name: 'all-by-due',
+    partitionKey: { name: attr.everything, type: 'S' },
+    sortKey: { name: attr.dueKey, type: 'S' },
+    projection: everyFilterValue,
+  },
+  allByUpdated: {
+    name: 'all-by-updated',
+    partitionKey: { name: attr.everything, type: 'S' },
+    sortKey: { name: attr.updatedKey, type: 'S' },
+    projection: 'keys',
+  },
+  /** Titles only: title order, and `title=*text` searches that read a few bytes per action. */
+  allByTitle: {
+    name: 'all-by-title',
+    partitionKey: { name: attr.everything, type: 'S' },
+    sortKey: { name: attr.titleKey, type: 'S' },
+    projection: [attr.titleLower],
+  },
+  byOwner: {
+    name: 'by-owner',
+    partitionKey: { name: attr.ownerKey, type: 'S' },
+    sortKey: byCreated,
+    projection: everyFilterValue,
+  },
+  byAssignee: {
+    name: 'by-assignee',
+    partitionKey: { name: attr.assigneeKey, type: 'S' },
+    sortKey: byCreated,
+    projection: everyFilterValue,
+  },
+  bySite: {
+    name: 'by-site',
+    partitionKey: { name: attr.siteKey, type: 'S' },
+    sortKey: byCreated,
+    projection: everyFilterValue,
+  },
+  byBusinessUnit: {
+    name: 'by-business-unit',
+    partitionKey: { name: attr.businessUnitKey, type: 'S' },
+    sortKey: byCreated,
+    projection: everyFilterValue,
+  },
+  byProducer: {
+    name: 'by-producer',
+    partitionKey: { name: attr.producerKey, type: 'S' },
+    sortKey: byCreated,
+    projection: everyFilterValue,
+  },
+  byReference: {
+    name: 'by-reference',
+    partitionKey: { name: attr.referenceKey, type: 'S' },
+    sortKey: byCreated,
+    projection: everyFilterValue,
+  },
+  byStatus: {
+    name: 'by-status',
+    partitionKey: { name: attr.statusKey, type: 'N' },
+    sortKey: byCreated,
+    projection: everyFilterValue,
+  },
+  byPriority: {
+    name: 'by-priority',
+    partitionKey: { name: attr.priorityKey, type: 'N' },
+    sortKey: byCreated,
+    projection: everyFilterValue,
+  },
+} as const satisfies Record<string, IndexDefinition>;
+
+export type IndexKey = keyof typeof indexes;
+export const indexList: readonly IndexDefinition[] = Object.values(indexes);
+
+export const tableKey = { name: attr.id, type: 'S' as KeyType };

@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack';
+
+/**
+ * Starts the same local stack `npm start` runs (in-memory store, fresh data directory) once
+ * for the whole run; integration tests reach it only through HTTP.
+ */
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    apiUrl: string;
+    dataDir: string;
+    storeEndpoint: string;
+  }
+}
+
+let stack: LocalStack | undefined;
+let dataDir: string | undefined;
+
+export async function setup(project: TestProject) {
+  dataDir = mkdtempSync(join(tmpdir(), 'actions-test-'));
+  process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
+  stack = await startLocalStack({ dataDir, memory: true, port: 0 });
+  project.provide('apiUrl', stack.url);
+  project.provide('dataDir', stack.dataDir);
+  project.provide('storeEndpoint', stack.storeEndpoint);
+}
+
+export async function teardown() {
+  await stack?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
