@@ -29,7 +29,11 @@ export const appendLogKeys = (keys: Record<string, unknown>): void => {
 export const logKey = (key: string): unknown => context.getStore()?.[key];
 
 /** Where lines go; tests swap it to capture them. */
-export const logSink = { write: (line: string) => process.stdout.write(`${line}\n`) };
+export const logSink: { write: (line: string) => void } = {
+  write: (line) => {
+    process.stdout.write(`${line}\n`);
+  },
+};
 
 function write(level: Exclude<LogLevel, 'silent'>, message: string, fields: Record<string, unknown> = {}): void {
   if (order[level] < order[config.logLevel]) return;

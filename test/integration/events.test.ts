@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { localEnvironment } from '../../infra/local/stack';
+import { actionBody, call, dataDir, newUser, uniqueProducer } from '../support/client';
+
+/**
+ * Issue 6: ingest through the real SQS handler against the running local stack's store, and the
+ * events the stack publishes to $DATA_DIR/events.ndjson for every create, edit and delete.
+ */
+
+type Handler = (event: SQSEvent, context: never) => Promise<SQSBatchResponse>;
+let ingest: Handler;
+
+beforeAll(async () => {
+  const { inject } = await import('vitest');
+  Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
+  ingest = (await import('../../functions/ingestActions')).handler as unknown as Handler;
+});
+
+const record = (body: unknown): SQSRecord =>
+  ({
+    messageId: randomUUID(),
+    receiptHandle: 'test',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    attributes: {},
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:local:000000000000:requests',
+    awsRegion: 'us-east-1',
+  }) as unknown as SQSRecord;
+
+const requested = (producer: string, reference: string, overrides: Record<string, unknown> = {}) => ({
+  version: '0',
+  id: randomUUID(),
+  'detail-type': 'ActionRequested',
+  source: 'inspections.example',
+  time: new Date().toISOString(),
+  detail: {
+    ...actionBody(producer),
+    actionProducer: { name: producer, reference },
+    owner: { id: 'producer-owner', name: 'Pat Producer', email: 'pat@example.com' },
+    ...overrides,
+  },
+});
+
+const publishedEvents = () =>
+  readFileSync(join(dataDir(), 'events.ndjson'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+
+async function listByProducer(producer: string) {
+  const { token } = newUser();
+  const reply = await call('GET', `/api/actions?actionProducer.name=${encodeURIComponent(producer)}&limit=100`, {
+    token,
+  });
+  expect(reply.status).toBe(200);
+  return reply.body as { actions: Array<Record<string, any>>; totalCount: number };
+}
+
+describe('ingesting ActionRequested events', () => {
+  it('creates each valid action once and reports exactly the invalid records', async () => {
+    const producer = uniqueProducer('ingest');
+    const valid = [record(requested(producer, 'R-1')), record(requested(producer, 'R-2'))];
+    const duplicate = record(requested(producer, 'R-1', { title: 'A retried copy' }));
+    const invalid = [
+      record(requested(producer, 'R-3', { title: '   ' })),
+      record({ ...requested(producer, 'R-4'), detail: { ...requested(producer, 'R-4').detail, owner: undefined } }),
+      record({
+        ...requested(producer, 'R-5'),
+        detail: { ...requested(producer, 'R-5').detail, actionProducer: { name: producer } },
+      }),
+      record({ ...requested(producer, 'R-6'), 'detail-type': 'SomethingElse' }),
+      record('not json'),
+    ];
+    const result = await ingest(
+      { Records: [valid[0], invalid[0], duplicate, valid[1], ...invalid.slice(1)] as SQSRecord[] },
+      undefined as never,
+    );
+
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(
+      invalid.map((r) => r.messageId).sort(),
+    );
+    const listed = await listByProducer(producer);
+    expect(listed.totalCount).toBe(2);
+    expect(listed.actions.map((a) => a.actionProducer.reference).sort()).toEqual(['R-1', 'R-2']);
+    const first = listed.actions.find((a) => a.actionProducer.reference === 'R-1');
+    // The first delivery won; the duplicate changed nothing.
+    expect(first?.title).toBe(actionBody(producer).title);
+    expect(first?.owner).toEqual({ id: 'producer-owner', name: 'Pat Producer', email: 'pat@example.com' });
+
+    // Replaying the whole batch creates nothing new.
+    const replay = await ingest({ Records: [...valid, duplicate] }, undefined as never);
+    expect(replay.batchItemFailures).toEqual([]);
+    expect((await listByProducer(producer)).totalCount).toBe(2);
+  });
+
+  it('makes one action from 100 concurrent deliveries of one event', async () => {
+    const producer = uniqueProducer('concurrent');
+    const event = requested(producer, 'ONLY-ONE');
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => ingest({ Records: [record(event)] }, undefined as never)),
+    );
+    expect(results.every((r) => r.batchItemFailures.length === 0)).toBe(true);
+    const listed = await listByProducer(producer);
+    expect(listed.totalCount).toBe(1);
+    expect(
+      publishedEvents().filter((e) => e['detail-type'] === 'ActionCreated' && e.detail.id === listed.actions[0]?.id),
+    ).toHaveLength(1);
+  });
+
+  it('never brings back a deleted action', async () => {
+    const producer = uniqueProducer('deleted');
+    const event = requested(producer, 'GONE');
+    await ingest({ Records: [record(event)] }, undefined as never);
+    const [action] = (await listByProducer(producer)).actions;
+    // The producer's owner is a person like any other: the owner deletes it.
+    const owner = newUser();
+    const { tokenFor } = await import('../support/client');
+    const ownerToken = tokenFor({ sub: 'producer-owner', name: 'Pat Producer' });
+    expect((await call('DELETE', `/api/actions/${action?.id}`, { token: owner.token })).status).toBe(403);
+    expect((await call('DELETE', `/api/actions/${action?.id}`, { token: ownerToken })).status).toBe(204);
+    const replay = await ingest({ Records: [record(event)] }, undefined as never);
+    expect(replay.batchItemFailures).toEqual([]);
+    expect((await listByProducer(producer)).totalCount).toBe(0);
+  });
+});
+
+describe('published change events', () => {
+  it('publishes ActionCreated, ActionUpdated with exactly the changed fields, and ActionDeleted', async () => {
+    const ann = newUser('Ann');
+    const producer = uniqueProducer('published');
+    const created = await call('POST', '/api/actions', { token: ann.token, body: actionBody(producer) });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const patched = await call('PATCH', `/api/actions/${id}`, {
+      token: ann.token,
+      body: { title: 'Replace belt and idlers', priority: 5 },
+    });
+    expect(patched.status).toBe(200);
+    expect((await call('DELETE', `/api/actions/${id}`, { token: ann.token })).status).toBe(204);
+
+    const mine = publishedEvents().filter((e) => e.detail.id === id);
+    expect(mine.map((e) => e['detail-type'])).toEqual(['ActionCreated', 'ActionUpdated', 'ActionDeleted']);
+    const actor = { id: ann.id, name: 'Ann', email: ann.email };
+    for (const event of mine) {
+      expect(event.source).toBe('action-tracking');
+      expect(event.detail.actor).toEqual(actor);
+      expect(Number.isNaN(Date.parse(event.detail.time))).toBe(false);
+      expect(event.time).toBe(event.detail.time);
+    }
+    const [createdEvent, updatedEvent, deletedEvent] = mine;
+    expect(createdEvent.detail.action.title).toBe('Replace worn conveyor belt');
+    expect(updatedEvent.detail.changes).toEqual({
+      title: { before: 'Replace worn conveyor belt', after: 'Replace belt and idlers' },
+      priority: { before: '2', after: '5' },
+    });
+    expect(updatedEvent.detail.time).toBe(patched.body.updatedAt);
+    expect(deletedEvent.detail.id).toBe(id);
+  });
+});
