@@ -37,6 +37,9 @@ export const routes: readonly RouteDefinition[] = [
     access: ['GetItem', 'PutItem'],
     publishes: true,
   },
+  { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], publishes: false, public: true },
+  { method: 'GET', path: '/docs', handler: 'docs', access: [], publishes: false, public: true },
+  { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], publishes: false, public: true },
 ];
 
 /** Answers requests no route matches (API Gateway's `$default` route). */

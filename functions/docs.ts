@@ -1,0 +1,84 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
+/**
+ * GET /docs and /docs/{file} (public): Swagger UI over /api/openapi.json. The UI's files come
+ * from the swagger-ui-dist package: copied beside the bundle in AWS, from node_modules locally.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bundled = join(here, 'swagger-ui');
+const assets = existsSync(bundled)
+  ? bundled
+  : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Action tracking service API</title>
+  <link rel="stylesheet" href="/docs/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script src="/docs/start.js"></script>
+</body>
+</html>`;
+
+const start = `window.ui = SwaggerUIBundle({
+  url: '/api/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: true,
+  tryItOutEnabled: true,
+});`;
+
+/** Only these files are served, so no path can reach anything else. */
+const files: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const cache = new Map<string, string>();
+const readAsset = (name: string, binary: boolean) => {
+  let content = cache.get(name);
+  if (content === undefined) {
+    content = readFileSync(join(assets, name)).toString(binary ? 'base64' : 'utf8');
+    cache.set(name, content);
+  }
+  return content;
+};
+
+const reply = (contentType: string, body: string, isBase64Encoded = false): APIGatewayProxyStructuredResultV2 => ({
+  statusCode: 200,
+  headers: { 'content-type': contentType, 'cache-control': 'public, max-age=300' },
+  body,
+  isBase64Encoded,
+});
+
+export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>().handler(async (event) => {
+  const file = event.pathParameters?.file;
+  if (file === undefined) return reply('text/html; charset=utf-8', page);
+  if (file === 'start.js') return reply('text/javascript; charset=utf-8', start);
+  const type = files[file];
+  if (!type) {
+    return {
+      statusCode: 404,
+      headers: { 'content-type': 'application/problem+json' },
+      body: JSON.stringify({
+        type: 'https://action-tracking.dev/problems/not-found',
+        title: 'Not Found',
+        status: 404,
+        detail: `No documentation file is called '${file}'.`,
+      }),
+    };
+  }
+  const binary = type.startsWith('image/');
+  return reply(type, readAsset(file, binary), binary);
+});

@@ -1,0 +1,253 @@
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { type RouteDefinition, routes } from '../infra/routes';
+import { limits as bodyLimits, createActionSchema, patchActionSchema, UNASSIGNED } from './action';
+import { problemTypeBase } from './errors';
+import { fields } from './filter/fields';
+import { limits as queryLimits } from './filter/query';
+import { MAX_BODY_BYTES } from './limits';
+import { locationFields } from './store/table';
+
+/**
+ * The OpenAPI 3.1 document, generated from the zod schemas that validate requests, the field
+ * catalogue that drives the filter language, and the route table that both AWS and the local
+ * gateway serve. Nothing here is typed twice.
+ */
+
+extendZodWithOpenApi(z);
+
+const person = z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }).openapi('Person');
+
+const actionView = z
+  .object({
+    id: z.string().openapi({ example: '3f0c7a52-8d7e-4f59-9a1c-0f4b7c1d2e3a' }),
+    title: z.string(),
+    description: z.string(),
+    actionProducer: z.object({ name: z.string(), url: z.string().optional(), reference: z.string().optional() }),
+    location: z.object(Object.fromEntries(locationFields.map((f) => [f, z.string()]))),
+    allowAnonymousEdits: z.boolean(),
+    dueAt: z.string().openapi({ example: '2026-12-01T10:00:00.000Z', description: 'UTC, milliseconds, Z' }),
+    priority: z.string().openapi({ example: '2', description: 'A non-negative integer, as a string' }),
+    status: z.string().openapi({ example: '1', description: 'A non-negative integer, as a string' }),
+    owner: person,
+    initiator: person,
+    assignee: person.openapi({
+      description: `Nobody assigned shows as ${JSON.stringify(UNASSIGNED)}.`,
+    }),
+    endorsedBy: z.array(z.unknown()),
+    attachments: z.array(
+      z.object({
+        url: z.string(),
+        name: z.string().optional(),
+        contentType: z.string().optional(),
+        size: z.number().int().optional(),
+      }),
+    ),
+    tags: z.array(z.string()),
+    comments: z.array(z.unknown()),
+    createdAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
+    updatedAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
+  })
+  .openapi('Action');
+
+const problem = z
+  .object({
+    type: z.string().openapi({ example: `${problemTypeBase}validation-error` }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    errors: z
+      .array(z.object({ parameter: z.string().optional(), field: z.string().optional(), message: z.string() }))
+      .optional(),
+  })
+  .openapi('Problem', { description: 'RFC 9457 problem details' });
+
+const OPERATORS = `Filters are \`<parameter>=<operator><value>\`: \`=\` equal (also the default; \`==\` is an explicit equal, so \`title==!urgent\` matches the title \`!urgent\`), \`!\` not equal, \`*\` like (case-insensitive substring; strings only), \`<\` smaller, \`>\` greater, \`~\` in (comma-separated, at most ${queryLimits.maxInValues} values; \`\\,\` is a literal comma and \`\\\\\` a backslash). Filters combine with AND, repeated ones too. At most ${queryLimits.maxFilters} filters.`;
+
+const TYPE_NOTES: Record<string, { description: string; example: string }> = {
+  text: { description: 'Case-insensitive under every operator.', example: '*pump' },
+  string: { description: 'Exact, except `*` (case-insensitive substring).', example: 'North Pit' },
+  integer: { description: 'An integer; `*` is not allowed.', example: '>0' },
+  date: {
+    description:
+      'An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets.',
+    example: '>2026-01-01',
+  },
+};
+
+const listParameters = z.object({
+  ...Object.fromEntries(
+    fields.map((field) => {
+      const note = TYPE_NOTES[field.type] as { description: string; example: string };
+      const extra =
+        field.name === 'owner' || field.name === 'assignee'
+          ? ` Matches the person's id; \`assignee=undefined\` finds unassigned actions.`
+          : '';
+      // Examples go in the text: Swagger UI would pre-fill an `example` into every filter box.
+      return [
+        field.name,
+        z
+          .string()
+          .optional()
+          .openapi({ description: `${note.description}${extra} E.g. \`${field.name}=${note.example}\`.` }),
+      ];
+    }),
+  ),
+  skip: z.string().optional().openapi({ description: 'Records to skip (integer >= 0, default 0).' }),
+  limit: z
+    .string()
+    .optional()
+    .openapi({
+      description: `Records to return (0-${queryLimits.maxLimit}, default ${queryLimits.defaultLimit}; 0 returns only totalCount). skip + limit <= ${queryLimits.maxWindow}.`,
+    }),
+  sort: z.string().optional().openapi({
+    description:
+      'Any filterable field; prefix "-" for descending, e.g. `-dueAt`. Default: -createdAt. Ties are broken by id in the same direction. owner/assignee sort by name.',
+  }),
+});
+
+const idParameter = z.object({ id: z.string().openapi({ description: 'The action id' }) });
+const ifMatch = z.object({
+  'if-match': z.string().optional().openapi({ description: 'An ETag from GET or PATCH; a stale one is a 412.' }),
+});
+
+const problems = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: PROBLEM_DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/problem+json': { schema: problem } },
+      },
+    ]),
+  );
+
+const PROBLEM_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is invalid; `errors` names each parameter or field.',
+  401: 'A valid bearer token (a Cognito ID token) is required.',
+  403: 'Not allowed for this caller.',
+  404: 'No such action.',
+  409: 'The producer reference already made an action.',
+  412: 'If-Match does not match the current ETag.',
+  413: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
+  415: 'The body is not JSON.',
+  503: 'The store is busy or unreachable; see Retry-After.',
+};
+
+const jsonBody = (schema: z.ZodType, types = ['application/json']) => ({
+  content: Object.fromEntries(types.map((t) => [t, { schema }])),
+});
+
+/** What each route does, keyed by its handler; a route without an entry fails the build. */
+const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIRegistry['registerPath']>[0]> = {
+  createAction: (r) => ({
+    method: 'post',
+    path: r.path,
+    summary: 'Create an action',
+    description: `The caller becomes owner and initiator. With actionProducer.reference, the id is derived from producer name and reference, so one reference makes at most one action (409 on a repeat). Strings: title 1-${bodyLimits.title} chars, description up to ${bodyLimits.description}.`,
+    request: { body: jsonBody(createActionSchema) },
+    responses: {
+      201: { description: 'Created', content: { 'application/json': { schema: z.object({ id: z.string() }) } } },
+      ...problems(400, 401, 409, 413, 415, 503),
+    },
+  }),
+  listActions: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: 'List actions',
+    description: OPERATORS,
+    request: { query: listParameters },
+    responses: {
+      200: {
+        description: 'A page of matches and the exact number of matches',
+        content: {
+          'application/json': { schema: z.object({ actions: z.array(actionView), totalCount: z.number().int() }) },
+        },
+      },
+      ...problems(400, 401, 503),
+    },
+  }),
+  getAction: (r) => ({
+    method: 'get',
+    path: r.path.replace('{id}', '{id}'),
+    summary: 'Get one action',
+    request: { params: idParameter },
+    responses: {
+      200: {
+        description: 'The action; ETag header carries its version',
+        content: { 'application/json': { schema: actionView } },
+      },
+      ...problems(401, 404, 503),
+    },
+  }),
+  updateAction: (r) => ({
+    method: 'patch',
+    path: r.path,
+    summary: 'Edit an action (JSON merge patch)',
+    description:
+      'Allowed to the owner or the assignee, or anyone when allowAnonymousEdits is true; allowAnonymousEdits itself is owner only. null resets description, tags and attachments; location merges field by field; assignee is replaced whole (null unassigns). When several errors apply: 400, then 404, 403, 412.',
+    request: {
+      params: idParameter,
+      headers: ifMatch,
+      body: jsonBody(patchActionSchema, ['application/merge-patch+json', 'application/json']),
+    },
+    responses: {
+      200: {
+        description: 'The updated action with its new ETag',
+        content: { 'application/json': { schema: actionView } },
+      },
+      ...problems(400, 401, 403, 404, 412, 413, 415, 503),
+    },
+  }),
+  deleteAction: (r) => ({
+    method: 'delete',
+    path: r.path,
+    summary: 'Delete an action (owner only)',
+    request: { params: idParameter, headers: ifMatch },
+    responses: { 204: { description: 'Deleted' }, ...problems(401, 403, 404, 412, 503) },
+  }),
+  openApi: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: 'This document',
+    security: [],
+    responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: z.object({}) } } } },
+  }),
+  docs: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: 'Interactive documentation (Swagger UI)',
+    security: [],
+    ...(r.path.includes('{file}') ? { request: { params: z.object({ file: z.string() }) } } : {}),
+    responses: { 200: { description: 'HTML page or asset', content: { 'text/html': { schema: z.string() } } } },
+  }),
+};
+
+/** The whole document. */
+export function openApiDocument(): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  registry.register('Problem', problem);
+  registry.register('Action', actionView);
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'A Cognito ID token (locally: `npm run --silent token`).',
+  });
+  for (const route of routes) {
+    const operation = operations[route.handler];
+    if (!operation) throw new Error(`No OpenAPI description for the ${route.handler} route`);
+    registry.registerPath(operation(route));
+  }
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Action tracking service',
+      version: '1.0.0',
+      description:
+        'Safety, maintenance and quality actions: create, list with filters, paging and sorting, and edit under the owner/assignee rule. Every error is application/problem+json.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+  }) as unknown as Record<string, unknown>;
+}

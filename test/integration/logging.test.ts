@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { localEnvironment } from '../../infra/local/stack';
+import { actionBody, dataDir, newUser, uniqueProducer } from '../support/client';
+
+/**
+ * Issue 8: every log line of a request carries its correlation id, and no line carries the
+ * bearer token or the caller's personal data (only the caller id). Runs the real handler
+ * modules in this process so their log lines can be read.
+ */
+
+type Handler = (event: APIGatewayProxyEventV2, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
+const lines: string[] = [];
+let create: Handler;
+let list: Handler;
+
+beforeAll(async () => {
+  const { inject } = await import('vitest');
+  Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'debug' });
+  const { logSink } = await import('../../lib/logger');
+  logSink.write = (line) => lines.push(line);
+  create = (await import('../../functions/createAction')).handler as unknown as Handler;
+  list = (await import('../../functions/listActions')).handler as unknown as Handler;
+});
+
+function event(
+  method: string,
+  path: string,
+  token: string,
+  correlationId: string,
+  body?: unknown,
+): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: `${method} ${path}`,
+    rawPath: path,
+    rawQueryString: '',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'x-correlation-id': correlationId,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    requestContext: {
+      requestId: randomUUID(),
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
+    } as APIGatewayProxyEventV2['requestContext'],
+    ...(body ? { body: JSON.stringify(body) } : {}),
+    isBase64Encoded: false,
+  };
+}
+
+describe('structured logs', () => {
+  it('tag every line with the request correlation id and never log the token or personal data', async () => {
+    const ann = newUser('Annabel Secretname');
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    lines.length = 0;
+    // Concurrent requests in one process must not swap correlation ids.
+    const replies = await Promise.all([
+      create(event('POST', '/api/actions', ann.token, ids[0] as string, actionBody(uniqueProducer('logs'))), {}),
+      list(event('GET', '/api/actions', ann.token, ids[1] as string), {}),
+      list(event('GET', '/api/actions', 'not-a-token', ids[2] as string), {}),
+    ]);
+    expect(replies.map((r) => r.statusCode)).toEqual([201, 200, 401]);
+
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(entries.length).toBeGreaterThanOrEqual(3);
+    for (const id of ids) {
+      const mine = entries.filter((e) => e.correlationId === id);
+      expect(mine.length, `lines for ${id}`).toBeGreaterThan(0);
+      expect(mine.some((e) => e.message === 'request completed')).toBe(true);
+    }
+    expect(entries.every((e) => ids.includes(e.correlationId))).toBe(true);
+    const authenticated = entries.filter((e) => e.correlationId !== ids[2]);
+    expect(authenticated.every((e) => e.callerId === ann.id)).toBe(true);
+    const everything = lines.join('\n');
+    expect(everything).not.toContain(ann.token);
+    expect(everything).not.toContain(ann.token.split('.')[2]);
+    expect(everything).not.toContain('Annabel');
+    expect(everything).not.toContain(ann.email);
+  });
+});

@@ -1,0 +1,85 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../infra/routes';
+import { call, newUser } from '../support/client';
+
+/** Issue 8: the served document is valid OpenAPI 3.1 and describes exactly the routes served. */
+
+const operationsOf = (document: any): string[] =>
+  Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((key) => ['get', 'post', 'put', 'patch', 'delete'].includes(key))
+      .map((method) => `${method.toUpperCase()} ${path}`),
+  );
+
+describe('GET /api/openapi.json', () => {
+  it('is public and valid OpenAPI 3.1', async () => {
+    const reply = await call('GET', '/api/openapi.json');
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toContain('application/json');
+    expect(reply.body.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(reply.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents every route the server answers, and nothing else', async () => {
+    const { body: document } = await call('GET', '/api/openapi.json');
+    const documented = operationsOf(document).sort();
+    expect(documented).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+
+    // Each documented operation reaches a handler, not the gateway's not-found fallback.
+    const { token } = newUser();
+    for (const operation of documented) {
+      const [method, path] = operation.split(' ') as [string, string];
+      const concrete = path.replace('{id}', '00000000-0000-4000-8000-000000000000').replace('{file}', 'swagger-ui.css');
+      const reply = await call(method, concrete, {
+        token,
+        body: method === 'POST' || method === 'PATCH' ? {} : undefined,
+      });
+      expect(reply.status, operation).not.toBe(405);
+      expect(JSON.stringify(reply.body ?? ''), operation).not.toContain('Nothing is served');
+    }
+    // And what is not documented is not served.
+    for (const [method, path] of [
+      ['PUT', '/api/actions'],
+      ['GET', '/api/action'],
+      ['POST', '/api/actions/x'],
+    ] as const) {
+      const reply = await call(method, path, { token });
+      expect([404, 405]).toContain(reply.status);
+      expect(reply.headers.get('content-type')).toContain('application/problem+json');
+    }
+  });
+
+  it('describes every filter parameter, the operators and the bearer scheme', async () => {
+    const { body: document } = await call('GET', '/api/openapi.json');
+    const list = document.paths['/api/actions'].get;
+    const names = list.parameters.map((p: { name: string }) => p.name);
+    for (const name of [
+      'title',
+      'status',
+      'priority',
+      'dueAt',
+      'assignee',
+      'owner',
+      'location.site',
+      'sort',
+      'skip',
+      'limit',
+    ]) {
+      expect(names).toContain(name);
+    }
+    expect(list.description).toContain('`~` in');
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.paths['/api/openapi.json'].get.security).toEqual([]);
+  });
+});
+
+describe('openapi.json in the repository', () => {
+  it('is what the schemas generate now (run `npm run openapi` after changing them)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { body: served } = await call('GET', '/api/openapi.json');
+    expect(JSON.parse(readFileSync('openapi.json', 'utf8'))).toEqual(served);
+  });
+});
