@@ -111,8 +111,16 @@ export async function idTaken(id: string): Promise<boolean> {
 export const canEdit = (action: Action, caller: Person) =>
   action.allowAnonymousEdits || action.owner.id === caller.id || action.assignee?.id === caller.id;
 
-/** Rounds of read-then-conditional-write before giving up on a hotly contended action. */
-const MAX_WRITE_ROUNDS = 8;
+/**
+ * How long an edit keeps retrying when other edits of the same action keep landing between its
+ * read and its write. Without `If-Match` an edit applies to whatever is current, so losing such
+ * a race is no reason to fail; only past this budget (well inside the API's 10 s timeout) is it a 503.
+ */
+const CONTENTION_BUDGET_MS = 5_000;
+
+/** Full-jitter backoff between rounds, so contenders stop colliding in lockstep. */
+const backoff = (round: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_000, 10 * 2 ** round)));
 
 interface Guard {
   caller: Person;
@@ -131,7 +139,9 @@ async function guardedWrite(
   guard: Guard,
   next: (current: Action) => Item,
 ): Promise<{ before: Action; written: Item }> {
-  for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
+  const started = Date.now();
+  for (let round = 0; round === 0 || Date.now() - started < CONTENTION_BUDGET_MS; round++) {
+    if (round > 0) await backoff(round);
     const item = await getItem(id);
     if (!item || isTombstone(item)) throw new NotFoundError(`No action has the id '${id}'.`);
     const current = fromItem(item);
