@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { issueToken, type LocalUser } from '../../infra/local/issuer';
 
 /** A tiny HTTP client for the local stack, and tokens from its issuer. */
@@ -22,19 +22,24 @@ export interface Reply<T = any> {
   body: T;
 }
 
-export async function call<T = any>(
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
-): Promise<Reply<T>> {
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+  /** Another server than the shared stack (the restart test runs its own). */
+  baseUrl?: string;
+}
+
+export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined = options.rawBody;
+  let body: string | Uint8Array | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(apiUrl() + path, { method, headers, body });
+  const response = await fetch((options.baseUrl ?? apiUrl()) + path, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -45,10 +50,17 @@ export async function call<T = any>(
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
+export interface TestUser {
+  id: string;
+  sub: string;
+  name: string;
+  email: string;
+  token: string;
+}
+
 /** A person with a token; ids are unique per test run so tests never see each other's data. */
-export function newUser(name = 'Test User') {
-  const sub = randomUUID();
-  const user = { sub, name, email: `${sub.slice(0, 8)}@example.com` };
+export function newUser(name = 'Test User', sub: string = randomUUID()): TestUser {
+  const user = { sub, name, email: `${sub.slice(0, 8).toLowerCase()}@example.com` };
   return { ...user, id: sub, token: tokenFor(user) };
 }
 
@@ -77,3 +89,40 @@ export function actionBody(producer: string, overrides: Record<string, unknown> 
 }
 
 export const uniqueProducer = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+
+/** Creates an action and returns its id, failing the test unless the answer is 201. */
+export async function create(token: string, body: unknown, baseUrl?: string): Promise<string> {
+  const reply = await call('POST', '/api/actions', { token, body, baseUrl });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body.id as string;
+}
+
+/** Lists with a raw query string (the caller encodes it); fails the test unless the answer is 200. */
+export async function list(token: string, query: string, baseUrl?: string) {
+  const reply = await call<{ actions: any[]; totalCount: number }>('GET', `/api/actions?${query}`, { token, baseUrl });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body;
+}
+
+/** Reads one action; fails the test unless the answer is 200. */
+export async function getOne(token: string, id: string) {
+  const reply = await call('GET', `/api/actions/${id}`, { token });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply;
+}
+
+/** `name=value` with the value percent-encoded the way any query-string builder would. */
+export const q = (name: string, value: string | number) => `${name}=${encodeURIComponent(String(value))}`;
+
+/** Asserts a problem+json answer with `status`, and (when given) an error naming `key`. */
+export function expectProblem(reply: Reply, status: number, name?: { parameter: string } | { field: string }): void {
+  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
+  expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(reply.body).toMatchObject({ status, type: expect.any(String), title: expect.any(String) });
+  expect(typeof reply.body.detail).toBe('string');
+  if (name) {
+    const [key, value] = Object.entries(name)[0] as [string, string];
+    const named = (reply.body.errors ?? []).map((e: Record<string, string>) => e[key]);
+    expect(named, JSON.stringify(reply.body)).toContain(value);
+  }
+}
