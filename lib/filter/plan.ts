@@ -1,11 +1,28 @@
-import { EVERYTHING, type IndexDefinition, indexes, TITLE_KEY_AFTER, TITLE_KEY_SEPARATOR } from '../store/table';
+import { UNASSIGNED } from '../action';
+import {
+  attr,
+  EVERYTHING,
+  filterKey,
+  filterPath,
+  type IndexDefinition,
+  indexes,
+  TITLE_KEY_AFTER,
+  TITLE_KEY_SEPARATOR,
+} from '../store/table';
 import { type FieldSpec, fieldsByName, sortAttributeOf } from './fields';
 import type { Clause, ListQuery, Sort } from './query';
 
 /**
  * The query planner: picks the cheapest way to find every match of a list query. DynamoDB
- * charges for every item a query reads, filtered or not, and `totalCount` must count every
- * match, so the plan that reads the fewest bytes wins. Plans are plain data.
+ * charges for every byte a query reads, filtered or not, and `totalCount` must count every
+ * match, so the plan expected to read the fewest bytes wins. Plans are plain data.
+ *
+ * The estimate is (share of the table the key condition keeps) x (bytes per index entry):
+ * - an equality index keeps `selectivity` of the table per value asked for;
+ * - a key range on a date or title keeps `RANGE_SHARE` of what it ranges over;
+ * - an entry holding only keys is ~100 bytes, a few projected values add ~40 each, and the
+ *   map of every filter value makes it ~500 (the benchmark measures 103, 138 and 490-526).
+ * An index can serve a query only if its entries hold every value the filter and the sort need.
  */
 
 /** Bounds on an index sort key: `lower` inclusive, `upper` exclusive. */
@@ -40,17 +57,28 @@ export interface Plan {
 
 export const DEFAULT_SORT: Sort = { field: fieldsByName.get('createdAt') as FieldSpec, descending: true };
 
-/** Rough share of the table one value of an equality-indexed field matches; only the ranking matters. */
-const equalityIndexes: Record<string, { index: IndexDefinition; selectivity: number; sparse: boolean }> = {
-  'actionProducer.reference': { index: indexes.byReference, selectivity: 0.0005, sparse: true },
-  owner: { index: indexes.byOwner, selectivity: 0.002, sparse: false },
-  assignee: { index: indexes.byAssignee, selectivity: 0.01, sparse: false },
-  'location.site': { index: indexes.bySite, selectivity: 0.04, sparse: true },
-  'actionProducer.name': { index: indexes.byProducer, selectivity: 0.15, sparse: false },
-  'location.businessUnit': { index: indexes.byBusinessUnit, selectivity: 0.2, sparse: true },
-  status: { index: indexes.byStatus, selectivity: 0.3, sparse: false },
-  priority: { index: indexes.byPriority, selectivity: 0.3, sparse: false },
+interface EqualityIndex {
+  index: IndexDefinition;
+  /** Rough share of the table one value matches; only the ranking between plans matters. */
+  selectivity: number;
+}
+
+const equalityIndexes: Record<string, EqualityIndex> = {
+  'actionProducer.reference': { index: indexes.byReference, selectivity: 0.0005 },
+  owner: { index: indexes.byOwner, selectivity: 0.002 },
+  assignee: { index: indexes.byAssignee, selectivity: 0.01 },
+  'location.site': { index: indexes.bySite, selectivity: 0.04 },
+  'actionProducer.name': { index: indexes.byProducer, selectivity: 0.15 },
+  'location.businessUnit': { index: indexes.byBusinessUnit, selectivity: 0.2 },
+  status: { index: indexes.byStatus, selectivity: 0.2 },
+  priority: { index: indexes.byPriority, selectivity: 0.2 },
 };
+
+/** "Nobody" is one assignee value, but a common one: a third of actions, not one person's share. */
+const UNASSIGNED_SHARE = 0.3;
+
+const valueShare = (field: string, value: string | number, equality: EqualityIndex) =>
+  field === 'assignee' && value === UNASSIGNED.id ? UNASSIGNED_SHARE : equality.selectivity;
 
 /** Indexes over every action, by the field their sort key orders. */
 const orderedIndexes: Record<string, IndexDefinition> = {
@@ -60,16 +88,35 @@ const orderedIndexes: Record<string, IndexDefinition> = {
   title: indexes.allByTitle,
 };
 
-/** Bytes per index item relative to one that projects every filter value. */
-const sizeFactor = (index: IndexDefinition) =>
-  index.projection === 'keys' ? 0.25 : index.projection.length === 1 ? 0.4 : 1;
+/**
+ * Top-level copies of values in the `f` map (they exist as index keys), so a thin index that
+ * holds the copy can filter and sort without the map. Only copies that every action has and
+ * that always equal the map value; the sparse location and reference keys are left out.
+ */
+const topLevelCopies: Record<string, string> = {
+  [filterPath(filterKey.titleLower)]: attr.titleLower,
+  [filterPath(filterKey.priority)]: attr.priorityKey,
+  [filterPath(filterKey.status)]: attr.statusKey,
+  [filterPath(filterKey.ownerId)]: attr.ownerKey,
+  [filterPath(filterKey.assigneeId)]: attr.assigneeKey,
+  [filterPath(filterKey.producerName)]: attr.producerKey,
+};
 
-/** The share of a partition a key range is assumed to keep. */
-const RANGE_SHARE = 0.25;
+/** Bytes per entry, roughly: see the estimate above. */
+export function entryBytes(index: IndexDefinition): number {
+  if (index.projection === 'keys') return 100;
+  if (index.projection.includes(attr.filters)) return 500;
+  return 100 + 40 * index.projection.length;
+}
+
+/** The share of the table one `=` on a date or title keeps (a day, one title). */
+const EQUAL_SHARE = 0.01;
+/** The share a range bounded on both sides keeps, and on one side. */
+const RANGE_SHARE = { bounded: 0.1, open: 0.5 } as const;
 
 /** Top-level attributes an index item holds: its keys, the table key and what it projects. */
 export function attributesOf(index: IndexDefinition): Set<string> {
-  const names = [index.partitionKey.name, index.sortKey.name, 'id'];
+  const names = [index.partitionKey.name, index.sortKey.name, attr.id];
   return new Set(index.projection === 'keys' ? names : [...names, ...index.projection]);
 }
 
@@ -77,70 +124,120 @@ export function attributesOf(index: IndexDefinition): Set<string> {
 export const holds = (index: IndexDefinition, path: string): boolean =>
   attributesOf(index).has(path.split('.')[0] as string);
 
-/** The attribute that orders a field in this index: its sort key when that key encodes the field. */
+/** Where an index item holds the value at `path`: the path itself, or a top-level copy. */
+export function pathIn(index: IndexDefinition, path: string): string | undefined {
+  if (holds(index, path)) return path;
+  const copy = topLevelCopies[path];
+  return copy !== undefined && holds(index, copy) ? copy : undefined;
+}
+
+/**
+ * The attribute that orders a field in this index. A sort key such as `kc` (`<createdAt>#<id>`)
+ * orders by the field and then by id, exactly as the API sorts, so it is preferred wherever the
+ * index holds it (as its own key or projected); otherwise the field's value, ties broken by id.
+ */
 export function orderAttribute(index: IndexDefinition, field: FieldSpec): string | undefined {
-  if (orderedIndexes[field.name]?.sortKey.name === index.sortKey.name) return index.sortKey.name;
-  const attribute = sortAttributeOf(field);
-  return holds(index, attribute) ? attribute : undefined;
+  const key = orderedIndexes[field.name]?.sortKey.name;
+  if (key !== undefined && attributesOf(index).has(key)) return key;
+  return pathIn(index, sortAttributeOf(field));
+}
+
+/** The clause as this index can evaluate it (on a top-level copy if need be), or `undefined`. */
+function clauseIn(index: IndexDefinition, clause: Clause): Clause | undefined {
+  const attribute = pathIn(index, clause.field.attribute);
+  if (attribute === undefined) return undefined;
+  // `*` also reads the lower-case copy, which only the map holds.
+  const lower = clause.op === '*' ? clause.field.lowerAttribute : undefined;
+  if (lower !== undefined && !holds(index, lower)) return undefined;
+  return attribute === clause.field.attribute ? clause : { ...clause, field: { ...clause.field, attribute } };
+}
+
+interface Candidate {
+  read: IndexRead;
+  sortAttribute: string;
+  cost: number;
 }
 
 export function plan(query: ListQuery): Plan {
   const sort = query.sort ?? DEFAULT_SORT;
   const { filters } = query;
 
-  if (filters.length === 0) {
-    const ordered = orderedIndexes[sort.field.name];
-    if (ordered) {
-      return {
-        read: { index: ordered, partitions: [EVERYTHING], filter: [] },
-        sortAttribute: ordered.sortKey.name,
-        descending: sort.descending,
-        count: { index: indexes.allByCreated, partitions: [EVERYTHING], filter: [] },
-        empty: false,
-      };
-    }
+  if (filters.length === 0 && orderedIndexes[sort.field.name]) {
+    const ordered = orderedIndexes[sort.field.name] as IndexDefinition;
+    return {
+      read: { index: ordered, partitions: [EVERYTHING], filter: [] },
+      sortAttribute: ordered.sortKey.name,
+      descending: sort.descending,
+      count: { index: indexes.allByCreated, partitions: [EVERYTHING], filter: [] },
+      empty: false,
+    };
   }
 
-  let best: { read: IndexRead; cost: number; empty: boolean } | undefined;
-  const consider = (read: IndexRead, cost: number, empty = false) => {
-    const needed = [...read.filter.flatMap(attributesOfClause), sortAttributeFor(read.index, sort.field)];
-    if (needed.some((path) => path === undefined || !holds(read.index, path))) return;
-    if (!best || cost < best.cost) best = { read, cost, empty };
+  const empty = contradiction(filters);
+  if (empty) return { read: empty, sortAttribute: attr.createdKey, descending: sort.descending, empty: true };
+
+  let best: Candidate | undefined;
+  /** Keeps a read if its index can evaluate every clause left to filter and the sort. */
+  const consider = (index: IndexDefinition, partitions: Array<string | number>, rest: Clause[], share: number) => {
+    const { range, remaining } = keyRangeFor(index, rest);
+    const filter = remaining.map((clause) => clauseIn(index, clause));
+    // A count-only call (`limit=0`) orders nothing, so any index can serve it.
+    const sortAttribute = query.limit === 0 ? index.sortKey.name : orderAttribute(index, sort.field);
+    if (sortAttribute === undefined || filter.some((c) => c === undefined)) return;
+    const cost = share * (range ? rangeShare(index, rest) : 1) * entryBytes(index);
+    if (best && cost >= best.cost) return;
+    const read = { index, partitions, ...(range ? { range } : {}), filter: filter as Clause[] };
+    best = { read, sortAttribute, cost };
   };
 
   for (const clause of filters) {
     const equality = equalityIndexes[clause.field.name];
     if (!equality || (clause.op !== '=' && clause.op !== '~')) continue;
     const partitions = [...new Set<string | number>(clause.values as Array<string | number>)];
-    if (equality.sparse && partitions.includes('')) continue;
-    const rest = filters.filter((c) => c !== clause);
-    const { range, remaining, empty } = keyRangeFor(equality.index, rest);
-    const cost = equality.selectivity * partitions.length * (range ? RANGE_SHARE : 1) * sizeFactor(equality.index);
-    consider({ index: equality.index, partitions, ...(range ? { range } : {}), filter: remaining }, cost, empty);
+    // DynamoDB refuses an empty key, and the location and reference indexes leave out actions whose value is empty.
+    if (partitions.includes('')) continue;
+    const share = partitions.reduce<number>((sum, v) => sum + valueShare(clause.field.name, v, equality), 0);
+    consider(
+      equality.index,
+      partitions,
+      filters.filter((c) => c !== clause),
+      share,
+    );
   }
+  for (const index of Object.values(orderedIndexes)) consider(index, [EVERYTHING], filters, 1);
 
-  for (const index of Object.values(orderedIndexes)) {
-    const { range, remaining, empty } = keyRangeFor(index, filters);
-    const cost = (range ? RANGE_SHARE : 1) * sizeFactor(index);
-    consider({ index, partitions: [EVERYTHING], ...(range ? { range } : {}), filter: remaining }, cost, empty);
-  }
-
-  // `all-by-due` projects every filter value, so some plan always applies.
-  const chosen = best as NonNullable<typeof best>;
-  return {
-    read: chosen.read,
-    sortAttribute: sortAttributeFor(chosen.read.index, sort.field) as string,
-    descending: sort.descending,
-    empty: chosen.empty,
-  };
+  // `all-by-due` projects every filter value and orders by a field it holds, so some read always applies.
+  const chosen = best as Candidate;
+  return { read: chosen.read, sortAttribute: chosen.sortAttribute, descending: sort.descending, empty: false };
 }
 
-const attributesOfClause = (clause: Clause): string[] =>
-  clause.op === '*' && clause.field.lowerAttribute
-    ? [clause.field.attribute, clause.field.lowerAttribute]
-    : [clause.field.attribute];
+/** The share of a partition the key range over `clauses` keeps. */
+function rangeShare(index: IndexDefinition, clauses: Clause[]): number {
+  const field = orderedFieldOf(index);
+  const bounding = clauses.filter((c) => c.field.name === field && boundsOf(c) !== undefined);
+  if (bounding.some((c) => c.op === '=')) return EQUAL_SHARE;
+  const hasLower = bounding.some((c) => c.op === '>');
+  const hasUpper = bounding.some((c) => c.op === '<');
+  return hasLower && hasUpper ? RANGE_SHARE.bounded : RANGE_SHARE.open;
+}
 
-const sortAttributeFor = (index: IndexDefinition, field: FieldSpec) => orderAttribute(index, field);
+/** An empty read when the bounds on some ordered field, or the values of an equality field, cannot all hold. */
+function contradiction(filters: Clause[]): IndexRead | undefined {
+  for (const index of Object.values(orderedIndexes)) {
+    if (keyRangeFor(index, filters).empty) return { index, partitions: [EVERYTHING], filter: [] };
+  }
+  for (const name of Object.keys(equalityIndexes)) {
+    const lists = filters.filter((c) => c.field.name === name && (c.op === '=' || c.op === '~'));
+    if (lists.length < 2) continue;
+    const [first, ...others] = lists.map((c) => new Set<unknown>(c.values));
+    const common = [...(first as Set<unknown>)].filter((v) => others.every((s) => s.has(v)));
+    if (common.length === 0) return { index: indexes.allByCreated, partitions: [EVERYTHING], filter: [] };
+  }
+  return undefined;
+}
+
+const orderedFieldOf = (index: IndexDefinition) =>
+  Object.entries(orderedIndexes).find(([, i]) => i.sortKey.name === index.sortKey.name)?.[0];
 
 /**
  * Folds the clauses that the index sort key can answer (`=`, `<`, `>` on the field it orders)
@@ -150,7 +247,7 @@ export function keyRangeFor(
   index: IndexDefinition,
   clauses: Clause[],
 ): { range?: KeyRange; remaining: Clause[]; empty: boolean } {
-  const fieldName = Object.entries(orderedIndexes).find(([, i]) => i.sortKey.name === index.sortKey.name)?.[0];
+  const fieldName = orderedFieldOf(index);
   let lower: string | undefined;
   let upper: string | undefined;
   const remaining: Clause[] = [];

@@ -1,0 +1,197 @@
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type Action, type Attachment, newAction, type Person } from '../lib/action';
+import { producerActionId } from '../lib/actions';
+import { config } from '../lib/config';
+import {
+  world as buildWorld,
+  EMPTY_LOCATION,
+  pick,
+  REFERENCE_DATE,
+  random,
+  uuidFrom,
+  type World,
+  weighted,
+} from './world';
+
+/**
+ * Deterministic, realistic actions for the benchmark and `npm run seed`, written through the
+ * store's own item mapping. The same seed and count always give the same actions, and the first
+ * N actions of a larger run are the N actions of a smaller one.
+ *
+ * It imports the store (which reads `lib/config` when loaded), so import it dynamically, after
+ * the environment points at a store.
+ */
+
+const DAY = 86_400_000;
+const REFERENCE_MS = Date.parse(REFERENCE_DATE);
+
+/** An index into a list of `n`, skewed to the front: a few people and sites get most actions. */
+const skewed = (next: () => number, n: number, power: number) => Math.min(n - 1, Math.floor(n * next() ** power));
+
+const iso = (ms: number) => new Date(ms).toISOString();
+/** Producers send due times to the second; the service keeps milliseconds. */
+const toSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
+
+const TAGS = ['safety', 'environment', 'quality', 'legal', 'housekeeping', 'ergonomics', 'electrical', 'mobile-plant'];
+
+/** The status of an action of this age: old actions are mostly closed. 1 open, 2 in progress, 3 done, 4 cancelled, 5 on hold. */
+function statusFor(next: () => number, dueMs: number): number {
+  const overdueDays = (REFERENCE_MS - dueMs) / DAY;
+  const weights = overdueDays > 30 ? [8, 6, 76, 8, 2] : overdueDays > 0 ? [30, 25, 37, 4, 4] : [50, 30, 12, 3, 5];
+  return weighted(next, weights) + 1;
+}
+
+/**
+ * The `index`-th action of the data set. Each action draws from its own PRNG stream, so an
+ * action does not depend on how many were generated before it.
+ */
+export function actionAt(w: World, index: number, seed = 1): Action {
+  const next = random(seed * 1_000_003 + index * 7_919 + 17);
+  next();
+  const site = w.sites[skewed(next, w.sites.length, 1.6)] ?? w.sites[0];
+  const noLocation = next() < 0.02;
+  const producer = w.producers[weighted(next, w.producerWeights)] ?? w.producers[0];
+  const owner = w.people[skewed(next, w.people.length, 1.5)] as Person;
+  const assignee = next() < 0.3 ? null : (w.people[skewed(next, w.people.length, 1.3)] as Person);
+
+  // Created over the two years before the reference date, more of them recently (the table grows).
+  const createdMs = REFERENCE_MS - Math.floor(730 * DAY * next() ** 1.4) - Math.floor(next() * DAY);
+  const dueMs = toSecond(createdMs + DAY + Math.floor(next() * 90 * DAY));
+  const edited = next() < 0.55;
+  const updatedMs = edited ? Math.min(REFERENCE_MS, createdMs + Math.floor(next() * 60 * DAY)) : createdMs;
+
+  const verb = pick(next, w.vocabulary.verbs);
+  const object = pick(next, w.vocabulary.objects);
+  const place = next() < 0.6 ? ` ${pick(next, w.vocabulary.places)}` : '';
+  const title = `${verb} ${object}${place}`;
+  const sentences = 1 + Math.floor(next() * 3);
+  const description = Array.from({ length: sentences }, () =>
+    pick(next, w.vocabulary.sentences)
+      .replace('{object}', object)
+      .replace('{site}', site?.name ?? 'site'),
+  ).join(' ');
+
+  const attachments: Attachment[] =
+    next() < 0.2
+      ? [
+          {
+            url: `https://files.example.com/${uuidFrom(next)}.jpg`,
+            name: 'photo.jpg',
+            contentType: 'image/jpeg',
+            size: 50_000 + Math.floor(next() * 2_000_000),
+          },
+        ]
+      : [];
+  const tags = Array.from({ length: skewed(next, 4, 2) }, () => pick(next, TAGS));
+  const location =
+    noLocation || !site
+      ? EMPTY_LOCATION
+      : {
+          businessUnit: site.businessUnit,
+          site: site.name,
+          department: next() < 0.9 ? pick(next, site.departments) : '',
+          workGroup: next() < 0.6 ? `WG-${1 + Math.floor(next() * 12)}` : '',
+          productiveUnit: next() < 0.4 ? `PU-${1 + Math.floor(next() * 8)}` : '',
+          team: next() < 0.5 ? pick(next, w.vocabulary.teams) : '',
+          crew: next() < 0.3 ? `Crew ${'ABCD'[Math.floor(next() * 4)]}` : '',
+        };
+
+  const reference = producer?.prefix ? `${producer.prefix}-${String(index + 1).padStart(7, '0')}` : undefined;
+  const id = reference && producer ? producerActionId(producer.name, reference) : uuidFrom(next);
+  const action = newAction(
+    id,
+    {
+      title,
+      description,
+      actionProducer: {
+        name: producer?.name ?? 'Field App',
+        ...(producer?.url ? { url: `${producer.url}/${reference ?? id}` } : {}),
+        ...(reference ? { reference } : {}),
+      },
+      location,
+      allowAnonymousEdits: next() < 0.05,
+      dueAt: iso(dueMs),
+      priority: weighted(next, [10, 45, 30, 12, 3]) + 1,
+      status: statusFor(next, dueMs),
+      attachments,
+      tags: [...new Set(tags)],
+      assignee,
+    },
+    owner,
+    owner,
+    iso(createdMs),
+  );
+  return { ...action, updatedAt: iso(updatedMs), version: edited ? 2 : 1 };
+}
+
+/** `count` actions, in order. */
+export function* generateActions(count: number, seed = 1, w: World = buildWorld(seed)): Generator<Action> {
+  for (let i = 0; i < count; i++) yield actionAt(w, i, seed);
+}
+
+/** A one-line progress bar on stderr, redrawn at most every 100 ms. No dependency. */
+export function progressBar(label: string, total: number) {
+  const started = Date.now();
+  let drawn = 0;
+  let done = 0;
+  const tty = process.stderr.isTTY;
+  const draw = (final: boolean) => {
+    const share = total === 0 ? 1 : done / total;
+    const width = 30;
+    const filled = Math.round(share * width);
+    const seconds = (Date.now() - started) / 1000;
+    const rate = seconds > 0 ? Math.round(done / seconds) : 0;
+    const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${done}/${total} ${rate}/s`;
+    if (tty) process.stderr.write(`\r${line}${final ? '\n' : ''}`);
+    else if (final) process.stderr.write(`${line} in ${seconds.toFixed(1)}s\n`);
+  };
+  return {
+    tick(n = 1) {
+      done += n;
+      if (Date.now() - drawn > 100) {
+        drawn = Date.now();
+        draw(false);
+      }
+    },
+    finish() {
+      draw(true);
+    },
+  };
+}
+
+const BATCH = 25;
+const IN_FLIGHT = 4;
+
+/**
+ * Writes actions with BatchWriteItem, 25 at a time and a few batches in flight, using the
+ * store's own `toItem`, so what is stored is exactly what the service would store.
+ */
+export async function writeActions(actions: Iterable<Action>, total: number, label = 'writing'): Promise<void> {
+  const { documentClient } = await import('../lib/store/action-store');
+  const { toItem } = await import('../lib/store/item');
+  const bar = progressBar(label, total);
+  const iterator = actions[Symbol.iterator]();
+  const nextBatch = () => {
+    const batch: Action[] = [];
+    for (let r = iterator.next(); !r.done; r = iterator.next()) {
+      batch.push(r.value);
+      if (batch.length === BATCH) break;
+    }
+    return batch;
+  };
+  const worker = async () => {
+    for (let batch = nextBatch(); batch.length > 0; batch = nextBatch()) {
+      let requests = batch.map((a) => ({ PutRequest: { Item: toItem(a) } }));
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(2000, 25 * 2 ** attempt)));
+        const result = await documentClient.send(
+          new BatchWriteCommand({ RequestItems: { [config.tableName]: requests } }),
+        );
+        requests = (result.UnprocessedItems?.[config.tableName] ?? []) as typeof requests;
+      }
+      bar.tick(batch.length);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  bar.finish();
+}

@@ -1,0 +1,314 @@
+import { describe, expect, it } from 'vitest';
+import { attributesOf, holds, type IndexRead, type Plan, pathIn, plan } from '../../lib/filter/plan';
+import { parseListQuery } from '../../lib/filter/query';
+import { attr } from '../../lib/store/table';
+
+/** Plans are plain data: these read them as a person would describe them. */
+
+const planFor = (query: string): Plan => plan(parseListQuery(query));
+
+/** `index [partitions] filter: field op, ...` */
+function describeRead(read: IndexRead) {
+  return {
+    index: read.index.name,
+    partitions: read.partitions,
+    range: read.range,
+    filter: read.filter.map((c) => `${c.field.name} ${c.op} ${c.field.attribute}`),
+  };
+}
+
+/** Everything a read needs from an index entry (its filter and sort) is in the entry. */
+function expectServable(p: Plan) {
+  for (const clause of p.read.filter) {
+    expect(holds(p.read.index, clause.field.attribute)).toBe(true);
+    if (clause.op === '*' && clause.field.lowerAttribute) {
+      expect(holds(p.read.index, clause.field.lowerAttribute)).toBe(true);
+    }
+  }
+  expect(holds(p.read.index, p.sortAttribute)).toBe(true);
+}
+
+describe('equality filters read one index partition per value', () => {
+  it('location.site=X&status=1 uses by-site, with status as the filter', () => {
+    const p = planFor('location.site=Mount%20Keith&status=1');
+    expect(describeRead(p.read)).toEqual({
+      index: 'by-site',
+      partitions: ['Mount Keith'],
+      range: undefined,
+      filter: ['status = f.st'],
+    });
+    expect(p.sortAttribute).toBe(attr.createdKey);
+    expect(p.descending).toBe(true);
+    expect(p.count).toBeUndefined();
+  });
+
+  it('owner=a uses by-owner and needs no filter', () => {
+    const p = planFor('owner=a');
+    expect(describeRead(p.read)).toEqual({ index: 'by-owner', partitions: ['a'], range: undefined, filter: [] });
+  });
+
+  it('each equality-indexed field has its index', () => {
+    const cases: Array<[string, string, Array<string | number>]> = [
+      ['assignee=p1', 'by-assignee', ['p1']],
+      ['actionProducer.name=Audits', 'by-producer', ['Audits']],
+      ['actionProducer.reference=INS-1', 'by-reference', ['INS-1']],
+      ['location.businessUnit=Mining', 'by-business-unit', ['Mining']],
+      ['status=3', 'by-status', [3]],
+      ['priority=5', 'by-priority', [5]],
+    ];
+    for (const [query, index, partitions] of cases) {
+      expect(describeRead(planFor(query).read)).toEqual({ index, partitions, range: undefined, filter: [] });
+    }
+  });
+
+  it('status=~1,2 uses by-status with two partitions; repeated values are read once', () => {
+    expect(planFor('status=~1,2').read.partitions).toEqual([1, 2]);
+    expect(planFor('status=~1,2').read.index.name).toBe('by-status');
+    expect(planFor('status=~2,2,2').read.partitions).toEqual([2]);
+  });
+
+  it('the most selective equality wins and the others become the filter', () => {
+    const p = planFor('owner=a&actionProducer.reference=R-1&location.businessUnit=Mining');
+    expect(describeRead(p.read)).toEqual({
+      index: 'by-reference',
+      partitions: ['R-1'],
+      range: undefined,
+      filter: ['owner = f.ow', 'location.businessUnit = f.lb'],
+    });
+  });
+
+  it('assignee=undefined (nobody) is a common value, so a single status reads less', () => {
+    expect(planFor('assignee=undefined').read.index.name).toBe('by-assignee');
+    const p = planFor('assignee=undefined&status=1');
+    expect(describeRead(p.read)).toEqual({
+      index: 'by-status',
+      partitions: [1],
+      range: undefined,
+      filter: ['assignee = f.as'],
+    });
+  });
+
+  it('never reads an empty partition key: DynamoDB refuses it and sparse indexes omit those actions', () => {
+    for (const query of ['owner=', 'location.site=', 'location.site=~A,', 'actionProducer.reference=']) {
+      const p = planFor(query);
+      expect(p.read.partitions).toEqual(['A']);
+      expect(p.read.filter).toHaveLength(1);
+      expectServable(p);
+    }
+  });
+
+  it('operators other than = and ~ do not pick a partition', () => {
+    for (const query of ['owner=!a', 'owner=*ann', 'status=>1', 'status=<3']) {
+      const p = planFor(query);
+      expect(p.read.partitions).toEqual(['A']);
+      expect(p.read.index.name).toBe('all-by-due');
+      expectServable(p);
+    }
+  });
+});
+
+describe('date and title ranges fold into the key condition', () => {
+  it('a createdAt range on an equality index narrows its createdAt sort key', () => {
+    const p = planFor('owner=a&createdAt=>2025-01-01&createdAt=<2025-02-01T10:00:00Z');
+    expect(describeRead(p.read)).toEqual({
+      index: 'by-owner',
+      partitions: ['a'],
+      range: { lower: '2025-01-02T00:00:00.000Z#', upper: '2025-02-01T10:00:00.000Z#' },
+      filter: [],
+    });
+  });
+
+  it('a createdAt range alone reads the thin all-by-created index', () => {
+    const p = planFor('createdAt=2025-05-20');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-created',
+      partitions: ['A'],
+      range: { lower: '2025-05-20T00:00:00.000Z#', upper: '2025-05-21T00:00:00.000Z#' },
+      filter: [],
+    });
+    expect(p.sortAttribute).toBe(attr.createdKey);
+  });
+
+  it('an instant bound excludes the instant itself under < and >', () => {
+    expect(planFor('createdAt=>2025-05-20T10:00:00Z').read.range).toEqual({ lower: '2025-05-20T10:00:00.000Z$' });
+    expect(planFor('createdAt=<2025-05-20T10:00:00Z').read.range).toEqual({ upper: '2025-05-20T10:00:00.000Z#' });
+  });
+
+  it('a bounded dueAt window reads all-by-due within it, already in due order', () => {
+    const p = planFor('dueAt=>2025-06-01T00:00:00Z&dueAt=<2025-06-08T00:00:00Z&sort=dueAt');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-due',
+      partitions: ['A'],
+      range: { lower: '2025-06-01T00:00:00.000Z$', upper: '2025-06-08T00:00:00.000Z#' },
+      filter: [],
+    });
+    expect(p.sortAttribute).toBe(attr.dueKey);
+    expect(p.descending).toBe(false);
+  });
+
+  it('an open-ended date range keeps more than two statuses do: overdue open actions read by status', () => {
+    const p = planFor('dueAt=<2025-06-01&status=~1,2&sort=dueAt');
+    expect(describeRead(p.read)).toEqual({
+      index: 'by-status',
+      partitions: [1, 2],
+      range: undefined,
+      filter: ['dueAt < f.du'],
+    });
+    expect(p.sortAttribute).toBe('f.du');
+  });
+
+  it('title=x&sort=title reads one title from all-by-title', () => {
+    const p = planFor('title=Fix%20Pump&sort=title');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-title',
+      partitions: ['A'],
+      range: { lower: 'fix pump\u0001', upper: 'fix pump\u0002' },
+      filter: [],
+    });
+    expect(p.sortAttribute).toBe(attr.titleKey);
+  });
+});
+
+describe('title searches', () => {
+  it('title=*pump sorted by title uses all-by-title, filtering its top-level lower-case title', () => {
+    const p = planFor('title=*pump&sort=title');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-title',
+      partitions: ['A'],
+      range: undefined,
+      filter: ['title * ti'],
+    });
+    expectServable(p);
+  });
+
+  it('title=*pump counted only (limit=0) uses all-by-title: nothing needs ordering', () => {
+    expect(planFor('title=*pump&limit=0').read.index.name).toBe('all-by-title');
+  });
+
+  it('title=*pump in the default order needs createdAt, which all-by-title does not hold', () => {
+    const p = planFor('title=*pump');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-due',
+      partitions: ['A'],
+      range: undefined,
+      filter: ['title * f.ti'],
+    });
+    expect(p.sortAttribute).toBe('f.ca');
+  });
+});
+
+describe('no filters: count on the thinnest index, page from an ordered one', () => {
+  it('the default list counts and pages on all-by-created, newest first', () => {
+    const p = planFor('');
+    expect(p.read.index.name).toBe('all-by-created');
+    expect(p.count?.index.name).toBe('all-by-created');
+    expect(p.sortAttribute).toBe(attr.createdKey);
+    expect(p.descending).toBe(true);
+  });
+
+  it('sort=dueAt counts on all-by-created and pages from all-by-due', () => {
+    const p = planFor('sort=dueAt');
+    expect(describeRead(p.read)).toEqual({ index: 'all-by-due', partitions: ['A'], range: undefined, filter: [] });
+    expect(p.count?.index.name).toBe('all-by-created');
+    expect(p.sortAttribute).toBe(attr.dueKey);
+    expect(p.descending).toBe(false);
+  });
+
+  it('sort=-title and sort=updatedAt page from their own ordered indexes', () => {
+    expect(planFor('sort=-title').read.index.name).toBe('all-by-title');
+    expect(planFor('sort=-title').descending).toBe(true);
+    expect(planFor('sort=updatedAt').read.index.name).toBe('all-by-updated');
+  });
+
+  it('a sort no index orders (priority, owner name) reads every value from the index that holds them', () => {
+    for (const [query, sortAttribute] of [
+      ['sort=-priority', 'f.pr'],
+      ['sort=owner', 'f.on'],
+      ['sort=location.site', 'f.ls'],
+    ]) {
+      const p = planFor(query as string);
+      expect(p.read.index.name).toBe('all-by-due');
+      expect(p.count).toBeUndefined();
+      expect(p.sortAttribute).toBe(sortAttribute);
+    }
+  });
+});
+
+describe('the sort decides which indexes can serve', () => {
+  it('a createdAt range sorted by dueAt cannot use keys-only all-by-created', () => {
+    const p = planFor('createdAt=>2025-01-01&sort=dueAt');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-due',
+      partitions: ['A'],
+      range: undefined,
+      filter: ['createdAt > f.ca'],
+    });
+    expect(p.sortAttribute).toBe(attr.dueKey);
+  });
+
+  it('an equality index sorts by any field from its projected filter values', () => {
+    const p = planFor('location.site=Ridgeway&sort=-title');
+    expect(p.read.index.name).toBe('by-site');
+    expect(p.sortAttribute).toBe('f.ti');
+    expect(p.descending).toBe(true);
+    expect(planFor('owner=a&sort=assignee').sortAttribute).toBe('f.an');
+  });
+
+  it('an updatedAt range in the default order needs createdAt, so it reads all-by-due', () => {
+    expect(planFor('updatedAt=>2025-01-01').read.index.name).toBe('all-by-due');
+    expect(planFor('updatedAt=>2025-01-01&sort=updatedAt').read.index.name).toBe('all-by-updated');
+  });
+});
+
+describe('contradictions are empty plans', () => {
+  it.each([
+    'dueAt=>2025-06-02&dueAt=<2025-06-01',
+    'createdAt=2025-05-01&createdAt=2025-05-02',
+    'createdAt=>2025-05-01T10:00:00Z&createdAt=<2025-05-01T10:00:00Z',
+    'title=a&title=b',
+    'status=1&status=2',
+    'location.site=A&location.site=~B,C',
+    'owner=a&dueAt=<2025-01-01&dueAt=>2025-02-01',
+  ])('%s', (query) => {
+    expect(planFor(query).empty).toBe(true);
+  });
+
+  it('overlapping filters are not', () => {
+    for (const query of ['status=~1,2&status=2', 'dueAt=>2025-06-01&dueAt=<2025-06-03', 'title=a&title=~a,b']) {
+      expect(planFor(query).empty).toBe(false);
+    }
+    const p = planFor('status=~1,2&status=2');
+    expect(p.read.partitions).toEqual([2]);
+  });
+});
+
+describe('what an index holds', () => {
+  it('keys-only indexes hold their keys and the table key; a projected map holds its members', () => {
+    const p = planFor('');
+    expect([...attributesOf(p.read.index)].sort()).toEqual([attr.id, attr.everything, attr.createdKey].sort());
+    expect(holds(planFor('owner=a').read.index, 'f.du')).toBe(true);
+  });
+
+  it('a thin index stands in with a top-level copy only where one always exists', () => {
+    const titles = planFor('sort=title').read.index;
+    expect(pathIn(titles, 'f.ti')).toBe(attr.titleLower);
+    expect(pathIn(titles, 'f.pr')).toBeUndefined();
+    expect(pathIn(planFor('location.site=X').read.index, 'f.ls')).toBe('f.ls');
+  });
+
+  it('every plan over a broad set of queries can evaluate its filter and sort from its index entries', () => {
+    const queries = [
+      '',
+      'status=1&priority=~2,3&sort=-dueAt',
+      'title=*valve&location.site=Newman',
+      'assignee=undefined&dueAt=<2025-06-01&sort=owner',
+      'actionProducer.name=*insp&sort=title',
+      'location.team=*shift&sort=-updatedAt',
+      'owner=a&title=>m&sort=title',
+      'createdAt=~2025-05-01,2025-05-02',
+      'updatedAt=!2025-05-01',
+      'priority=>0',
+    ];
+    for (const query of queries) expectServable(planFor(query));
+  });
+});
