@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/**
+ * A small HTTP proxy on 127.0.0.1 in front of the real store, switchable at runtime between
+ * passing requests through and the faults a DynamoDB client meets in production: throttling
+ * answered the way DynamoDB answers it, connections reset, the endpoint gone, or a store that
+ * accepts a request and never answers. No SDK or service code is replaced.
+ */
+
+export type Fault =
+  /** HTTP 400 with DynamoDB's `ProvisionedThroughputExceededException` body. */
+  | 'throughput-exceeded'
+  /** HTTP 400 with DynamoDB's `ThrottlingException` body. */
+  | 'throttling'
+  /** Every connection is destroyed as soon as it is accepted. */
+  | 'reset'
+  /** Nothing listens on the port any more (connections are refused). */
+  | 'down'
+  /** Requests are read and never answered. */
+  | 'hang';
+
+export type Mode = 'pass' | Fault;
+
+const ERRORS: Partial<Record<Fault, { type: string; message: string }>> = {
+  'throughput-exceeded': {
+    type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
+    message:
+      'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.',
+  },
+  throttling: {
+    type: 'com.amazon.coral.availability#ThrottlingException',
+    message: 'Rate of requests exceeds the allowed throughput.',
+  },
+};
+
+export interface FaultProxy {
+  /** The endpoint to give the service instead of the store's. */
+  readonly url: string;
+  readonly mode: Mode;
+  /** Requests (not connections) seen since the last `set` or `failNext`, by what happened to them. */
+  readonly seen: { passed: number; failed: number };
+  /** Switches every later request (and, for `reset`/`down`, every open connection) to `mode`. */
+  set(mode: Mode): Promise<void>;
+  /** Fails only the next `count` requests with `fault`, then passes again. */
+  failNext(count: number, fault: 'throughput-exceeded' | 'throttling'): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFaultProxy(target: string): Promise<FaultProxy> {
+  const upstream = new URL(target);
+  const agent = new Agent({ keepAlive: true });
+  const sockets = new Set<Socket>();
+  const hanging = new Set<ServerResponse>();
+  let mode: Mode = 'pass';
+  let failures: { left: number; fault: Fault } | undefined;
+  const seen = { passed: 0, failed: 0 };
+
+  const server = createServer((req, res) => answer(req, res));
+  server.on('connection', (socket: Socket) => {
+    if (mode === 'reset') {
+      socket.destroy();
+      return;
+    }
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  function answer(req: IncomingMessage, res: ServerResponse) {
+    let fault: Mode = mode;
+    if (failures && failures.left > 0) {
+      failures.left--;
+      fault = failures.fault;
+    }
+    if (fault === 'pass') {
+      seen.passed++;
+      forward(req, res);
+      return;
+    }
+    seen.failed++;
+    if (fault === 'reset' || fault === 'down') {
+      req.socket.destroy();
+      return;
+    }
+    if (fault === 'hang') {
+      req.resume();
+      hanging.add(res);
+      res.once('close', () => hanging.delete(res));
+      return;
+    }
+    const error = ERRORS[fault] as { type: string; message: string };
+    req.resume();
+    req.once('end', () => {
+      const body = JSON.stringify({ __type: error.type, message: error.message });
+      res.writeHead(400, {
+        'content-type': 'application/x-amz-json-1.0',
+        'content-length': Buffer.byteLength(body),
+        'x-amzn-requestid': randomUUID(),
+      });
+      res.end(body);
+    });
+  }
+
+  function forward(req: IncomingMessage, res: ServerResponse) {
+    const outgoing = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+        agent,
+      },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      },
+    );
+    outgoing.on('error', () => req.socket.destroy());
+    req.pipe(outgoing);
+  }
+
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+
+  const dropConnections = () => {
+    for (const res of hanging) res.socket?.destroy();
+    hanging.clear();
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+  };
+
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      dropConnections();
+    });
+
+  async function set(next: Mode) {
+    failures = undefined;
+    seen.passed = 0;
+    seen.failed = 0;
+    if (next === 'down') {
+      mode = next;
+      await stopListening();
+      return;
+    }
+    if (!server.listening) {
+      server.listen(port, '127.0.0.1');
+      await once(server, 'listening');
+    }
+    // Keep-alive connections opened before a switch must meet the new behaviour too.
+    if (next === 'reset' || mode === 'hang' || mode === 'reset') dropConnections();
+    mode = next;
+  }
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get mode() {
+      return mode;
+    },
+    seen,
+    set,
+    async failNext(count, fault) {
+      await set('pass');
+      failures = { left: count, fault };
+    },
+    async close() {
+      await stopListening();
+      agent.destroy();
+    },
+  };
+}
