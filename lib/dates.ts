@@ -7,7 +7,8 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,]
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 const MAX_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-const MIN_TIME = Date.UTC(0, 0, 1);
+// Not Date.UTC(0, 0, 1): Date.UTC reads years 0-99 as 1900-1999. Year 0000 is the first 4-digit year.
+const MIN_TIME = new Date('0000-01-01T00:00:00.000Z').getTime();
 
 function validCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
