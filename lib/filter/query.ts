@@ -97,8 +97,8 @@ export function parseListQuery(rawQueryString: string): ListQuery {
 
   const skip = parsePagingInteger(paging.get('skip'), 'skip', 0, problems);
   const limit = parsePagingInteger(paging.get('limit'), 'limit', limits.defaultLimit, problems);
-  if (limit > limits.maxLimit) problems.push({ parameter: 'limit', message: `must be at most ${limits.maxLimit}` });
-  if (skip + limit > limits.maxWindow && !problems.some((p) => p.parameter === 'skip' || p.parameter === 'limit')) {
+  if (limit > limits.maxLimit) problems.push({ parameter: 'limit', message: `must be from 0 to ${limits.maxLimit}` });
+  else if (skip + limit > limits.maxWindow && !problems.some((p) => p.parameter === 'skip')) {
     problems.push({
       parameter: 'skip',
       message: `skip + limit must be at most ${limits.maxWindow}; narrow the filter instead`,
@@ -112,11 +112,12 @@ export function parseListQuery(rawQueryString: string): ListQuery {
 
 function parsePagingInteger(value: string | undefined, name: string, fallback: number, problems: Problem[]): number {
   if (value === undefined) return fallback;
-  if (!INTEGER.test(value) || value.length > 6) {
+  if (!INTEGER.test(value)) {
     problems.push({ parameter: name, message: value === '' ? 'must not be empty' : 'must be a non-negative integer' });
     return fallback;
   }
-  return Number(value);
+  // Digits beyond any safe integer are still a number, just far out of range.
+  return Math.min(Number(value), Number.MAX_SAFE_INTEGER);
 }
 
 function parseSort(value: string | undefined, problems: Problem[]): Sort | undefined {
@@ -142,9 +143,12 @@ export function parseClause(field: FieldSpec, raw: string): Clause {
   const fail = (message: string): never => {
     throw new ValidationError([{ parameter: field.name, message }]);
   };
-  if (text.length > limits.maxValueLength) fail(`a value may be at most ${limits.maxValueLength} characters`);
   const items = op === '~' ? splitList(text) : [text];
   if (items.length > limits.maxInValues) fail(`'~' takes at most ${limits.maxInValues} values`);
+  // The limit is per value: a list of 100 ids or dates is longer than any one value may be.
+  if (items.some((v) => v.length > limits.maxValueLength)) {
+    fail(`a value may be at most ${limits.maxValueLength} characters`);
+  }
 
   switch (field.type) {
     case 'text':
