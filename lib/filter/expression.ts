@@ -47,12 +47,27 @@ export class Placeholders {
 
 const COMPARATOR = { '=': '=', '!': '<>', '<': '<', '>': '>' } as const;
 
+const tooComplex = () =>
+  new ValidationError([
+    { parameter: 'query', message: 'the filters are too complex; use fewer filters or fewer values' },
+  ]);
+
+/** `a IN (...)`; DynamoDB takes at most 100 operands after `IN`. */
+function inList(a: string, values: readonly unknown[], p: Placeholders): string {
+  if (values.length > expressionLimits.maxInOperands) throw tooComplex();
+  return p.op(1, `${a} IN (${values.map((v) => p.value(v)).join(', ')})`);
+}
+
 /** The expression for one clause. */
 export function clauseExpression(clause: Clause, p: Placeholders): string {
   const a = p.name(clause.field.attribute);
   if (clause.type === 'date') return dateExpression(a, clause.op, clause.values, p);
   if (clause.op === '~') {
-    return p.op(1, `${a} IN (${clause.values.map((v) => p.value(v)).join(', ')})`);
+    // The embedded store's IN never matches an empty string (DynamoDB's does); `= ''` works in both.
+    const values = (clause.values as Array<string | number>).filter((v) => v !== '');
+    if (values.length === clause.values.length) return inList(a, values, p);
+    const empty = p.op(1, `${a} = ${p.value('')}`);
+    return values.length === 0 ? empty : p.op(1, `(${inList(a, values, p)} OR ${empty})`);
   }
   const [value] = clause.values as [string | number];
   if (clause.op === '*') {
@@ -81,7 +96,7 @@ function dateExpression(a: string, op: Clause['op'], values: DateValue[], p: Pla
     case '~': {
       const instants = values.flatMap((v) => (v.kind === 'instant' ? [v.at] : []));
       const parts = values.flatMap((v) => (v.kind === 'day' ? [within(a, v, p)] : []));
-      if (instants.length > 0) parts.push(p.op(1, `${a} IN (${instants.map((v) => p.value(v)).join(', ')})`));
+      if (instants.length > 0) parts.push(inList(a, instants, p));
       return parts.length === 1 ? (parts[0] as string) : p.op(parts.length - 1, `(${parts.join(' OR ')})`);
     }
   }
@@ -97,9 +112,7 @@ export function filterExpression(clauses: Clause[], p: Placeholders): string | u
   const parts = clauses.map((c) => clauseExpression(c, p));
   const expression = parts.length === 1 ? (parts[0] as string) : p.op(parts.length - 1, parts.join(' AND '));
   if (expression.length > expressionLimits.maxLength || p.operators > expressionLimits.maxOperators) {
-    throw new ValidationError([
-      { parameter: 'query', message: 'the filters are too complex; use fewer filters or fewer values' },
-    ]);
+    throw tooComplex();
   }
   return expression;
 }
