@@ -41,6 +41,10 @@ export function localEnvironment(dataDir: string, storeEndpoint: string): Record
     USER_POOL_CLIENT_ID: LOCAL_CLIENT_ID,
     JWKS_FILE: issuer.jwksFile,
     EVENTS_FILE: join(dataDir, 'events.ndjson'),
+    // The embedded store is one JavaScript process that serves every request of the stack (about
+    // 10 ms a write with all the indexes); a burst of a few hundred writes queues for seconds, which
+    // DynamoDB never does. A longer timeout keeps such a burst from turning into 503s.
+    STORE_TIMEOUT_MS: process.env.STORE_TIMEOUT_MS || '15000',
   };
 }
 

@@ -1,3 +1,4 @@
+import { Agent } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -28,6 +29,10 @@ const client = new DynamoDBClient({
   requestHandler: new NodeHttpHandler({
     connectionTimeout: Math.min(1000, config.storeTimeoutMs),
     requestTimeout: config.storeTimeoutMs,
+    // The SDK's default of 50 sockets queues the 51st call, and the connection timeout counts
+    // that wait: 200 creates at once on the local stack, where one process serves every request,
+    // turned into 503s after a second. A Lambda instance serves one request and never gets near.
+    httpAgent: new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY }),
   }),
   ...(config.dynamodbEndpoint
     ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
@@ -75,26 +80,49 @@ async function send<T>(command: object): Promise<T> {
 
 const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
 
+/** DynamoDB's limits on key values, in UTF-8 bytes; no stored item can have a key outside them. */
+const MAX_PARTITION_KEY_BYTES = 2048;
+const MAX_SORT_KEY_BYTES = 1024;
+
+/** Whether a string can be a partition key value; DynamoDB refuses (with a 400 of its own) any other. */
+const canBeKey = (value: string | number) =>
+  typeof value === 'number' || (value !== '' && Buffer.byteLength(value, 'utf8') <= MAX_PARTITION_KEY_BYTES);
+
+/** An id for messages: client text, so cut short. */
+export const shownId = (id: string) => (id.length > 100 ? `${id.slice(0, 100)}…` : id);
+
 async function getItem(id: string): Promise<Item | undefined> {
+  // An id no key can hold names no action; asking DynamoDB would be a ValidationException (500).
+  if (!canBeKey(id)) return undefined;
   const result = await send<{ Item?: Item }>(new GetCommand({ TableName: TABLE, Key: { id }, ConsistentRead: true }));
   return result.Item;
 }
 
 /** Stores a new action. `false` when the id is taken, by a live action or a deleted one. */
 export async function putNewAction(action: Action): Promise<boolean> {
+  const item = toItem(action);
   try {
     await send(
       new PutCommand({
         TableName: TABLE,
-        Item: toItem(action),
+        Item: item,
         ConditionExpression: 'attribute_not_exists(#id)',
         ExpressionAttributeNames: { '#id': attr.id },
       }),
     );
     return true;
   } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    // The SDK retries a write whose answer timed out; if the first attempt landed, the retry
+    // finds the id taken by this very write, which is a success, not a duplicate.
+    const stored = await getItem(action.id);
+    return (
+      stored !== undefined &&
+      !isTombstone(stored) &&
+      stored[attr.createdKey] === item[attr.createdKey] &&
+      stored[attr.ownerKey] === item[attr.ownerKey] &&
+      stored[attr.version] === 1
+    );
   }
 }
 
@@ -143,7 +171,7 @@ async function guardedWrite(
   for (let round = 0; round === 0 || Date.now() - started < CONTENTION_BUDGET_MS; round++) {
     if (round > 0) await backoff(round);
     const item = await getItem(id);
-    if (!item || isTombstone(item)) throw new NotFoundError(`No action has the id '${id}'.`);
+    if (!item || isTombstone(item)) throw new NotFoundError(`No action has the id '${shownId(id)}'.`);
     const current = fromItem(item);
     const allowed = guard.ownerOnly ? current.owner.id === guard.caller.id : canEdit(current, guard.caller);
     if (!allowed) {
@@ -253,7 +281,8 @@ function queryInput(read: IndexRead, partition: string | number, p = new Placeho
   const pk = p.name(read.index.partitionKey.name);
   const sk = () => p.name(read.index.sortKey.name);
   let keyCondition = `${pk} = ${p.value(partition)}`;
-  const { lower, upper } = read.range ?? {};
+  const lower = read.range?.lower === undefined ? undefined : clampSortKey(read.range.lower);
+  const upper = read.range?.upper === undefined ? undefined : clampSortKey(read.range.upper);
   if (lower !== undefined && upper !== undefined)
     keyCondition += ` AND ${sk()} BETWEEN ${p.value(lower)} AND ${p.value(upper)}`;
   else if (lower !== undefined) keyCondition += ` AND ${sk()} >= ${p.value(lower)}`;
@@ -268,6 +297,24 @@ function queryInput(read: IndexRead, partition: string | number, p = new Placeho
     ExpressionAttributeValues: p.values,
     ReturnConsumedCapacity: 'TOTAL',
   };
+}
+
+/**
+ * A key bound DynamoDB accepts. Every stored sort key is well under 1,024 bytes (a date or a title
+ * of at most 200 characters, plus an id), so cutting a longer bound to its first 1,024 bytes
+ * selects exactly the same stored keys: any key that passes the cut bound differs from it
+ * within those bytes, and compares with the full bound the same way.
+ */
+function clampSortKey(bound: string): string {
+  if (Buffer.byteLength(bound, 'utf8') <= MAX_SORT_KEY_BYTES) return bound;
+  let cut = '';
+  let bytes = 0;
+  for (const character of bound) {
+    bytes += Buffer.byteLength(character, 'utf8');
+    if (bytes > MAX_SORT_KEY_BYTES) break;
+    cut += character;
+  }
+  return cut;
 }
 
 /** Pages through one query, handing each page to `onPage`; stops early when it returns false. */
@@ -286,7 +333,8 @@ async function paginate(input: QueryCommandInput, stats: ReadStats, onPage: (pag
 /** Runs one query per partition, a few at a time. */
 async function eachPartition<T>(read: IndexRead, run: (partition: string | number) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
-  const queue = [...read.partitions];
+  // A partition no key can hold (`owner=`, or a value past the key size limit) holds nothing.
+  const queue = read.partitions.filter(canBeKey);
   const workers = Array.from({ length: Math.min(8, queue.length) }, async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) results.push(await run(next));
   });
