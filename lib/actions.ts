@@ -88,7 +88,7 @@ export async function listActions(rawQueryString: string) {
 
 export async function getAction(id: string): Promise<Action> {
   const action = await store.getAction(id);
-  if (!action) throw new NotFoundError(`No action has the id '${id}'.`);
+  if (!action) throw new NotFoundError(`No action has the id '${store.shownId(id)}'.`);
   return action;
 }
 

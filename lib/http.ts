@@ -136,13 +136,22 @@ const bodyLimits = (): Middleware => ({
   },
 });
 
+/**
+ * Parses the body only: `bodyLimits` has already checked the media type, case-insensitively as
+ * RFC 9110 says, while middy's own check is case-sensitive and refuses `Application/JSON`.
+ * (`disableContentTypeCheck` is a real option of the middleware; its typings omit it.)
+ */
+const jsonBodyParser = httpJsonBodyParser({
+  disableContentTypeCheck: true,
+} as Parameters<typeof httpJsonBodyParser>[0]) as unknown as Middleware;
+
 /** Everything an API route needs, in order. Public routes skip authentication. */
 export function httpApi(options: { body?: boolean; public?: boolean } = {}): Middleware[] {
   return [
     correlation(),
     problemJson(),
     ...(options.public ? [] : [authentication()]),
-    ...(options.body ? [bodyLimits(), httpJsonBodyParser() as unknown as Middleware] : []),
+    ...(options.body ? [bodyLimits(), jsonBodyParser] : []),
   ];
 }
 
