@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { PayloadTooLargeError, toProblem } from '../../lib/errors';
+import { MAX_BODY_BYTES } from '../../lib/http';
 import { fallbackRoute, matchPath, routes } from '../routes';
 
 /**
@@ -114,7 +116,10 @@ async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const body = await readBody(request);
   if (body === undefined) {
-    response.writeHead(413, { 'content-type': 'application/json' }).end('{"message":"Request Entity Too Large"}');
+    // API Gateway answers this itself; locally it is told in the service's own error format.
+    response
+      .writeHead(413, { 'content-type': 'application/problem+json', connection: 'close' })
+      .end(JSON.stringify(toProblem(new PayloadTooLargeError(MAX_BODY_BYTES))));
     return;
   }
   const path = new URL(request.url ?? '/', 'http://localhost').pathname;

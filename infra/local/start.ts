@@ -16,9 +16,10 @@ Try it (token valid for one hour; more with: npm run --silent token -- --sub <id
   curl -s -H "Authorization: Bearer ${token}" '${stack.url}/api/actions?limit=5'
 `);
 
-const stop = async () => {
-  await stack.close();
-  process.exit(0);
+// Ctrl-C (and a group SIGTERM) reaches this process twice, directly and through tsx: close once.
+let stopping: Promise<void> | undefined;
+const stop = () => {
+  stopping ??= stack.close().then(() => process.exit(0));
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
