@@ -298,6 +298,12 @@ describe('filters that no scoping index serves', () => {
     await expectIds(`${q('title', `>${T}-a`)}&${q('title', `<${T}-d`)}&sort=-title`, ['b', 'c']);
   });
 
+  it('a title bound longer than a sort key can be still answers exactly', async () => {
+    // 1,000 three-byte characters: 3,000 bytes, past DynamoDB's 1,024-byte sort key limit.
+    await expectIds(`${q('title', `>${T}`)}&${q('title', `<${T}${'€'.repeat(1000 - T.length)}`)}`, ['a', 'b', 'c']);
+    await expectIds(`${q('title', `>${T}${'€'.repeat(1000 - T.length)}`)}&${q('title', `<${T}￿`)}`, []);
+  });
+
   it('title like, alone (a filtered scan)', async () => {
     await expectIds(q('title', `*${run.toUpperCase()}-`), ['a', 'b', 'c']);
   });
@@ -375,6 +381,21 @@ describe('400 for every bad list query (contract section 4), never a 500', () =>
     expectProblem(reply, 400);
     const named = reply.body.errors.map((e: { parameter: string }) => e.parameter).sort();
     expect(named).toEqual(['colour', 'limit', 'priority']);
+  });
+
+  it.each(['owner=', 'assignee=', 'actionProducer.name=', `owner=${encodeURIComponent('~,')}`])(
+    '%s (a value no key can hold) matches nothing, with a 200',
+    async (query) => {
+      expect(await list(user.token, query)).toEqual({ actions: [], totalCount: 0 });
+    },
+  );
+
+  it('an equality value past the partition key size limit matches nothing, with a 200', async () => {
+    expect(await list(user.token, q('owner', '€'.repeat(1000)))).toEqual({ actions: [], totalCount: 0 });
+    expect(await list(user.token, q('actionProducer.name', `~a,${'€'.repeat(999)}`))).toEqual({
+      actions: [],
+      totalCount: 0,
+    });
   });
 
   it('skip + limit up to 10,000 is fine', async () => {
