@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+/**
+ * `npm run load [-- --duration 30 --connections 50 --url http://127.0.0.1:3000]`: drives the
+ * service with autocannon, creates and lists mixed, and checks what a load test can prove:
+ * no answer but 2xx, and no lost (or phantom) write: the run's own producer ends with exactly
+ * as many actions as the run got 201s. Without `--url` it starts its own local stack (memory
+ * store) in this process, so the generator and the server share its CPU.
+ */
+
+/** The little of autocannon's API used here (the package ships no types). */
+interface AutocannonRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+  onResponse?: (status: number, body: string) => void;
+}
+interface AutocannonResult {
+  requests: { average: number; total: number; sent: number };
+  latency: { p50: number; p99: number; max: number; average: number };
+  statusCodeStats: Record<string, { count: number }>;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  resets: number;
+  duration: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+  requests: AutocannonRequest[];
+  timeout?: number;
+}) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+export interface LoadOptions {
+  /** The server, e.g. `http://127.0.0.1:3000`. */
+  url: string;
+  /** A bearer token the server accepts. */
+  token: string;
+  /** Seconds of load. */
+  duration: number;
+  connections: number;
+  /**
+   * No create is sent in this many final milliseconds, so none is cut off when the run stops
+   * (default: a third of the run, between 1 and 3 s).
+   */
+  drainMs?: number;
+}
+
+export interface LoadResult {
+  producer: string;
+  seconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p99: number; max: number };
+  statusCounts: Record<string, number>;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  createsSent: number;
+  created: number;
+  /** The producer's totalCount once the run is over. */
+  stored: number;
+  lostWrites: number;
+  phantomWrites: number;
+  /** Empty when the run passed. */
+  failures: string[];
+}
+
+/** Runs the load and checks it; never throws for a failed check, it reports it in `failures`. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const producer = `load-${randomUUID().slice(0, 8)}`;
+  const auth = { authorization: `Bearer ${options.token}` };
+  const listPath = `/api/actions?actionProducer.name=${encodeURIComponent(producer)}&limit=10`;
+  const body = JSON.stringify({
+    title: 'Inspect guard on conveyor 4',
+    description: 'Raised by the load test',
+    actionProducer: { name: producer, url: 'https://load.example.com/run' },
+    location: { site: 'Load Site', department: 'Maintenance' },
+    dueAt: '2027-01-01T00:00:00Z',
+    priority: '2',
+    status: '1',
+    tags: ['load'],
+  });
+  const drainMs = options.drainMs ?? Math.min(3000, Math.max(1000, (options.duration * 1000) / 3));
+  const stopCreatingAt = Date.now() + options.duration * 1000 - drainMs;
+  const ids = new Set<string>();
+  let createsSent = 0;
+  let createAnswers = 0;
+
+  const list: AutocannonRequest = { method: 'GET', path: listPath, headers: auth };
+  const create: AutocannonRequest = {
+    method: 'POST',
+    path: '/api/actions',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body,
+    setupRequest: (request) => {
+      // Near the end, send a list instead, so no create is in flight when the run stops.
+      if (Date.now() >= stopCreatingAt) return { ...list };
+      createsSent++;
+      return request;
+    },
+    onResponse: (status, text) => {
+      if (status === 200) return; // a list sent in a create's place
+      createAnswers++;
+      if (status === 201) ids.add((JSON.parse(text) as { id: string }).id);
+    },
+  };
+
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.duration,
+    timeout: 10,
+    requests: [list, create],
+  });
+
+  const counted = await fetch(`${options.url}${listPath.replace('limit=10', 'limit=0')}`, { headers: auth });
+  const stored = counted.ok ? ((await counted.json()) as { totalCount: number }).totalCount : Number.NaN;
+  const statusCounts = Object.fromEntries(Object.entries(result.statusCodeStats).map(([s, { count }]) => [s, count]));
+  const created = statusCounts['201'] ?? 0;
+
+  const failures: string[] = [];
+  if (result.non2xx > 0) failures.push(`${result.non2xx} answers were not 2xx: ${JSON.stringify(statusCounts)}`);
+  if (result.errors > 0) failures.push(`${result.errors} requests failed (${result.timeouts} timed out)`);
+  if (!counted.ok) failures.push(`the final count failed with HTTP ${counted.status}`);
+  if (createsSent !== createAnswers) {
+    failures.push(`${createsSent - createAnswers} creates were still unanswered when the run stopped`);
+  }
+  if (ids.size !== created) failures.push(`${created} creates answered 201 but only ${ids.size} distinct ids`);
+  if (stored < created) failures.push(`lost writes: ${created} creates answered 201 but ${stored} are stored`);
+  if (stored > created) failures.push(`phantom writes: ${stored} stored but only ${created} creates answered 201`);
+  if (created === 0) failures.push('no create succeeded');
+
+  return {
+    producer,
+    seconds: result.duration,
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average),
+    latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+    statusCounts,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    createsSent,
+    created,
+    stored,
+    lostWrites: Math.max(0, created - stored),
+    phantomWrites: Math.max(0, stored - created),
+    failures,
+  };
+}
+
+export function describeLoad(r: LoadResult, connections: number): string {
+  return [
+    `load: ${r.requests} requests in ${r.seconds} s over ${connections} connections: ${r.requestsPerSecond} req/s`,
+    `latency: p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms`,
+    `status: ${JSON.stringify(r.statusCounts)}; non-2xx ${r.non2xx}; errors ${r.errors} (timeouts ${r.timeouts})`,
+    `writes: ${r.created} x 201 of ${r.createsSent} creates; ${r.stored} stored for ${r.producer}; lost ${r.lostWrites}, phantom ${r.phantomWrites}`,
+    r.failures.length === 0 ? 'PASS' : `FAIL:\n  ${r.failures.join('\n  ')}`,
+  ].join('\n');
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '30' },
+      connections: { type: 'string', default: '50' },
+      url: { type: 'string' },
+      token: { type: 'string' },
+    },
+  });
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  if (!(duration > 0) || !Number.isInteger(connections) || connections < 1) {
+    console.error('usage: npm run load [-- --duration <seconds> --connections <n> --url <base url> --token <jwt>]');
+    process.exit(2);
+  }
+  const user = { sub: `load-${randomUUID()}`, name: 'Load Tester', email: 'load@example.com' };
+  const { ensureIssuer, issueToken } = await import('../infra/local/issuer');
+
+  let url = values.url;
+  let token = values.token;
+  let close = async () => {};
+  if (!url) {
+    // Per-request access logs would cost more than the requests themselves.
+    process.env.LOG_LEVEL ??= 'warn';
+    const dataDir = mkdtempSync(join(tmpdir(), 'actions-load-'));
+    const { startLocalStack } = await import('../infra/local/stack');
+    const stack = await startLocalStack({ dataDir, memory: true, port: 0 });
+    url = stack.url;
+    token ??= issueToken(stack.issuer, user, 3600 + duration);
+    close = async () => {
+      await stack.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+    console.log(`started a local stack (memory store) on ${url}`);
+  }
+  token ??= issueToken(ensureIssuer(process.env.DATA_DIR || '.data'), user, 3600 + duration);
+
+  try {
+    const result = await runLoad({ url, token, duration, connections });
+    console.log(describeLoad(result, connections));
+    process.exitCode = result.failures.length === 0 ? 0 : 1;
+  } finally {
+    await close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}
