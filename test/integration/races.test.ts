@@ -71,6 +71,31 @@ describe('races', () => {
     expect(after.body.allowAnonymousEdits).toBe(false);
   });
 
+  it(`${N} concurrent deletes by the owner: one 204, ${N - 1} 404, and it is gone`, async () => {
+    const producer = uniqueProducer('race');
+    const id = await create(owner.token, actionBody(producer));
+    const replies = await Promise.all(
+      Array.from({ length: N }, () => call('DELETE', `/api/actions/${id}`, { token: owner.token })),
+    );
+    expect(count(replies.map((r) => r.status))).toEqual({ 204: 1, 404: N - 1 });
+    expect((await call('GET', `/api/actions/${id}`, { token: owner.token })).status).toBe(404);
+    expect((await list(owner.token, q('actionProducer.name', producer))).totalCount).toBe(0);
+  });
+
+  it('edits racing a delete either land before it or find nothing (404); none revives it', async () => {
+    const producer = uniqueProducer('race');
+    const id = await create(owner.token, actionBody(producer));
+    const edits = Array.from({ length: 20 }, (_, i) => patch(id, owner.token, { title: `Edit ${i}` }));
+    const [deleted, ...rest] = await Promise.all([
+      call('DELETE', `/api/actions/${id}`, { token: owner.token }),
+      ...edits,
+    ]);
+    expect(deleted?.status).toBe(204);
+    for (const r of rest) expect([200, 404]).toContain(r.status);
+    expect((await call('GET', `/api/actions/${id}`, { token: owner.token })).status).toBe(404);
+    expect((await list(owner.token, q('actionProducer.name', producer))).totalCount).toBe(0);
+  });
+
   // Without If-Match an edit applies to whatever is current, so losing a race is retried, not
   // refused. (20, not 50: the embedded store serializes writes at ~10 ms each on this machine.)
   it('20 concurrent patches without If-Match all land, each on its own version', async () => {
