@@ -1,0 +1,59 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CloudAssembly } from 'aws-cdk-lib/cx-api';
+
+/** The most a minified function bundle may weigh, AWS SDK included. */
+export const BUNDLE_BUDGET_BYTES = 400 * 1024;
+
+export interface BundleSize {
+  /** The function's description (its entry, `functions/<handler>.ts`) or else its logical id. */
+  function: string;
+  bytes: number;
+}
+
+interface FunctionResource {
+  Type: string;
+  Metadata?: Record<string, string>;
+  Properties?: { Description?: string };
+}
+
+/**
+ * The size of every bundled Lambda function in a synthesized cloud assembly, read from the
+ * staged assets themselves, so it measures exactly what `cdk deploy` uploads. Functions whose
+ * bundling was skipped (their asset is not a bundle) are left out.
+ */
+export function bundleSizes(assembly: CloudAssembly): BundleSize[] {
+  const sizes: BundleSize[] = [];
+  for (const stack of assembly.stacksRecursively) {
+    const resources = (stack.template.Resources ?? {}) as Record<string, FunctionResource>;
+    for (const [logicalId, resource] of Object.entries(resources)) {
+      const assetPath = resource.Metadata?.['aws:asset:path'];
+      if (resource.Type !== 'AWS::Lambda::Function' || !assetPath) continue;
+      const bundle = join(stack.assembly.directory, assetPath, 'index.mjs');
+      if (!existsSync(bundle)) continue;
+      sizes.push({ function: resource.Properties?.Description ?? logicalId, bytes: statSync(bundle).size });
+    }
+  }
+  return sizes;
+}
+
+/** Prints one line per bundle; returns whether every bundle is within the budget. */
+export function printBundleSizes(sizes: readonly BundleSize[], write = (line: string) => console.error(line)): boolean {
+  const width = Math.max(0, ...sizes.map((s) => s.function.length));
+  for (const size of sizes) {
+    const over = size.bytes > BUNDLE_BUDGET_BYTES ? `  OVER the ${BUNDLE_BUDGET_BYTES / 1024} KB budget` : '';
+    write(`${size.function.padEnd(width)}  ${(size.bytes / 1024).toFixed(1).padStart(6)} KB${over}`);
+  }
+  return sizes.every((s) => s.bytes <= BUNDLE_BUDGET_BYTES);
+}
+
+// `tsx infra/cdk/bundle-sizes.ts [cdk.out]`: report on an assembly `cdk synth` wrote; exit 1 when over budget.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const sizes = bundleSizes(new CloudAssembly(process.argv[2] ?? 'cdk.out'));
+  if (sizes.length === 0) {
+    console.error('No bundled functions found: run `npx cdk synth` first.');
+    process.exit(1);
+  }
+  process.exit(printBundleSizes(sizes) ? 0 : 1);
+}
