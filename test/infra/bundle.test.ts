@@ -1,0 +1,103 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_BUDGET_BYTES, type BundleSize, bundleSizes } from '../../infra/cdk/bundle-sizes';
+import { fallbackRoute, ingestFunction, routes } from '../../infra/routes';
+
+const run = promisify(execFile);
+const handlers = [...new Set([...routes.map((r) => r.handler), fallbackRoute.handler, ingestFunction.handler])];
+
+/**
+ * The one test that bundles for real: `npx cdk synth` as a user runs it (the pinned CLI, the
+ * app entry, cdk-nag as a synth-time check, esbuild on this machine, no network, no Docker),
+ * then the bundles themselves are measured and two of them are loaded and invoked.
+ */
+describe('npx cdk synth', () => {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-out-'));
+  let output: { stdout: string; stderr: string };
+  let sizes: BundleSize[];
+  let assembly: CloudAssembly;
+
+  beforeAll(async () => {
+    output = await run('npx', ['cdk', 'synth', '--quiet', '--no-notices', '--output', outdir], {
+      env: {
+        ...process.env,
+        CDK_DISABLE_CLI_TELEMETRY: 'true',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    assembly = new CloudAssembly(outdir);
+    sizes = bundleSizes(assembly);
+  }, 240_000);
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('bundles every function with esbuild and prints each bundle size', () => {
+    expect(sizes.map((s) => s.function).sort()).toEqual(handlers.map((h) => `functions/${h}.ts`).sort());
+    for (const size of sizes) expect(output.stderr).toMatch(new RegExp(`${size.function}\\s+\\d+\\.\\d KB`));
+  });
+
+  it.each(handlers)('keeps %s under 400 KB minified, AWS SDK included', (handler) => {
+    const size = sizes.find((s) => s.function === `functions/${handler}.ts`);
+    expect(size?.bytes).toBeGreaterThan(1000);
+    expect(size!.bytes, `${(size!.bytes / 1024).toFixed(1)} KB`).toBeLessThanOrEqual(BUNDLE_BUDGET_BYTES);
+  });
+
+  /** Loads a bundle in a fresh Node process, as Lambda would, and invokes it with one event. */
+  async function invoke(handler: string, event: unknown) {
+    const stack = assembly.getStackByName('ActionTracking');
+    const resources = Object.values(stack.template.Resources) as {
+      Type: string;
+      Properties: { Description?: string };
+      Metadata: Record<string, string>;
+    }[];
+    const fn = resources.find(
+      (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === `functions/${handler}.ts`,
+    )!;
+    const bundle = join(outdir, fn.Metadata['aws:asset:path']!, 'index.mjs');
+    const script = `const { handler } = await import(${JSON.stringify(bundle)});
+      process.stdout.write(JSON.stringify(await handler(${JSON.stringify(event)}, { awsRequestId: 'test' })));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      env: {
+        PATH: process.env.PATH,
+        AWS_REGION: 'eu-west-1',
+        TABLE_NAME: 'actions',
+        USER_POOL_ID: 'eu-west-1_Example',
+        USER_POOL_CLIENT_ID: 'exampleclient',
+        EVENT_BUS_NAME: 'actions',
+        EVENT_SOURCE: 'action-tracking',
+        LOG_LEVEL: 'silent',
+      },
+    });
+    return JSON.parse(stdout) as { statusCode: number; headers: Record<string, string>; body: string };
+  }
+
+  const request = (method: string, path: string, pathParameters?: Record<string, string>) => ({
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: path,
+    rawQueryString: '',
+    headers: {},
+    pathParameters,
+    requestContext: { requestId: 'test', http: { method, path } },
+    isBase64Encoded: false,
+  });
+
+  it('produces ESM bundles that load and run: the fallback answers 405 for a known path', async () => {
+    const response = await invoke(fallbackRoute.handler, request('PUT', '/api/actions/abc'));
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('GET, PATCH, DELETE');
+    expect(response.headers['content-type']).toBe('application/problem+json');
+  });
+
+  it('copies the Swagger UI files beside the docs bundle', async () => {
+    const response = await invoke('docs', request('GET', '/docs/swagger-ui.css', { file: 'swagger-ui.css' }));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/css/);
+    expect(response.body.length).toBeGreaterThan(10_000);
+  });
+});

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { fallbackRoute, ingestFunction, routes, type TableAccess } from '../../infra/routes';
+import { indexList } from '../../lib/store/table';
+import { render, statementsOfRole, synthesize } from './synth';
+
+const deployed = synthesize();
+const table = `${deployed.id(deployed.service.table)}.Arn`;
+const bus = `${deployed.id(deployed.service.eventBus)}.Arn`;
+const queue = `${deployed.id(deployed.service.ingestQueue)}.Arn`;
+
+/** What each handler is declared to need, from infra/routes.ts. */
+const declared = new Map<string, { access: readonly TableAccess[]; publishes: boolean }>([
+  ...routes.map((r) => [r.handler, r] as const),
+  [fallbackRoute.handler, { access: [], publishes: false }],
+  [ingestFunction.handler, ingestFunction],
+]);
+
+const functionOf = (handler: string) => {
+  const fn = deployed.service.functions[handler];
+  if (!fn) throw new Error(`no function for ${handler}`);
+  return { fn, resource: deployed.resources[deployed.id(fn.function)]!, roleId: deployed.id(fn.role) };
+};
+
+/** resource -> actions allowed on it, for one function's role. */
+function grants(handler: string): Map<string, Set<string>> {
+  const byResource = new Map<string, Set<string>>();
+  for (const statement of statementsOfRole(deployed, functionOf(handler).roleId)) {
+    expect(statement.effect).toBe('Allow');
+    for (const resource of statement.resources) {
+      const actions = byResource.get(resource) ?? new Set();
+      for (const action of statement.actions) actions.add(action);
+      byResource.set(resource, actions);
+    }
+  }
+  return byResource;
+}
+
+const dynamoGrants = (handler: string) =>
+  new Map(
+    [...grants(handler)]
+      .map(([resource, actions]) => [resource, [...actions].filter((a) => a.startsWith('dynamodb:')).sort()] as const)
+      .filter(([, actions]) => actions.length > 0),
+  );
+
+describe('the functions', () => {
+  it('are one per handler of infra/routes.ts, the fallback and ingest', () => {
+    expect(Object.keys(deployed.service.functions).sort()).toEqual([...declared.keys()].sort());
+    expect(deployed.ofType('AWS::Lambda::Function')).toHaveLength(declared.size);
+  });
+
+  it.each([...declared.keys()])(
+    '%s runs functions/<handler>.ts on Node.js 22, arm64, traced, with its logs',
+    (handler) => {
+      const { resource, fn } = functionOf(handler);
+      expect(resource.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        Description: `functions/${handler}.ts`,
+        LoggingConfig: { LogGroup: { Ref: deployed.id(fn.logGroup) } },
+      });
+      expect(deployed.resources[deployed.id(fn.logGroup)]!.Properties.RetentionInDays).toBe(30);
+      expect(resource.Properties.Timeout).toBe(handler === ingestFunction.handler ? 30 : 10);
+    },
+  );
+
+  it.each([...declared.keys()])('%s is configured exactly as lib/config.ts reads it, no local settings', (handler) => {
+    const variables = functionOf(handler).resource.Properties.Environment.Variables as Record<string, unknown>;
+    expect(Object.keys(variables).sort()).toEqual(
+      ['EVENT_BUS_NAME', 'EVENT_SOURCE', 'NODE_OPTIONS', 'TABLE_NAME', 'USER_POOL_CLIENT_ID', 'USER_POOL_ID'].sort(),
+    );
+    expect(render(variables.TABLE_NAME)).toBe(deployed.id(deployed.service.table));
+    expect(render(variables.USER_POOL_ID)).toBe(deployed.id(deployed.service.userPool as never));
+    expect(render(variables.USER_POOL_CLIENT_ID)).toBe(deployed.id(deployed.service.userPoolClient as never));
+    expect(render(variables.EVENT_BUS_NAME)).toBe(deployed.id(deployed.service.eventBus));
+    expect(variables.EVENT_SOURCE).toBe('action-tracking');
+    expect(variables.NODE_OPTIONS).toBe('--enable-source-maps');
+  });
+});
+
+describe('least privilege', () => {
+  it.each([...declared])(
+    '%s may make exactly its declared DynamoDB calls, Query on the indexes only',
+    (handler, need) => {
+      const expected = new Map<string, string[]>();
+      const onTable = need.access.filter((a) => a !== 'Query').map((a) => `dynamodb:${a}`);
+      if (onTable.length > 0) expected.set(table, onTable.sort());
+      if (need.access.includes('Query')) {
+        for (const index of indexList) expected.set(`${table}/index/${index.name}`, ['dynamodb:Query']);
+      }
+      expect(dynamoGrants(handler)).toEqual(expected);
+    },
+  );
+
+  it.each([...declared])('%s may publish events only if it publishes, and only to the bus', (handler, need) => {
+    const publishing = [...grants(handler)].filter(([, actions]) => [...actions].some((a) => a.startsWith('events:')));
+    expect(publishing).toEqual(need.publishes ? [[bus, new Set(['events:PutEvents'])]] : []);
+  });
+
+  it.each([...declared.keys()])(
+    '%s may otherwise only write its own logs and traces (and ingest read its queue)',
+    (handler) => {
+      const { fn } = functionOf(handler);
+      const others = [...grants(handler)].filter(
+        ([resource]) => resource !== table && !resource.startsWith(`${table}/`) && resource !== bus,
+      );
+      const expected = new Map<string, Set<string>>([
+        [`${deployed.id(fn.logGroup)}.Arn`, new Set(['logs:CreateLogStream', 'logs:PutLogEvents'])],
+        ['*', new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords'])],
+      ]);
+      if (handler === ingestFunction.handler) {
+        expected.set(
+          queue,
+          new Set([
+            'sqs:ReceiveMessage',
+            'sqs:ChangeMessageVisibility',
+            'sqs:GetQueueUrl',
+            'sqs:DeleteMessage',
+            'sqs:GetQueueAttributes',
+          ]),
+        );
+      }
+      expect(new Map(others)).toEqual(expected);
+    },
+  );
+
+  it('the list function cannot write, the create function cannot query or scan', () => {
+    const list = [...dynamoGrants('listActions').values()].flat();
+    const create = [...dynamoGrants('createAction').values()].flat();
+    expect(list).toContain('dynamodb:Query');
+    expect(list).not.toContain('dynamodb:PutItem');
+    expect(create).toEqual(['dynamodb:PutItem']);
+    expect(create).not.toContain('dynamodb:Query');
+    expect(create).not.toContain('dynamodb:Scan');
+  });
+
+  it('no policy in the stack allows Scan, DeleteItem or any DynamoDB wildcard, and no role has a managed policy', () => {
+    const actions = deployed
+      .ofType('AWS::IAM::Policy')
+      .flatMap(([, policy]) =>
+        policy.Properties.PolicyDocument.Statement.flatMap((s: { Action: unknown }) => s.Action),
+      );
+    expect(actions.filter((a: string) => a.startsWith('dynamodb:'))).not.toHaveLength(0);
+    for (const forbidden of ['dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:*', '*']) {
+      expect(actions).not.toContain(forbidden);
+    }
+    for (const [, role] of deployed.ofType('AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+});

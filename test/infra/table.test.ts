@@ -1,0 +1,70 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { indexList, tableKey } from '../../lib/store/table';
+import { synthesize } from './synth';
+
+const deployed = synthesize();
+const [[, table]] = deployed.ofType('AWS::DynamoDB::Table') as [[string, (typeof deployed.resources)[string]]];
+
+describe('the table', () => {
+  it('is the only table, keyed as lib/store/table.ts says', () => {
+    expect(deployed.ofType('AWS::DynamoDB::Table')).toHaveLength(1);
+    expect(table.Properties.KeySchema).toEqual([{ AttributeName: tableKey.name, KeyType: 'HASH' }]);
+  });
+
+  it('has exactly the indexes of lib/store/table.ts, in its order, with their keys and projections', () => {
+    const expected = indexList.map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
+        { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
+      ],
+      Projection:
+        index.projection === 'keys'
+          ? { ProjectionType: 'KEYS_ONLY' }
+          : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
+    }));
+    expect(table.Properties.GlobalSecondaryIndexes).toEqual(expected);
+    // Both projection kinds occur, so both branches of the mapping are exercised.
+    expect(new Set(expected.map((index) => index.Projection.ProjectionType))).toEqual(
+      new Set(['KEYS_ONLY', 'INCLUDE']),
+    );
+  });
+
+  it('defines each key attribute once with the type lib/store/table.ts gives it, and nothing else', () => {
+    const keys = new Map<string, string>([[tableKey.name, tableKey.type]]);
+    for (const index of indexList) {
+      keys.set(index.partitionKey.name, index.partitionKey.type);
+      keys.set(index.sortKey.name, index.sortKey.type);
+    }
+    const definitions = table.Properties.AttributeDefinitions as { AttributeName: string; AttributeType: string }[];
+    expect(definitions).toHaveLength(keys.size);
+    expect(new Map(definitions.map((d) => [d.AttributeName, d.AttributeType]))).toEqual(keys);
+  });
+
+  it('bills on demand, with point-in-time recovery and deletion protection on, and is retained', () => {
+    expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(table.Properties.ProvisionedThroughput).toBeUndefined();
+    expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+  });
+
+  it('keeps the user pool too: retained, with deletion protection', () => {
+    const [[, pool]] = deployed.ofType('AWS::Cognito::UserPool') as [[string, typeof table]];
+    expect(pool.DeletionPolicy).toBe('Retain');
+    expect(pool.Properties.DeletionProtection).toBe('ACTIVE');
+  });
+
+  it('can be made disposable by props, and keeps point-in-time recovery', () => {
+    const disposable = synthesize({ removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false });
+    const [[, other]] = disposable.ofType('AWS::DynamoDB::Table') as [[string, typeof table]];
+    const [[, pool]] = disposable.ofType('AWS::Cognito::UserPool') as [[string, typeof table]];
+    expect(other.DeletionPolicy).toBe('Delete');
+    expect(other.Properties.DeletionProtectionEnabled).toBe(false);
+    expect(other.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(pool.DeletionPolicy).toBe('Delete');
+    expect(pool.Properties.DeletionProtection).toBe('INACTIVE');
+  });
+});
