@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { CognitoJwtVerifier } from 'aws-jwt-verify';
 import { FetchError, JwksNotAvailableInCacheError } from 'aws-jwt-verify/error';
+import { SimpleFetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
-import type { Person } from './action';
+import { type Person, UNASSIGNED } from './action';
 import { config } from './config';
 import { ServiceUnavailableError, UnauthorizedError } from './errors';
 
@@ -15,22 +16,29 @@ import { ServiceUnavailableError, UnauthorizedError } from './errors';
 
 const local = config.jwksFile !== undefined;
 
+/** Clock-skew leeway for exp and iat. */
+const LEEWAY_SECONDS = 5;
+
+/**
+ * Where the pool's keys are fetched from: Cognito's JWKS URI, or JWKS_URI when set (a proxy or
+ * VPC endpoint; the tests point it at a server that fails). Locally, nowhere: keys come from
+ * JWKS_FILE. The fetcher's own timeouts (1.5 s idle, 3 s response) bound a slow key server.
+ */
+const fetcher = new SimpleFetcher();
+const jwksCache = new SimpleJwksCache({
+  fetcher: local
+    ? { fetch: () => Promise.reject(new Error('the local issuer publishes its keys only through JWKS_FILE')) }
+    : { fetch: (uri, options, data) => fetcher.fetch(config.jwksUri ?? uri, options, data) },
+});
+
 const verifier = CognitoJwtVerifier.create(
   {
     userPoolId: config.userPoolId,
     clientId: config.userPoolClientId,
     tokenUse: 'id',
-    graceSeconds: 5,
+    graceSeconds: LEEWAY_SECONDS,
   },
-  local
-    ? {
-        jwksCache: new SimpleJwksCache({
-          fetcher: {
-            fetch: () => Promise.reject(new Error('the local issuer publishes its keys only through JWKS_FILE')),
-          },
-        }),
-      }
-    : undefined,
+  { jwksCache },
 );
 
 if (config.jwksFile) verifier.cacheJwks(JSON.parse(readFileSync(config.jwksFile, 'utf8')));
@@ -51,15 +59,24 @@ export async function authenticate(header: string | undefined): Promise<Person> 
     }
     throw new UnauthorizedError();
   }
+  // aws-jwt-verify checks exp only when present and never iat; Cognito always sets both.
+  const now = Date.now() / 1000;
+  if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || claims.iat > now + LEEWAY_SECONDS) {
+    throw new UnauthorizedError();
+  }
   return callerFrom(claims);
 }
+
+/** Longer ids cannot be index keys; Cognito's are 36-character UUIDs. */
+const MAX_SUBJECT_LENGTH = 200;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** The caller: `{ id: sub, name: name, else cognito:username / username, else sub, email or null }`. */
 export function callerFrom(claims: Record<string, unknown>): Person {
   const id = text(claims.sub);
-  if (!id) throw new UnauthorizedError();
+  // 'undefined' is how the API shows "nobody assigned"; no real subject may take it.
+  if (!id || id.length > MAX_SUBJECT_LENGTH || id === UNASSIGNED.id) throw new UnauthorizedError();
   return {
     id,
     name: text(claims.name) ?? text(claims['cognito:username']) ?? text(claims.username) ?? id,

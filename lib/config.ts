@@ -20,6 +20,8 @@ export interface Config {
   userPoolClientId: string;
   /** Locally, the issuer's public keys, so tokens verify without any network. */
   jwksFile?: string;
+  /** Overrides where the user pool's keys are fetched from (default: Cognito's JWKS URI). */
+  jwksUri?: string;
   /** Where published events go: an EventBridge bus in AWS, or a file locally. */
   eventBusName?: string;
   eventsFile?: string;
@@ -41,6 +43,7 @@ function load(): Config {
     userPoolId: required('USER_POOL_ID'),
     userPoolClientId: required('USER_POOL_CLIENT_ID'),
     jwksFile: optional('JWKS_FILE'),
+    jwksUri: optional('JWKS_URI'),
     eventBusName: optional('EVENT_BUS_NAME'),
     eventsFile: optional('EVENTS_FILE'),
     eventSource: optional('EVENT_SOURCE') ?? 'action-tracking',
