@@ -29,6 +29,8 @@ const client = new DynamoDBClient({
   requestHandler: new NodeHttpHandler({
     connectionTimeout: Math.min(1000, config.storeTimeoutMs),
     requestTimeout: config.storeTimeoutMs,
+    // Without this a store that accepts a request and never answers only logs a warning.
+    throwOnRequestTimeout: true,
     // The SDK's default of 50 sockets queues the 51st call, and the connection timeout counts
     // that wait: 200 creates at once on the local stack, where one process serves every request,
     // turned into 503s after a second. A Lambda instance serves one request and never gets near.
@@ -60,10 +62,16 @@ const UNAVAILABLE = new Set([
   'ETIMEDOUT',
 ]);
 
-/** Sends a command; the SDK has already retried, so a throttle or outage becomes a 503. */
+/**
+ * Sends a command; the SDK has already retried, so a throttle or outage becomes a 503. The
+ * whole call, retries included, is bounded by STORE_TIMEOUT_MS, so a silent store answers a
+ * 503 well inside the function timeout instead of hanging into it.
+ */
 async function send<T>(command: object): Promise<T> {
   try {
-    return (await documentClient.send(command as never)) as T;
+    return (await documentClient.send(command as never, {
+      abortSignal: AbortSignal.timeout(config.storeTimeoutMs),
+    })) as T;
   } catch (error) {
     const e = error as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
     if (
