@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../lib/docs-assets';
 
 /**
  * GET /docs and /docs/{file} (public): Swagger UI over /api/openapi.json. The UI's files come
@@ -11,10 +12,10 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bundled = join(here, 'swagger-ui');
+const bundled = join(here, docsAssetsDirectory);
 const assets = existsSync(bundled)
   ? bundled
-  : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  : dirname(createRequire(import.meta.url).resolve(`${docsAssetsPackage}/package.json`));
 
 const page = `<!doctype html>
 <html lang="en">
@@ -39,11 +40,7 @@ const start = `window.ui = SwaggerUIBundle({
 });`;
 
 /** Only these files are served, so no path can reach anything else. */
-const files: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
+const files = docsAssets;
 
 const cache = new Map<string, string>();
 const readAsset = (name: string, binary: boolean) => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseDateTime } from './dates';
 import { type Problem, ValidationError } from './errors';
 import { type LocationField, locationFields } from './store/table';

@@ -11,14 +11,13 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors';
+import { MAX_BODY_BYTES } from './limits';
 import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from './logger';
 
 /**
  * The HTTP edge shared by every API handler: correlation ids and access logs, authentication,
  * body limits and parsing, and one place that turns any error into problem+json.
  */
-
-export const MAX_BODY_BYTES = 64 * 1024;
 
 export interface ApiEvent extends Omit<APIGatewayProxyEventV2, 'body'> {
   /** The authenticated caller (absent only on public routes). */

@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type RouteDefinition, routes } from '../infra/routes';
 import { limits as bodyLimits, createActionSchema, patchActionSchema, UNASSIGNED } from './action';
 import { problemTypeBase } from './errors';

@@ -23,6 +23,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/docs-assets';
 import { indexList, type KeyType, tableKey } from '../../lib/store/table';
 import { fallbackRoute, ingestFunction, routes, type TableAccess } from '../routes';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
@@ -61,9 +62,9 @@ const operation: Record<TableAccess, Operation> = {
 /** Files handlers read beside their bundle: functions/docs.ts serves Swagger UI's from `swagger-ui/`. */
 const filesBesideBundle: Record<string, FilesBesideBundle> = {
   docs: {
-    from: 'node_modules/swagger-ui-dist',
-    to: 'swagger-ui',
-    files: ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png'],
+    from: `node_modules/${docsAssetsPackage}`,
+    to: docsAssetsDirectory,
+    files: Object.keys(docsAssets),
   },
 };
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { PayloadTooLargeError, toProblem } from '../../lib/errors';
-import { MAX_BODY_BYTES } from '../../lib/http';
+import { MAX_BODY_BYTES } from '../../lib/limits';
 import { fallbackRoute, matchPath, routes } from '../routes';
 
 /**
