@@ -198,7 +198,7 @@ async function main() {
     process.env.LOG_LEVEL ??= 'warn';
     const dataDir = mkdtempSync(join(tmpdir(), 'actions-load-'));
     const { startLocalStack } = await import('../infra/local/stack');
-    const stack = await startLocalStack({ dataDir, memory: true, port: 0 });
+    const stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
     url = stack.url;
     token ??= issueToken(stack.issuer, user, 3600 + duration);
     close = async () => {

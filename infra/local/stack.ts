@@ -10,10 +10,13 @@ import { LOCAL_TABLE_NAME, type LocalStore, startStore } from './store';
  * gateway in front of the real handlers. `npm start` runs it; the integration tests run it too.
  */
 
+/** Which store backs the stack: dynalite on disk (default) or in memory, or AWS's DynamoDB Local. */
+export type StoreKind = 'disk' | 'memory' | 'dynamodb-local';
+
 export interface StackOptions {
   dataDir: string;
-  /** Keep the store in memory only (`STORE=memory`). */
-  memory?: boolean;
+  /** `STORE`: `memory` keeps dynalite in memory only; `dynamodb-local` runs AWS's engine (needs Java). */
+  store?: StoreKind;
   port?: number;
   host?: string;
 }
@@ -48,11 +51,19 @@ export function localEnvironment(dataDir: string, storeEndpoint: string): Record
   };
 }
 
+async function openStore(kind: StoreKind, dataDir: string): Promise<LocalStore> {
+  if (kind === 'dynamodb-local') {
+    const { startDynamoDbLocal } = await import('./dynamodb-local');
+    return startDynamoDbLocal();
+  }
+  return startStore(kind === 'memory' ? {} : { path: join(dataDir, 'store') });
+}
+
 export async function startLocalStack(options: StackOptions): Promise<LocalStack> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const issuer = ensureIssuer(dataDir);
-  const store: LocalStore = await startStore(options.memory ? {} : { path: join(dataDir, 'store') });
+  const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
   Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
 
   // Imported only now: the handlers read their configuration once, when first loaded.

@@ -1,13 +1,17 @@
 import { issueToken } from './issuer';
-import { startLocalStack } from './stack';
+import { type StoreKind, startLocalStack } from './stack';
 
 /** `npm start`: the whole service on http://127.0.0.1:$PORT, data under $DATA_DIR. */
 const dataDir = process.env.DATA_DIR || '.data';
-const memory = process.env.STORE === 'memory';
-const stack = await startLocalStack({ dataDir, memory, port: Number(process.env.PORT || 3000) });
+const store = (process.env.STORE || 'disk') as StoreKind;
+if (!['disk', 'memory', 'dynamodb-local'].includes(store)) {
+  console.error(`STORE must be memory or dynamodb-local (or unset for the disk store), not '${store}'`);
+  process.exit(2);
+}
+const stack = await startLocalStack({ dataDir, store, port: Number(process.env.PORT || 3000) });
 const token = issueToken(stack.issuer, { sub: 'dev-user', name: 'Dev User', email: 'dev@example.com' });
 
-console.log(`Action tracking service on ${stack.url}  (store: ${memory ? 'memory' : `${stack.dataDir}/store`})
+console.log(`Action tracking service on ${stack.url}  (store: ${store === 'disk' ? `${stack.dataDir}/store` : store})
 Docs:    ${stack.url}/docs
 Events:  ${stack.eventsFile}
 

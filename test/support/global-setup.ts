@@ -14,6 +14,8 @@ declare module 'vitest' {
     apiUrl: string;
     dataDir: string;
     storeEndpoint: string;
+    /** Which engine serves the store: `dynalite`, or AWS's `dynamodb-local`. */
+    storeEngine: 'dynalite' | 'dynamodb-local';
   }
 }
 
@@ -23,10 +25,11 @@ let dataDir: string | undefined;
 export async function setup(project: TestProject) {
   dataDir = mkdtempSync(join(tmpdir(), 'actions-test-'));
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
-  stack = await startLocalStack({ dataDir, memory: true, port: 0 });
+  stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
   project.provide('apiUrl', stack.url);
   project.provide('dataDir', stack.dataDir);
   project.provide('storeEndpoint', stack.storeEndpoint);
+  project.provide('storeEngine', 'dynalite');
 }
 
 export async function teardown() {
