@@ -65,10 +65,11 @@ export function actionAt(w: World, index: number, seed = 1): Action {
   const place = next() < 0.6 ? ` ${pick(next, w.vocabulary.places)}` : '';
   const title = `${verb} ${object}${place}`;
   const sentences = 1 + Math.floor(next() * 3);
-  const description = Array.from({ length: sentences }, () =>
-    pick(next, w.vocabulary.sentences)
+  const first = Math.floor(next() * w.vocabulary.sentences.length);
+  const description = Array.from({ length: sentences }, (_, i) =>
+    (w.vocabulary.sentences[(first + i * 3) % w.vocabulary.sentences.length] as string)
       .replace('{object}', object)
-      .replace('{site}', site?.name ?? 'site'),
+      .replace('{site}', site?.name ?? 'the site'),
   ).join(' ');
 
   const attachments: Attachment[] =

@@ -37,6 +37,7 @@ export function benchQueries(w: World, reference: string): BenchQuery[] {
     { name: 'status', query: 'status=1' },
     { name: 'priority', query: 'priority=5' },
     { name: 'status ~', query: 'status=~1,2' },
+    { name: 'priority >', query: 'priority=>3' },
     { name: 'overdue open, by due', query: `dueAt=<${encodeURIComponent(REFERENCE_DATE)}&status=~1,2&sort=dueAt` },
     { name: 'due next 7 days', query: `dueAt=>${day(0)}&dueAt=<${day(7)}&sort=dueAt&limit=50` },
     { name: 'created since a date', query: `createdAt=>${day(-14).slice(0, 10)}` },

@@ -341,6 +341,7 @@ const markdown = [
 const json = {
   actions: ACTIONS,
   seed: SEED,
+  referenceDate: REFERENCE_DATE,
   repeat: REPEAT,
   queries: rows,
   total: { listReadUnits: listUnits, baselineReadUnits: baseUnits, ratio: mixRatio },
