@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { CognitoJwtVerifier } from 'aws-jwt-verify';
-import { FetchError, JwksNotAvailableInCacheError } from 'aws-jwt-verify/error';
+import { FetchError, JwksNotAvailableInCacheError, WaitPeriodNotYetEndedJwkError } from 'aws-jwt-verify/error';
 import { SimpleFetcher } from 'aws-jwt-verify/https';
-import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
+import { SimpleJwksCache, SimplePenaltyBox } from 'aws-jwt-verify/jwk';
 import { type Person, UNASSIGNED } from './action';
 import { config } from './config';
 import { ServiceUnavailableError, UnauthorizedError } from './errors';
@@ -25,7 +25,10 @@ const LEEWAY_SECONDS = 5;
  * JWKS_FILE. The fetcher's own timeouts (1.5 s idle, 3 s response) bound a slow key server.
  */
 const fetcher = new SimpleFetcher();
+/** After a failed key fetch, wait this long before the next try (and say so in Retry-After). */
+const KEY_FETCH_BACKOFF_SECONDS = 5;
 const jwksCache = new SimpleJwksCache({
+  penaltyBox: new SimplePenaltyBox({ waitSeconds: KEY_FETCH_BACKOFF_SECONDS }),
   fetcher: local
     ? { fetch: () => Promise.reject(new Error('the local issuer publishes its keys only through JWKS_FILE')) }
     : { fetch: (uri, options, data) => fetcher.fetch(config.jwksUri ?? uri, options, data) },
@@ -54,8 +57,13 @@ export async function authenticate(header: string | undefined): Promise<Person> 
     claims = (await verifier.verify(token)) as Record<string, unknown>;
   } catch (error) {
     // Cognito's keys could not be fetched: the token may be fine, we just cannot tell now.
-    if (!local && (error instanceof FetchError || error instanceof JwksNotAvailableInCacheError)) {
-      throw new ServiceUnavailableError(5);
+    if (
+      !local &&
+      (error instanceof FetchError ||
+        error instanceof JwksNotAvailableInCacheError ||
+        error instanceof WaitPeriodNotYetEndedJwkError)
+    ) {
+      throw new ServiceUnavailableError(KEY_FETCH_BACKOFF_SECONDS);
     }
     throw new UnauthorizedError();
   }
