@@ -21,9 +21,11 @@ Try it (token valid for one hour; more with: npm run --silent token -- --sub <id
 `);
 
 // Ctrl-C (and a group SIGTERM) reaches this process twice, directly and through tsx: close once.
-let stopping: Promise<void> | undefined;
+let stopping = false;
 const stop = () => {
-  stopping ??= stack.close().then(() => process.exit(0));
+  if (stopping) return;
+  stopping = true;
+  void stack.close().then(() => process.exit(0));
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
