@@ -128,18 +128,26 @@ export const indexes = {
     sortKey: { name: attr.dueKey, type: 'S' },
     projection: everyFilterValue,
   },
+  /**
+   * Every action by update time. Also holds priority, status and the created key (about 175
+   * bytes an entry), so sorting by priority or status, or filtering on them alone in any order,
+   * reads a third of what the `f` map would cost.
+   */
   allByUpdated: {
     name: 'all-by-updated',
     partitionKey: { name: attr.everything, type: 'S' },
     sortKey: { name: attr.updatedKey, type: 'S' },
-    projection: 'keys',
+    projection: [attr.createdKey, attr.priorityKey, attr.statusKey],
   },
-  /** Titles only: title order, and `title=*text` searches that read a few bytes per action. */
+  /**
+   * Titles and the created key: title order, and `title=*text` searches that read about 200
+   * bytes per action and can still return the matches newest first.
+   */
   allByTitle: {
     name: 'all-by-title',
     partitionKey: { name: attr.everything, type: 'S' },
     sortKey: { name: attr.titleKey, type: 'S' },
-    projection: [attr.titleLower],
+    projection: [attr.titleLower, attr.createdKey],
   },
   byOwner: {
     name: 'by-owner',

@@ -98,10 +98,15 @@ describe('equality filters read one index partition per value', () => {
   });
 
   it('operators other than = and ~ do not pick a partition', () => {
-    for (const query of ['owner=!a', 'owner=*ann', 'status=>1', 'status=<3']) {
-      const p = planFor(query);
+    for (const [query, index] of [
+      ['owner=!a', 'all-by-due'],
+      ['owner=*ann', 'all-by-due'],
+      ['status=>1', 'all-by-updated'],
+      ['status=<3', 'all-by-updated'],
+    ]) {
+      const p = planFor(query as string);
       expect(p.read.partitions).toEqual(['A']);
-      expect(p.read.index.name).toBe('all-by-due');
+      expect(p.read.index.name).toBe(index);
       expectServable(p);
     }
   });
@@ -185,15 +190,15 @@ describe('title searches', () => {
     expect(planFor('title=*pump&limit=0').read.index.name).toBe('all-by-title');
   });
 
-  it('title=*pump in the default order needs createdAt, which all-by-title does not hold', () => {
+  it('title=*pump in the default order uses all-by-title, which holds the created key', () => {
     const p = planFor('title=*pump');
     expect(describeRead(p.read)).toEqual({
-      index: 'all-by-due',
+      index: 'all-by-title',
       partitions: ['A'],
       range: undefined,
-      filter: ['title * f.ti'],
+      filter: ['title * ti'],
     });
-    expect(p.sortAttribute).toBe('f.ca');
+    expect(p.sortAttribute).toBe(attr.createdKey);
   });
 });
 
@@ -220,14 +225,15 @@ describe('no filters: count on the thinnest index, page from an ordered one', ()
     expect(planFor('sort=updatedAt').read.index.name).toBe('all-by-updated');
   });
 
-  it('a sort no index orders (priority, owner name) reads every value from the index that holds them', () => {
-    for (const [query, sortAttribute] of [
-      ['sort=-priority', 'f.pr'],
-      ['sort=owner', 'f.on'],
-      ['sort=location.site', 'f.ls'],
+  it('a sort no index orders (priority, owner name) reads every value from the thinnest index that holds them', () => {
+    for (const [query, index, sortAttribute] of [
+      ['sort=-priority', 'all-by-updated', attr.priorityKey],
+      ['sort=status', 'all-by-updated', attr.statusKey],
+      ['sort=owner', 'all-by-due', 'f.on'],
+      ['sort=location.site', 'all-by-due', 'f.ls'],
     ]) {
       const p = planFor(query as string);
-      expect(p.read.index.name).toBe('all-by-due');
+      expect(p.read.index.name).toBe(index);
       expect(p.count).toBeUndefined();
       expect(p.sortAttribute).toBe(sortAttribute);
     }
@@ -254,8 +260,9 @@ describe('the sort decides which indexes can serve', () => {
     expect(planFor('owner=a&sort=assignee').sortAttribute).toBe('f.an');
   });
 
-  it('an updatedAt range in the default order needs createdAt, so it reads all-by-due', () => {
-    expect(planFor('updatedAt=>2025-01-01').read.index.name).toBe('all-by-due');
+  it('an updatedAt range reads all-by-updated, which holds the created key for the default order', () => {
+    expect(planFor('updatedAt=>2025-01-01').read.index.name).toBe('all-by-updated');
+    expect(planFor('updatedAt=>2025-01-01').sortAttribute).toBe(attr.createdKey);
     expect(planFor('updatedAt=>2025-01-01&sort=updatedAt').read.index.name).toBe('all-by-updated');
   });
 });
@@ -293,6 +300,7 @@ describe('what an index holds', () => {
     const titles = planFor('sort=title').read.index;
     expect(pathIn(titles, 'f.ti')).toBe(attr.titleLower);
     expect(pathIn(titles, 'f.pr')).toBeUndefined();
+    expect(pathIn(planFor('sort=-priority').read.index, 'f.pr')).toBe(attr.priorityKey);
     expect(pathIn(planFor('location.site=X').read.index, 'f.ls')).toBe('f.ls');
   });
 
