@@ -1,6 +1,5 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { type Action, type Attachment, newAction, type Person } from '../lib/action';
-import { producerActionId } from '../lib/actions';
+import { type Action, type Attachment, newAction, type Person, producerActionId } from '../lib/action';
 import { config } from '../lib/config';
 import {
   world as buildWorld,

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { type BuildOptions, build } from 'esbuild';
+import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
 import { localEnvironment } from '../infra/local/stack';
 import { ensureTable, startStore } from '../infra/local/store';
 import { indexList } from '../lib/store/table';
@@ -189,23 +190,6 @@ progress.finish();
 
 // ---- bundle sizes -----------------------------------------------------------------------
 
-/**
- * The settings of infra/cdk/service-function.ts (NodejsFunction on Node.js 22): minified ESM, the
- * AWS SDK bundled except the credential providers a Lambda function never reaches. Mirrored,
- * not imported, so that measuring a bundle does not load the whole CDK.
- */
-const unreachableCredentialProviders = [
-  '@aws-sdk/credential-provider-ini',
-  '@aws-sdk/credential-provider-sso',
-  '@aws-sdk/credential-provider-process',
-  '@aws-sdk/credential-provider-web-identity',
-  '@aws-sdk/credential-provider-login',
-  '@aws-sdk/credential-provider-http',
-  '@smithy/credential-provider-imds',
-  '@aws-sdk/nested-clients',
-  '@aws-sdk/token-providers',
-];
-
 /** Each handler bundled as the CDK construct bundles it, source map aside. */
 async function bundleSizes() {
   const dir = 'functions';
@@ -218,8 +202,8 @@ async function bundleSizes() {
       platform: 'node',
       format: 'esm',
       target: 'node22',
-      mainFields: ['module', 'main'],
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      mainFields,
+      banner: { js: esmRequireBanner },
       external: [...unreachableCredentialProviders],
       write: false,
       logLevel: 'silent',

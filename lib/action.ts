@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { parseDateTime } from './dates';
 import { type Problem, ValidationError } from './errors';
@@ -278,6 +279,26 @@ export const personFrom = (input: { id: string; name?: string; email?: string | 
 });
 
 const emptyLocation = (): Location => Object.fromEntries(locationFields.map((f) => [f, ''])) as Location;
+
+/** UUID v5 namespace for ids derived from a producer name and reference. */
+const PRODUCER_NAMESPACE = '4f1c1b36-5e0e-4d47-9a57-6f1f6f0c2a11';
+
+/**
+ * The id an action raised by a producer always gets (UUID v5 of name and reference), so the
+ * same name and reference can make at most one action, ever, without a read before the write.
+ */
+export function producerActionId(name: string, reference: string): string {
+  const namespace = Buffer.from(PRODUCER_NAMESPACE.replace(/-/g, ''), 'hex');
+  const hash = createHash('sha1').update(namespace).update(`${name}\n${reference}`, 'utf8').digest();
+  hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
+  hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A new action's id: derived from producer name and reference when it has one, else random. */
+export const newActionId = (producer: { name: string; reference?: string }) =>
+  producer.reference === undefined ? randomUUID() : producerActionId(producer.name, producer.reference);
 
 /** A new action from a validated create body; `owner` is who it is created for. */
 export function newAction(id: string, body: CreateActionBody, owner: Person, initiator: Person, now: string): Action {

@@ -1,4 +1,3 @@
-import { createHash, randomUUID } from 'node:crypto';
 import {
   type Action,
   type ActionView,
@@ -6,6 +5,7 @@ import {
   changesBetween,
   createActionSchema,
   newAction,
+  newActionId,
   type Person,
   patchActionSchema,
   personFrom,
@@ -24,29 +24,10 @@ import * as store from './store/action-store';
  * ingester both come through here.
  */
 
-/** UUID v5 namespace for ids derived from a producer name and reference. */
-const PRODUCER_NAMESPACE = '4f1c1b36-5e0e-4d47-9a57-6f1f6f0c2a11';
-
-/**
- * The id an action raised by a producer always gets (UUID v5 of name and reference), so the
- * same name and reference can make at most one action, ever, without a read before the write.
- */
-export function producerActionId(name: string, reference: string): string {
-  const namespace = Buffer.from(PRODUCER_NAMESPACE.replace(/-/g, ''), 'hex');
-  const hash = createHash('sha1').update(namespace).update(`${name}\n${reference}`, 'utf8').digest();
-  hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
-  hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-const idFor = (producer: { name: string; reference?: string }) =>
-  producer.reference === undefined ? randomUUID() : producerActionId(producer.name, producer.reference);
-
 /** Creates an action owned and initiated by the caller. */
 export async function createAction(caller: Person, body: unknown): Promise<ActionView> {
   const input = validateBody(createActionSchema, body);
-  const action = newAction(idFor(input.actionProducer), input, caller, caller, nowIso());
+  const action = newAction(newActionId(input.actionProducer), input, caller, caller, nowIso());
   if (!(await store.putNewAction(action))) {
     throw new ConflictError(
       `Producer '${input.actionProducer.name}' reference '${input.actionProducer.reference}' already has action ${action.id}; one reference makes at most one action.`,
@@ -63,7 +44,7 @@ export async function createAction(caller: Person, body: unknown): Promise<Actio
 export async function ingestActionRequested(detail: unknown): Promise<{ id: string; created: boolean }> {
   const input = validateBody(actionRequestedSchema, detail, { allowed: ['owner'] });
   const owner = personFrom(input.owner);
-  const action = newAction(idFor(input.actionProducer), input, owner, owner, nowIso());
+  const action = newAction(newActionId(input.actionProducer), input, owner, owner, nowIso());
   const created = await store.putNewAction(action);
   if (created) {
     await publish('ActionCreated', { id: action.id, actor: owner, time: action.createdAt, action: toView(action) });

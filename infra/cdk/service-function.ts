@@ -6,28 +6,10 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../bundling';
 
 /** The repository root: handler entries are `functions/<handler>.ts` under it. */
 export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/**
- * Credential providers the SDK's default chain imports lazily, and only when the environment
- * holds no credentials. Lambda always puts the function role's credentials in the environment,
- * which the chain reads first, so this code never runs there; leaving it out of the bundle
- * saves about 100 KB per function (SSO, profile files, web identity, container and instance
- * metadata, and the STS/SSO clients they carry).
- */
-export const unreachableCredentialProviders = [
-  '@aws-sdk/credential-provider-ini',
-  '@aws-sdk/credential-provider-sso',
-  '@aws-sdk/credential-provider-process',
-  '@aws-sdk/credential-provider-web-identity',
-  '@aws-sdk/credential-provider-login',
-  '@aws-sdk/credential-provider-http',
-  '@smithy/credential-provider-imds',
-  '@aws-sdk/nested-clients',
-  '@aws-sdk/token-providers',
-];
 
 /** Files a handler reads at run time, copied from the project into a folder beside its bundle. */
 export interface FilesBesideBundle {
@@ -97,9 +79,9 @@ export class ServiceFunction extends Construct {
         minify: true,
         sourceMap: true,
         sourcesContent: false,
-        mainFields: ['module', 'main'],
+        mainFields,
         // Bundled CommonJS dependencies call require(), which ESM output does not define.
-        banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        banner: esmRequireBanner,
         // Empty would leave the runtime's SDK to be used; the bundle carries the tested one instead.
         externalModules: unreachableCredentialProviders,
         commandHooks: {
