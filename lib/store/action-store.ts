@@ -291,6 +291,8 @@ function queryInput(read: IndexRead, partition: string | number, p = new Placeho
   let keyCondition = `${pk} = ${p.value(partition)}`;
   const lower = read.range?.lower === undefined ? undefined : clampSortKey(read.range.lower);
   const upper = read.range?.upper === undefined ? undefined : clampSortKey(read.range.upper);
+  // BETWEEN includes its upper bound where the plan's range excludes it; no key can equal a bound
+  // (every sort key ends in an id, every bound in a separator), so the two agree.
   if (lower !== undefined && upper !== undefined)
     keyCondition += ` AND ${sk()} BETWEEN ${p.value(lower)} AND ${p.value(upper)}`;
   else if (lower !== undefined) keyCondition += ` AND ${sk()} >= ${p.value(lower)}`;
