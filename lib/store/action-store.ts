@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -108,7 +109,8 @@ async function getItem(id: string): Promise<Item | undefined> {
 
 /** Stores a new action. `false` when the id is taken, by a live action or a deleted one. */
 export async function putNewAction(action: Action): Promise<boolean> {
-  const item = toItem(action);
+  const token = randomUUID();
+  const item = { ...toItem(action), [attr.createToken]: token };
   try {
     await send(
       new PutCommand({
@@ -122,15 +124,10 @@ export async function putNewAction(action: Action): Promise<boolean> {
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     // The SDK retries a write whose answer timed out; if the first attempt landed, the retry
-    // finds the id taken by this very write, which is a success, not a duplicate.
+    // finds the id taken by this very write, which is a success, not a duplicate. Only the
+    // token tells it apart from an identical create by a concurrent delivery of the same event.
     const stored = await getItem(action.id);
-    return (
-      stored !== undefined &&
-      !isTombstone(stored) &&
-      stored[attr.createdKey] === item[attr.createdKey] &&
-      stored[attr.ownerKey] === item[attr.ownerKey] &&
-      stored[attr.version] === 1
-    );
+    return stored !== undefined && stored[attr.createToken] === token;
   }
 }
 

@@ -32,6 +32,8 @@ export const attr = {
   comments: 'comments',
   /** Optimistic-concurrency version behind the ETag. */
   version: 'v',
+  /** A random token per create call, so a retried create can recognise its own earlier write. */
+  createToken: 'ct',
   // Index keys. Sort keys end in "#<id>" so ties order by id, as the API promises.
   everything: 'k',
   createdKey: 'kc',

@@ -197,6 +197,17 @@ describe('store faults through the real handlers', () => {
     expect(parsed(await listBy(producer)).totalCount).toBe(1);
   });
 
+  it('a create whose reply is lost is retried by the SDK and still answers 201, once', async () => {
+    const producer = uniqueProducer('faults-lost-reply');
+    await proxy.failNext(1, 'lose-reply');
+    const reply = await create(producer);
+    // The first attempt stored the action; the retry finds the id taken, and a read shows the
+    // taker is this very write (its create token), not a concurrent duplicate.
+    expect(reply.statusCode, reply.body).toBe(201);
+    expect(proxy.seen).toEqual({ failed: 1, passed: 2 });
+    expect(parsed(await listBy(producer)).totalCount).toBe(1);
+  });
+
   it('a long outage, many requests into it, and the first request after it succeeds', async () => {
     const producer = uniqueProducer('faults-long');
     await proxy.set('throttling');

@@ -20,7 +20,9 @@ export type Fault =
   /** Nothing listens on the port any more (connections are refused). */
   | 'down'
   /** Requests are read and never answered. */
-  | 'hang';
+  | 'hang'
+  /** The request reaches the store, which acts on it, and the reply is lost on the way back. */
+  | 'lose-reply';
 
 export type Mode = 'pass' | Fault;
 
@@ -79,6 +81,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       forward(req, res);
       return;
     }
+    if (fault === 'lose-reply') {
+      seen.failed++;
+      forward(req, res, true);
+      return;
+    }
     seen.failed++;
     if (fault === 'reset' || fault === 'down') {
       req.socket.destroy();
@@ -103,7 +110,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     });
   }
 
-  function forward(req: IncomingMessage, res: ServerResponse) {
+  function forward(req: IncomingMessage, res: ServerResponse, loseReply = false) {
     const outgoing = request(
       {
         host: upstream.hostname,
@@ -114,6 +121,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         agent,
       },
       (reply) => {
+        if (loseReply) {
+          reply.resume();
+          reply.once('end', () => req.socket.destroy());
+          return;
+        }
         res.writeHead(reply.statusCode ?? 502, reply.headers);
         reply.pipe(res);
       },
