@@ -47,7 +47,7 @@ export interface FaultProxy {
   /** Switches every later request (and, for `reset`/`down`, every open connection) to `mode`. */
   set(mode: Mode): Promise<void>;
   /** Fails only the next `count` requests with `fault`, then passes again. */
-  failNext(count: number, fault: 'throughput-exceeded' | 'throttling'): Promise<void>;
+  failNext(count: number, fault: 'throughput-exceeded' | 'throttling' | 'lose-reply'): Promise<void>;
   close(): Promise<void>;
 }
 
