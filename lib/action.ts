@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { parseDateTime } from './dates';
-import { type Problem, ValidationError } from './errors';
+import { clip, type Problem, ValidationError } from './errors';
 import { type LocationField, locationFields } from './store/table';
 
 /**
@@ -248,7 +248,7 @@ export function validateBody<T extends z.ZodType>(
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) {
           const field = path ? `${path}.${key}` : key;
-          if (!service.has(field)) problems.push({ field: truncate(field), message: 'is not a known field' });
+          if (!service.has(field)) problems.push({ field: clip(field), message: 'is not a known field' });
         }
       } else if (!(issue.code === 'invalid_type' && problems.some((p) => p.field === path))) {
         problems.push({ field: path || 'body', message: friendly(issue) });
@@ -258,8 +258,6 @@ export function validateBody<T extends z.ZodType>(
   if (problems.length > 0) throw new ValidationError(problems);
   return (result as { data: z.output<T> }).data;
 }
-
-const truncate = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
 
 function friendly(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type') {

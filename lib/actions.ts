@@ -13,7 +13,7 @@ import {
   validateBody,
 } from './action';
 import { nowIso } from './dates';
-import { ConflictError, NotFoundError } from './errors';
+import { ConflictError, noSuchAction } from './errors';
 import { publish } from './events';
 import { parseListQuery } from './filter/query';
 import { logger } from './logger';
@@ -69,7 +69,7 @@ export async function listActions(rawQueryString: string) {
 
 export async function getAction(id: string): Promise<Action> {
   const action = await store.getAction(id);
-  if (!action) throw new NotFoundError(`No action has the id '${store.shownId(id)}'.`);
+  if (!action) throw noSuchAction(id);
   return action;
 }
 

@@ -62,6 +62,12 @@ export class NotFoundError extends HttpError {
   }
 }
 
+/** Client text echoed in a message, cut short so a client cannot make us echo megabytes. */
+export const clip = (text: string): string => (text.length > 100 ? `${text.slice(0, 100)}…` : text);
+
+/** The 404 for an id that names no action (or only a deleted one). */
+export const noSuchAction = (id: string) => new NotFoundError(`No action has the id '${clip(id)}'.`);
+
 export class ConflictError extends HttpError {
   constructor(detail: string) {
     super(409, 'Conflict', detail, 'conflict');

@@ -1,5 +1,5 @@
 import { nextMillisecond, parseDateTime, parseDay } from '../dates';
-import { type Problem, ValidationError } from '../errors';
+import { clip, type Problem, ValidationError } from '../errors';
 import { type FieldSpec, fieldsByName } from './fields';
 
 /**
@@ -60,12 +60,9 @@ function decode(text: string, parameter: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    throw new ValidationError([{ parameter: safeName(parameter), message: 'is not valid percent-encoding' }]);
+    throw new ValidationError([{ parameter: clip(parameter), message: 'is not valid percent-encoding' }]);
   }
 }
-
-/** Parameter names echoed back in errors are cut short so a client cannot make us echo megabytes. */
-const safeName = (name: string) => (name.length > 100 ? `${name.slice(0, 100)}…` : name);
 
 /** Parses a whole list query; collects every problem before failing so a client sees them all. */
 export function parseListQuery(rawQueryString: string): ListQuery {
@@ -81,7 +78,7 @@ export function parseListQuery(rawQueryString: string): ListQuery {
     }
     const field = fieldsByName.get(name);
     if (!field) {
-      problems.push({ parameter: safeName(name), message: 'is not a known parameter' });
+      problems.push({ parameter: clip(name), message: 'is not a known parameter' });
       continue;
     }
     try {
@@ -128,7 +125,7 @@ function parseSort(value: string | undefined, problems: Problem[]): Sort | undef
   if (!field) {
     problems.push({
       parameter: 'sort',
-      message: value === '' ? 'must not be empty' : `cannot sort by '${safeName(name)}'`,
+      message: value === '' ? 'must not be empty' : `cannot sort by '${clip(name)}'`,
     });
     return undefined;
   }
@@ -160,14 +157,14 @@ export function parseClause(field: FieldSpec, raw: string): Clause {
     case 'integer': {
       if (op === '*') fail("'*' (like) does not apply to numbers");
       const values = items.map((v) =>
-        INTEGER.test(v) && v.length <= 15 ? Number(v) : fail(`'${safeName(v)}' is not a non-negative integer`),
+        INTEGER.test(v) && v.length <= 15 ? Number(v) : fail(`'${clip(v)}' is not a non-negative integer`),
       );
       return { field, type: 'integer', op: op as Exclude<Operator, '*'>, values };
     }
     case 'date': {
       if (op === '*') fail("'*' (like) does not apply to dates");
       const values = items.map(
-        (v) => parseDateValue(v) ?? fail(`'${safeName(v)}' is not an ISO 8601 date or date-time with an offset`),
+        (v) => parseDateValue(v) ?? fail(`'${clip(v)}' is not an ISO 8601 date or date-time with an offset`),
       );
       return { field, type: 'date', op: op as Exclude<Operator, '*'>, values };
     }

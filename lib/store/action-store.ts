@@ -12,7 +12,7 @@ import {
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { type Action, type ActionPatch, applyPatch, type Person } from '../action';
 import { config } from '../config';
-import { ForbiddenError, NotFoundError, PreconditionFailedError, ServiceUnavailableError } from '../errors';
+import { ForbiddenError, noSuchAction, PreconditionFailedError, ServiceUnavailableError } from '../errors';
 import { filterExpression, Placeholders } from '../filter/expression';
 import { type IndexRead, type Plan, plan as planQuery } from '../filter/plan';
 import type { ListQuery } from '../filter/query';
@@ -97,9 +97,6 @@ const MAX_SORT_KEY_BYTES = 1024;
 const canBeKey = (value: string | number) =>
   typeof value === 'number' || (value !== '' && Buffer.byteLength(value, 'utf8') <= MAX_PARTITION_KEY_BYTES);
 
-/** An id for messages: client text, so cut short. */
-export const shownId = (id: string) => (id.length > 100 ? `${id.slice(0, 100)}…` : id);
-
 async function getItem(id: string): Promise<Item | undefined> {
   // An id no key can hold names no action; asking DynamoDB would be a ValidationException (500).
   if (!canBeKey(id)) return undefined;
@@ -134,11 +131,6 @@ export async function putNewAction(action: Action): Promise<boolean> {
 export async function getAction(id: string): Promise<Action | undefined> {
   const item = await getItem(id);
   return item && !isTombstone(item) ? fromItem(item) : undefined;
-}
-
-/** Whether an id was ever used, even by an action since deleted. */
-export async function idTaken(id: string): Promise<boolean> {
-  return (await getItem(id)) !== undefined;
 }
 
 export const canEdit = (action: Action, caller: Person) =>
@@ -176,7 +168,7 @@ async function guardedWrite(
   for (let round = 0; round === 0 || Date.now() - started < CONTENTION_BUDGET_MS; round++) {
     if (round > 0) await backoff(round);
     const item = await getItem(id);
-    if (!item || isTombstone(item)) throw new NotFoundError(`No action has the id '${shownId(id)}'.`);
+    if (!item || isTombstone(item)) throw noSuchAction(id);
     const current = fromItem(item);
     const allowed = guard.ownerOnly ? current.owner.id === guard.caller.id : canEdit(current, guard.caller);
     if (!allowed) {
