@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { v5 as uuidv5 } from 'uuid';
 import * as z from 'zod';
 import { parseDateTime } from './dates';
 import { clip, type Problem, ValidationError } from './errors';
@@ -38,14 +38,30 @@ export interface Action {
   initiator: Person;
   /** `null` when nobody is assigned. */
   assignee: Person | null;
-  endorsedBy: unknown[];
+  /** Who endorsed the action, in endorsement order (at most `limits.endorsements`). */
+  endorsedBy: Endorsement[];
   attachments: Attachment[];
   tags: string[];
-  comments: unknown[];
+  /** The latest `limits.latestComments` comments, oldest of them first. */
+  comments: Comment[];
+  /** How many comments the action has in all. */
+  commentCount: number;
   createdAt: string;
   updatedAt: string;
   /** Bumped by every write; the ETag. */
   version: number;
+}
+
+export interface Comment {
+  id: string;
+  author: Person;
+  text: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Endorsement extends Person {
+  endorsedAt: string;
 }
 
 /** What the API returns for an action (the seed's "actions object"). */
@@ -68,10 +84,22 @@ export const limits = {
   tags: 50,
   tag: 100,
   maxInteger: 999_999_999,
+  comment: 2_000,
+  latestComments: 5,
+  endorsements: 100,
 } as const;
 
 /** Fields only the service sets; a body that sends one is refused, naming it. */
-export const SERVICE_FIELDS = ['id', 'owner', 'initiator', 'createdAt', 'updatedAt', 'endorsedBy', 'comments'];
+export const SERVICE_FIELDS = [
+  'id',
+  'owner',
+  'initiator',
+  'createdAt',
+  'updatedAt',
+  'endorsedBy',
+  'comments',
+  'commentCount',
+];
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
@@ -282,21 +310,11 @@ const emptyLocation = (): Location => Object.fromEntries(locationFields.map((f) 
 const PRODUCER_NAMESPACE = '4f1c1b36-5e0e-4d47-9a57-6f1f6f0c2a11';
 
 /**
- * The id an action raised by a producer always gets (UUID v5 of name and reference), so the
- * same name and reference can make at most one action, ever, without a read before the write.
+ * The id an action raised by a producer's event always gets (UUID v5 of name and reference), so
+ * the same name and reference can make at most one producer action, ever, without a read first.
  */
-export function producerActionId(name: string, reference: string): string {
-  const namespace = Buffer.from(PRODUCER_NAMESPACE.replace(/-/g, ''), 'hex');
-  const hash = createHash('sha1').update(namespace).update(`${name}\n${reference}`, 'utf8').digest();
-  hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
-  hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-/** A new action's id: derived from producer name and reference when it has one, else random. */
-export const newActionId = (producer: { name: string; reference?: string }) =>
-  producer.reference === undefined ? randomUUID() : producerActionId(producer.name, producer.reference);
+export const producerActionId = (name: string, reference: string): string =>
+  uuidv5(`${name}\n${reference}`, PRODUCER_NAMESPACE);
 
 /** A new action from a validated create body; `owner` is who it is created for. */
 export function newAction(id: string, body: CreateActionBody, owner: Person, initiator: Person, now: string): Action {
@@ -321,6 +339,7 @@ export function newAction(id: string, body: CreateActionBody, owner: Person, ini
     attachments: body.attachments ?? [],
     tags: body.tags ?? [],
     comments: [],
+    commentCount: 0,
     createdAt: now,
     updatedAt: now,
     version: 1,

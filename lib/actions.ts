@@ -2,65 +2,63 @@ import {
   type Action,
   type ActionView,
   actionRequestedSchema,
+  applyPatch,
   changesBetween,
   createActionSchema,
   newAction,
-  newActionId,
   type Person,
   patchActionSchema,
   personFrom,
+  producerActionId,
   toView,
   validateBody,
 } from './action';
 import { nowIso } from './dates';
-import { ConflictError, noSuchAction } from './errors';
-import { publish } from './events';
+import { noSuchAction, ValidationError } from './errors';
 import { parseListQuery } from './filter/query';
 import { logger } from './logger';
-import * as store from './store/action-store';
+import { listActions as listStored } from './store/list';
+import { getAction as getStored, mutate, putNewAction, type Rights } from './store/writes';
 
 /**
- * What the service does, independent of how it is called: the HTTP handlers and the event
- * ingester both come through here.
+ * What the service does to actions, independent of how it is called: the HTTP handlers and the
+ * event ingester both come through here. Each write is one transaction in the store, which
+ * also records the history entry that becomes its event.
  */
 
-/** Creates an action owned and initiated by the caller. */
+/**
+ * Creates an action owned and initiated by the caller. Its id is random: a producer reference
+ * sent here is data, and never claims the producer's own action (only an event does).
+ */
 export async function createAction(caller: Person, body: unknown): Promise<ActionView> {
   const input = validateBody(createActionSchema, body);
-  const action = newAction(newActionId(input.actionProducer), input, caller, caller, nowIso());
-  if (!(await store.putNewAction(action))) {
-    throw new ConflictError(
-      `Producer '${input.actionProducer.name}' reference '${input.actionProducer.reference}' already has action ${action.id}; one reference makes at most one action.`,
-    );
-  }
-  await publish('ActionCreated', { id: action.id, actor: caller, time: action.createdAt, action: toView(action) });
+  const action = newAction(crypto.randomUUID(), input, caller, caller, nowIso());
+  // A random id cannot be taken; `false` here would be a broken random source.
+  if (!(await putNewAction(action, caller))) throw new Error(`a new random id was taken: ${action.id}`);
   return toView(action);
 }
 
 /**
- * Creates the action an `ActionRequested` event asks for, once: a duplicate, a replay or a
- * request for a since-deleted action changes nothing.
+ * Creates the action an `ActionRequested` event asks for, once: its id derives from the
+ * producer's name and reference, so a duplicate, a replay or a request for a since-deleted
+ * action changes nothing.
  */
 export async function ingestActionRequested(detail: unknown): Promise<{ id: string; created: boolean }> {
   const input = validateBody(actionRequestedSchema, detail, { allowed: ['owner'] });
   const owner = personFrom(input.owner);
-  const action = newAction(newActionId(input.actionProducer), input, owner, owner, nowIso());
-  const created = await store.putNewAction(action);
-  if (created) {
-    await publish('ActionCreated', { id: action.id, actor: owner, time: action.createdAt, action: toView(action) });
-  } else {
-    logger.info('duplicate action request ignored', { actionId: action.id });
-  }
-  return { id: action.id, created };
+  const id = producerActionId(input.actionProducer.name, input.actionProducer.reference);
+  const created = await putNewAction(newAction(id, input, owner, owner, nowIso()), owner);
+  if (!created) logger.info('duplicate action request ignored', { actionId: id });
+  return { id, created };
 }
 
 export async function listActions(rawQueryString: string) {
   const query = parseListQuery(rawQueryString);
-  const result = await store.listActions(query);
+  const result = await listStored(query);
   logger.info('list cost', {
-    index: result.plan.read.index.name,
-    partitions: result.plan.read.partitions.length,
-    countIndex: result.plan.count?.index.name,
+    strategy: result.strategy,
+    index: result.index,
+    partitions: result.partitions,
     matched: result.totalCount,
     ...result.stats,
   });
@@ -68,20 +66,41 @@ export async function listActions(rawQueryString: string) {
 }
 
 export async function getAction(id: string): Promise<Action> {
-  const action = await store.getAction(id);
+  const action = await getStored(id);
   if (!action) throw noSuchAction(id);
   return action;
 }
 
-/** The version an `If-Match` header demands; `*` (or none) demands none. */
-export function versionFrom(ifMatch: string | undefined): number | undefined {
+const ETAG = /^(W\/)?"([^"\\]*)"$/;
+
+/**
+ * The versions an `If-Match` header accepts: `undefined` for none sent or `*`. Otherwise a
+ * comma-separated list of quoted ETags, compared strongly: a weak `W/"3"` never matches, and
+ * anything that is not an entity tag is a 400.
+ */
+export function versionsFrom(ifMatch: string | undefined): number[] | undefined {
   if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
-  const match = /^\s*(?:W\/)?"(\d{1,15})"\s*$/.exec(ifMatch);
-  // An ETag we never issued cannot match the current one.
-  return match ? Number(match[1]) : -1;
+  const versions: number[] = [];
+  for (const part of ifMatch.split(',')) {
+    const match = ETAG.exec(part.trim());
+    if (!match) {
+      throw new ValidationError([
+        { parameter: 'If-Match', message: 'must be * or one or more quoted ETags, such as "3"' },
+      ]);
+    }
+    if (!match[1] && /^\d{1,15}$/.test(match[2] as string)) versions.push(Number(match[2]));
+  }
+  return versions;
 }
 
-/** Applies a JSON merge patch under the edit rule. Body errors come before 404, 403 and 412. */
+/** The narrowest right a patch needs: the owner for `allowAnonymousEdits`, owner or assignee for `assignee`. */
+function rightsFor(patch: Record<string, unknown>): Rights {
+  if (patch.allowAnonymousEdits !== undefined) return 'owner';
+  if (patch.assignee !== undefined) return 'assigner';
+  return 'editor';
+}
+
+/** Applies a JSON merge patch under the edit rules. Body errors come before 404, 403 and 412. */
 export async function updateAction(
   caller: Person,
   id: string,
@@ -89,14 +108,19 @@ export async function updateAction(
   ifMatch: string | undefined,
 ): Promise<Action> {
   const patch = validateBody(patchActionSchema, body, { fixedFields: ['actionProducer.name'] });
-  const { before, after } = await store.patchAction(id, patch, caller, versionFrom(ifMatch), nowIso);
-  const changes = changesBetween(before, after);
-  await publish('ActionUpdated', { id, actor: caller, time: after.updatedAt, version: after.version, changes });
-  return after;
+  const expectedVersions = versionsFrom(ifMatch);
+  const result = await mutate(id, { caller, expectedVersions, rights: rightsFor(patch) }, nowIso, (current, stamp) => {
+    const next = applyPatch(current, patch, stamp);
+    return { next, entry: { type: 'updated', changes: changesBetween(current, next) } };
+  });
+  return result.after as Action;
 }
 
+/** Deletes as `caller` (owner only), leaving a tombstone so the id is never reused. */
 export async function deleteAction(caller: Person, id: string, ifMatch: string | undefined): Promise<void> {
-  const time = nowIso();
-  const before = await store.deleteAction(id, caller, versionFrom(ifMatch), () => time);
-  await publish('ActionDeleted', { id, actor: caller, time, action: toView(before) });
+  const expectedVersions = versionsFrom(ifMatch);
+  await mutate(id, { caller, expectedVersions, rights: 'owner' }, nowIso, () => ({
+    next: undefined,
+    entry: { type: 'deleted' },
+  }));
 }

@@ -63,7 +63,7 @@ export async function authenticate(header: string | undefined): Promise<Person> 
         error instanceof JwksNotAvailableInCacheError ||
         error instanceof WaitPeriodNotYetEndedJwkError)
     ) {
-      throw new ServiceUnavailableError(KEY_FETCH_BACKOFF_SECONDS);
+      throw new ServiceUnavailableError('identity keys', KEY_FETCH_BACKOFF_SECONDS, { cause: error });
     }
     throw new UnauthorizedError();
   }

@@ -29,6 +29,8 @@ export interface Config {
   /** How long a store call may take in all, retries included, before the caller gets a 503. */
   storeTimeoutMs: number;
   storeMaxAttempts: number;
+  /** The most index entries a list may read to find its matches; past it the list is a 400. */
+  listReadBudget: number;
   logLevel: LogLevel;
 }
 
@@ -49,11 +51,15 @@ function load(): Config {
     eventSource: optional('EVENT_SOURCE') ?? 'action-tracking',
     storeTimeoutMs: Number(optional('STORE_TIMEOUT_MS') ?? 5000),
     storeMaxAttempts: Number(optional('STORE_MAX_ATTEMPTS') ?? 3),
+    listReadBudget: Number(optional('LIST_READ_BUDGET') ?? 200_000),
     logLevel: (optional('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel,
   };
   if (!LOG_LEVELS.includes(config.logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {
     throw new Error('STORE_TIMEOUT_MS must be a positive number');
+  }
+  if (!Number.isSafeInteger(config.listReadBudget) || config.listReadBudget <= 0) {
+    throw new Error('LIST_READ_BUDGET must be a positive whole number');
   }
   return config;
 }

@@ -37,10 +37,6 @@ export class ValidationError extends HttpError {
   }
 }
 
-export const badParameter = (parameter: string, message: string) => new ValidationError([{ parameter, message }]);
-
-export const badField = (field: string, message: string) => new ValidationError([{ field, message }]);
-
 /** 401: deliberately silent about which check failed. */
 export class UnauthorizedError extends HttpError {
   constructor() {
@@ -74,9 +70,17 @@ export class ConflictError extends HttpError {
   }
 }
 
+/** 412: the `If-Match` names another version; `ETag` carries the current one. */
 export class PreconditionFailedError extends HttpError {
-  constructor(detail: string) {
-    super(412, 'Precondition Failed', detail, 'precondition-failed');
+  constructor(detail: string, currentEtag?: string) {
+    super(
+      412,
+      'Precondition Failed',
+      detail,
+      'precondition-failed',
+      undefined,
+      currentEtag ? { etag: currentEtag } : {},
+    );
   }
 }
 
@@ -92,16 +96,26 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
+/** What a 503 waited on: the table, or the user pool's signing keys. */
+export type Dependency = 'store' | 'identity keys';
+
+const unavailableDetail: Record<Dependency, string> = {
+  store: 'The store is busy or unreachable; retry shortly.',
+  'identity keys':
+    "The identity provider's signing keys are unavailable, so the token cannot be checked now; retry shortly.",
+};
+
+/** 503: a dependency failed; `cause` keeps what it said, for the log, never for the client. */
 export class ServiceUnavailableError extends HttpError {
-  constructor(retryAfterSeconds = 1) {
-    super(
-      503,
-      'Service Unavailable',
-      'The store is busy or unreachable; retry shortly.',
-      'service-unavailable',
-      undefined,
-      { 'retry-after': String(retryAfterSeconds) },
-    );
+  constructor(
+    readonly dependency: Dependency,
+    retryAfterSeconds = 1,
+    options: { cause?: unknown } = {},
+  ) {
+    super(503, 'Service Unavailable', unavailableDetail[dependency], 'service-unavailable', undefined, {
+      'retry-after': String(retryAfterSeconds),
+    });
+    if (options.cause !== undefined) this.cause = options.cause;
   }
 }
 

@@ -1,60 +1,116 @@
-import { randomUUID } from 'node:crypto';
-import { appendFile } from 'node:fs/promises';
+import { appendFile, chmod } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import type { Person } from './action';
+import { v5 as uuidv5 } from 'uuid';
 import { config } from './config';
-import { errorFields, logger } from './logger';
+import { eventTypeOf, type RecordedEntry } from './history';
 
 /**
- * Publishes what changed as EventBridge events: `ActionCreated`, `ActionUpdated`, `ActionDeleted`.
- * In AWS they go to the bus; locally each is appended as one line to `$DATA_DIR/events.ndjson`.
- * Publishing follows the write: a failure is logged and does not undo or fail the write.
+ * The events the service publishes: one per history entry (`ActionCreated`, `ActionUpdated`,
+ * `ActionDeleted`, `ActionCommented`, ...). They leave from the table's change stream, never
+ * from the request: the entry is written in the same transaction as its change, so a change is
+ * never without its event, only (when the bus fails) later. Delivery is at least once; every
+ * delivery of one change carries the same id, derived from the action id and the version.
  */
 
-export type PublishedType = 'ActionCreated' | 'ActionUpdated' | 'ActionDeleted';
+/** UUID v5 namespace of event ids. */
+const EVENT_NAMESPACE = '8d3f2a61-0b7c-4e55-9f0e-2c4b7a9d1e63';
 
-export interface PublishedDetail {
+export interface PublishedEvent {
+  /** The same for every delivery of one change. */
   id: string;
-  actor: Person;
+  detailType: string;
   time: string;
-  [key: string]: unknown;
+  detail: Record<string, unknown>;
 }
 
-const eventBridge = config.eventBusName ? new EventBridgeClient({ region: config.region }) : undefined;
+/** The event id of an action's version. */
+export const eventId = (actionId: string, version: number) => uuidv5(`${actionId}/${version}`, EVENT_NAMESPACE);
 
-export async function publish(type: PublishedType, detail: PublishedDetail): Promise<void> {
-  try {
-    if (eventBridge) {
+/** The event a history entry publishes. */
+export function eventOf(entry: RecordedEntry): PublishedEvent {
+  const id = eventId(entry.actionId, entry.version);
+  return {
+    id,
+    detailType: eventTypeOf[entry.type],
+    time: entry.time,
+    detail: {
+      // EventBridge gives each put its own envelope id; consumers there drop repeats by this one.
+      eventId: id,
+      id: entry.actionId,
+      version: entry.version,
+      actor: entry.actor,
+      time: entry.time,
+      ...(entry.changes ? { changes: entry.changes } : {}),
+      ...(entry.comment ? { comment: entry.comment } : {}),
+      ...(entry.action ? { action: entry.action } : {}),
+    },
+  };
+}
+
+let eventBridge: EventBridgeClient | undefined;
+
+/** PutEvents takes at most 10 entries a call. */
+const PUT_EVENTS_MAX = 10;
+
+/**
+ * Publishes events in order: to the EventBridge bus in AWS, or as lines of
+ * `$DATA_DIR/events.ndjson` locally. Throws on the first event that could not be published,
+ * saying how many before it were, so the caller retries from there and keeps the order.
+ */
+export async function publish(events: PublishedEvent[]): Promise<void> {
+  if (config.eventBusName) {
+    eventBridge ??= new EventBridgeClient({ region: config.region });
+    for (let i = 0; i < events.length; i += PUT_EVENTS_MAX) {
+      const batch = events.slice(i, i + PUT_EVENTS_MAX);
       const result = await eventBridge.send(
         new PutEventsCommand({
-          Entries: [
-            {
-              EventBusName: config.eventBusName,
-              Source: config.eventSource,
-              DetailType: type,
-              Time: new Date(detail.time),
-              Resources: [],
-              Detail: JSON.stringify(detail),
-            },
-          ],
+          Entries: batch.map((event) => ({
+            EventBusName: config.eventBusName,
+            Source: config.eventSource,
+            DetailType: event.detailType,
+            Time: new Date(event.time),
+            Resources: [],
+            Detail: JSON.stringify(event.detail),
+          })),
         }),
       );
-      if (result.FailedEntryCount) throw new Error(result.Entries?.[0]?.ErrorMessage ?? 'PutEvents failed');
-    } else if (config.eventsFile) {
-      const envelope = {
+      const failed = (result.Entries ?? []).findIndex((entry) => entry.ErrorCode);
+      if (failed >= 0 || result.FailedEntryCount) {
+        throw new PublishError(i + Math.max(0, failed), result.Entries?.[failed]?.ErrorMessage ?? 'PutEvents failed');
+      }
+    }
+  } else if (config.eventsFile) {
+    const lines = events.map((event) =>
+      JSON.stringify({
         version: '0',
-        id: randomUUID(),
-        'detail-type': type,
+        id: event.id,
+        'detail-type': event.detailType,
         source: config.eventSource,
         account: '000000000000',
-        time: detail.time,
+        time: event.time,
         region: config.region,
         resources: [],
-        detail,
-      };
-      await appendFile(config.eventsFile, `${JSON.stringify(envelope)}\n`);
+        detail: event.detail,
+      }),
+    );
+    try {
+      await appendFile(config.eventsFile, lines.map((line) => `${line}\n`).join(''), { mode: 0o600 });
+      // The file holds people's emails: readable by its owner only, whatever made it first.
+      await chmod(config.eventsFile, 0o600);
+    } catch (error) {
+      throw new PublishError(0, `could not append to ${config.eventsFile}`, { cause: error });
     }
-  } catch (error) {
-    logger.error('publishing an event failed', { eventType: type, actionId: detail.id, ...errorFields(error) });
+  }
+}
+
+/** Publishing stopped at `published`: the events before it went out, the rest did not. */
+export class PublishError extends Error {
+  constructor(
+    readonly published: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'PublishError';
   }
 }

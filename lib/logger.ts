@@ -56,8 +56,11 @@ export const logger = {
   error: (message: string, fields?: Record<string, unknown>) => write('error', message, fields),
 };
 
-/** An error as loggable fields: name, message and stack, never request data. */
-export const errorFields = (error: unknown): Record<string, unknown> =>
-  error instanceof Error
-    ? { error: { name: error.name, message: error.message, stack: error.stack } }
-    : { error: String(error) };
+/** An error as loggable fields: name, message and stack, and its causes in turn; never request data. */
+export const errorFields = (error: unknown): Record<string, unknown> => ({ error: describe(error, 0) });
+
+function describe(error: unknown, depth: number): unknown {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause !== undefined && depth < 3 ? { cause: describe(error.cause, depth + 1) } : {};
+  return { name: error.name, message: error.message, stack: error.stack, ...cause };
+}

@@ -1,13 +1,16 @@
-import type { Action, Attachment, Location, Person } from '../action';
+import type { Action, Attachment, Comment, Endorsement, Location, Person } from '../action';
 import { UNASSIGNED } from '../action';
+import type { HistoryEntry, RecordedEntry } from '../history';
 import {
   attr,
-  EVERYTHING,
+  everythingPartition,
   filterKey,
+  itemKind,
   type LocationField,
   locationFields,
   locationKeys,
   lowerKey,
+  shardOf,
   TITLE_KEY_SEPARATOR,
 } from './table';
 
@@ -50,6 +53,7 @@ export function toItem(action: Action): Item {
 
   return {
     [attr.id]: action.id,
+    [attr.sortKey]: itemKind.action,
     [attr.filters]: f,
     [attr.title]: action.title,
     [attr.description]: action.description,
@@ -62,8 +66,9 @@ export function toItem(action: Action): Item {
     [attr.attachments]: action.attachments,
     [attr.tags]: action.tags,
     [attr.comments]: action.comments,
+    [attr.commentCount]: action.commentCount,
     [attr.version]: action.version,
-    [attr.everything]: EVERYTHING,
+    [attr.everything]: everythingPartition(shardOf(action.id)),
     [attr.createdKey]: `${action.createdAt}#${action.id}`,
     [attr.dueKey]: `${action.dueAt}#${action.id}`,
     [attr.updatedKey]: `${action.updatedAt}#${action.id}`,
@@ -114,10 +119,11 @@ export function fromItem(item: Item): Action {
             name: text(filterKey.assigneeName),
             email: (item[attr.assigneeEmail] as string | null | undefined) ?? null,
           },
-    endorsedBy: (item[attr.endorsedBy] as unknown[] | undefined) ?? [],
+    endorsedBy: (item[attr.endorsedBy] as Endorsement[] | undefined) ?? [],
     attachments: (item[attr.attachments] as Attachment[] | undefined) ?? [],
     tags: (item[attr.tags] as string[] | undefined) ?? [],
-    comments: (item[attr.comments] as unknown[] | undefined) ?? [],
+    comments: (item[attr.comments] as Comment[] | undefined) ?? [],
+    commentCount: Number(item[attr.commentCount] ?? 0),
     createdAt: text(filterKey.createdAt),
     updatedAt: text(filterKey.updatedAt),
     version: Number(item[attr.version] ?? 1),
@@ -127,6 +133,7 @@ export function fromItem(item: Item): Action {
 /** A deleted action's tombstone: its id, when, and nothing any index keys on. */
 export const tombstone = (id: string, version: number, deletedAt: string): Item => ({
   [attr.id]: id,
+  [attr.sortKey]: itemKind.action,
   [attr.deletedAt]: deletedAt,
   [attr.version]: version,
 });
@@ -139,3 +146,47 @@ export function valueAt(item: Item, path: string): unknown {
   for (const segment of path.split('.')) value = (value as Item | undefined)?.[segment];
   return value;
 }
+
+/** A history entry as stored: in its action's partition, sorted by version. */
+export const historyItem = (entry: RecordedEntry): Item => {
+  const { actionId, ...rest } = entry;
+  return { [attr.id]: actionId, [attr.sortKey]: itemKind.history(entry.version), ...rest };
+};
+
+/** A stored history entry, as recorded (with the action snapshot events carry). */
+export function recordedEntryFrom(item: Item): RecordedEntry {
+  const { [attr.id]: actionId, [attr.sortKey]: _sortKey, ...rest } = item;
+  return { actionId: actionId as string, ...(rest as unknown as HistoryEntry) };
+}
+
+/** A history entry as the API shows it. */
+export function historyEntryFrom(item: Item): HistoryEntry {
+  const { version, type, actor, time, changes, comment } = recordedEntryFrom(item);
+  return {
+    version: Number(version),
+    type,
+    actor,
+    time,
+    ...(changes ? { changes } : {}),
+    ...(comment ? { comment } : {}),
+  };
+}
+
+/** A comment as stored: in its action's partition, sorted by its time-ordered id (UUIDv7). */
+export const commentItem = (actionId: string, comment: Comment): Item => ({
+  [attr.id]: actionId,
+  [attr.sortKey]: itemKind.comment(comment.id),
+  [attr.commentId]: comment.id,
+  author: comment.author,
+  text: comment.text,
+  createdAt: comment.createdAt,
+  updatedAt: comment.updatedAt,
+});
+
+export const commentFrom = (item: Item): Comment => ({
+  id: item[attr.commentId] as string,
+  author: item.author as Person,
+  text: item.text as string,
+  createdAt: item.createdAt as string,
+  updatedAt: item.updatedAt as string,
+});

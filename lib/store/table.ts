@@ -34,6 +34,14 @@ export const attr = {
   version: 'v',
   /** A random token per create call, so a retried create can recognise its own earlier write. */
   createToken: 'ct',
+  /** The table's sort key: what kind of item this is within an action's partition (see `itemKind`). */
+  sortKey: 'sk',
+  /** How many comments the action has; its latest few are kept in `comments`. */
+  commentCount: 'cc',
+  /** A counter item's value. */
+  count: 'n',
+  /** A comment item's own id (the item's `id` is its action's). */
+  commentId: 'cid',
   // Index keys. Sort keys end in "#<id>" so ties order by id, as the API promises.
   everything: 'k',
   createdKey: 'kc',
@@ -92,8 +100,39 @@ export const locationKeys = {
 export type LocationField = keyof typeof locationKeys;
 export const locationFields = Object.keys(locationKeys) as LocationField[];
 
-/** The constant partition of the indexes that hold every action. */
-export const EVERYTHING = 'A';
+/**
+ * The indexes that hold every action (`all-by-*`) are spread over this many partitions, `A#0`
+ * to `A#15`, chosen from the id; so are the counters. No single partition takes every write,
+ * and a list merges the shards in order (see `lib/store/list.ts`).
+ */
+export const SHARDS = 16;
+
+/** The shard of an action: a stable hash of its id. */
+export function shardOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % SHARDS;
+}
+
+/** The partition of the all-actions indexes that holds an action. */
+export const everythingPartition = (shard: number) => `A#${shard}`;
+export const everythingPartitions: readonly string[] = Array.from({ length: SHARDS }, (_, s) => everythingPartition(s));
+
+/**
+ * What an item is, by its sort key. One partition (`id` = the action id) holds the action, its
+ * history and its comments; counters live in partitions of their own (`id` = `n#<field>#<value>`,
+ * sort key = the shard), so one Query reads every shard of a counter.
+ */
+export const itemKind = {
+  action: 'A',
+  /** `h#0000000001`: the history entry of version 1; padded so entries sort by version. */
+  history: (version: number) => `h#${String(version).padStart(10, '0')}`,
+  historyPrefix: 'h#',
+  /** `c#<id>`: comment ids are time-ordered (UUIDv7), so comments sort oldest first. */
+  comment: (commentId: string) => `c#${commentId}`,
+  commentPrefix: 'c#',
+  counterShard: (shard: number) => String(shard).padStart(2, '0'),
+} as const;
 /** Separates a title from the id in the title index key; titles may not contain control characters. */
 export const TITLE_KEY_SEPARATOR = '\u0001';
 /** Sorts after the separator and before any title character: the upper bound of one title. */
@@ -201,10 +240,10 @@ export const indexes = {
   },
 } as const satisfies Record<string, IndexDefinition>;
 
-export type IndexKey = keyof typeof indexes;
 export const indexList: readonly IndexDefinition[] = Object.values(indexes);
 
 export const tableKey = { name: attr.id, type: 'S' as KeyType };
+export const sortKey = { name: attr.sortKey, type: 'S' as KeyType };
 
 /** The indexes as DynamoDB's API (and CloudFormation) spell them. */
 export const globalSecondaryIndexes = () =>
@@ -222,7 +261,10 @@ export const globalSecondaryIndexes = () =>
 
 /** Each key attribute of the table and its indexes, once, with its type. */
 export function attributeDefinitions() {
-  const types = new Map<string, KeyType>([[tableKey.name, tableKey.type]]);
+  const types = new Map<string, KeyType>([
+    [tableKey.name, tableKey.type],
+    [sortKey.name, sortKey.type],
+  ]);
   for (const index of indexList) {
     types.set(index.partitionKey.name, index.partitionKey.type);
     types.set(index.sortKey.name, index.sortKey.type);

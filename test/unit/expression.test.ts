@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/errors';
-import { clauseExpression, expressionLimits, filterExpression, Placeholders } from '../../lib/filter/expression';
 import { type FieldSpec, fields, fieldsByName } from '../../lib/filter/fields';
 import { type Clause, parseClause, parseListQuery } from '../../lib/filter/query';
+import { clauseExpression, expressionLimits, filterExpression, Placeholders } from '../../lib/store/expression';
 
 const field = (name: string) => fieldsByName.get(name) as FieldSpec;
 

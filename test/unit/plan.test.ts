@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { attributesOf, holds, type IndexRead, type Plan, pathIn, plan } from '../../lib/filter/plan';
 import { parseListQuery } from '../../lib/filter/query';
-import { attr } from '../../lib/store/table';
+import { attributesOf, holds, type IndexRead, type Plan, pathIn, plan } from '../../lib/store/plan';
+import { attr, everythingPartitions } from '../../lib/store/table';
 
 /** Plans are plain data: these read them as a person would describe them. */
 
@@ -39,7 +39,6 @@ describe('equality filters read one index partition per value', () => {
     });
     expect(p.sortAttribute).toBe(attr.createdKey);
     expect(p.descending).toBe(true);
-    expect(p.count).toBeUndefined();
   });
 
   it('owner=a uses by-owner and needs no filter', () => {
@@ -91,7 +90,7 @@ describe('equality filters read one index partition per value', () => {
   it('never reads an empty partition key: DynamoDB refuses it and sparse indexes omit those actions', () => {
     for (const query of ['owner=', 'location.site=', 'location.site=~A,', 'actionProducer.reference=']) {
       const p = planFor(query);
-      expect(p.read.partitions).toEqual(['A']);
+      expect(p.read.partitions).toEqual([...everythingPartitions]);
       expect(p.read.filter).toHaveLength(1);
       expectServable(p);
     }
@@ -105,7 +104,7 @@ describe('equality filters read one index partition per value', () => {
       ['status=<3', 'all-by-updated'],
     ]) {
       const p = planFor(query as string);
-      expect(p.read.partitions).toEqual(['A']);
+      expect(p.read.partitions).toEqual([...everythingPartitions]);
       expect(p.read.index.name).toBe(index);
       expectServable(p);
     }
@@ -127,7 +126,7 @@ describe('date and title ranges fold into the key condition', () => {
     const p = planFor('createdAt=2025-05-20');
     expect(describeRead(p.read)).toEqual({
       index: 'all-by-created',
-      partitions: ['A'],
+      partitions: [...everythingPartitions],
       range: { lower: '2025-05-20T00:00:00.000Z#', upper: '2025-05-21T00:00:00.000Z#' },
       filter: [],
     });
@@ -143,7 +142,7 @@ describe('date and title ranges fold into the key condition', () => {
     const p = planFor('dueAt=>2025-06-01T00:00:00Z&dueAt=<2025-06-08T00:00:00Z&sort=dueAt');
     expect(describeRead(p.read)).toEqual({
       index: 'all-by-due',
-      partitions: ['A'],
+      partitions: [...everythingPartitions],
       range: { lower: '2025-06-01T00:00:00.000Z$', upper: '2025-06-08T00:00:00.000Z#' },
       filter: [],
     });
@@ -166,7 +165,7 @@ describe('date and title ranges fold into the key condition', () => {
     const p = planFor('title=Fix%20Pump&sort=title');
     expect(describeRead(p.read)).toEqual({
       index: 'all-by-title',
-      partitions: ['A'],
+      partitions: [...everythingPartitions],
       range: { lower: 'fix pump\u0001', upper: 'fix pump\u0002' },
       filter: [],
     });
@@ -179,7 +178,7 @@ describe('title searches', () => {
     const p = planFor('title=*pump&sort=title');
     expect(describeRead(p.read)).toEqual({
       index: 'all-by-title',
-      partitions: ['A'],
+      partitions: [...everythingPartitions],
       range: undefined,
       filter: ['title * ti'],
     });
@@ -194,7 +193,7 @@ describe('title searches', () => {
     const p = planFor('title=*pump');
     expect(describeRead(p.read)).toEqual({
       index: 'all-by-title',
-      partitions: ['A'],
+      partitions: [...everythingPartitions],
       range: undefined,
       filter: ['title * ti'],
     });
@@ -202,24 +201,20 @@ describe('title searches', () => {
   });
 });
 
-describe('no filters: count on the thinnest index, page from an ordered one', () => {
-  it('the default list counts and pages on all-by-created, newest first', () => {
-    const p = planFor('');
-    expect(p.read.index.name).toBe('all-by-created');
-    expect(p.count?.index.name).toBe('all-by-created');
-    expect(p.sortAttribute).toBe(attr.createdKey);
-    expect(p.descending).toBe(true);
-  });
-
-  it('sort=dueAt counts on all-by-created and pages from all-by-due', () => {
+describe('no filters: every shard of an ordered index (the counted path serves these first)', () => {
+  it('sort=dueAt reads all-by-due, every shard', () => {
     const p = planFor('sort=dueAt');
-    expect(describeRead(p.read)).toEqual({ index: 'all-by-due', partitions: ['A'], range: undefined, filter: [] });
-    expect(p.count?.index.name).toBe('all-by-created');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-due',
+      partitions: [...everythingPartitions],
+      range: undefined,
+      filter: [],
+    });
     expect(p.sortAttribute).toBe(attr.dueKey);
     expect(p.descending).toBe(false);
   });
 
-  it('sort=-title and sort=updatedAt page from their own ordered indexes', () => {
+  it('sort=-title and sort=updatedAt read their own ordered indexes', () => {
     expect(planFor('sort=-title').read.index.name).toBe('all-by-title');
     expect(planFor('sort=-title').descending).toBe(true);
     expect(planFor('sort=updatedAt').read.index.name).toBe('all-by-updated');
@@ -234,7 +229,6 @@ describe('no filters: count on the thinnest index, page from an ordered one', ()
     ]) {
       const p = planFor(query as string);
       expect(p.read.index.name).toBe(index);
-      expect(p.count).toBeUndefined();
       expect(p.sortAttribute).toBe(sortAttribute);
     }
   });
@@ -245,7 +239,7 @@ describe('the sort decides which indexes can serve', () => {
     const p = planFor('createdAt=>2025-01-01&sort=dueAt');
     expect(describeRead(p.read)).toEqual({
       index: 'all-by-due',
-      partitions: ['A'],
+      partitions: [...everythingPartitions],
       range: undefined,
       filter: ['createdAt > f.ca'],
     });

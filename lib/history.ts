@@ -1,0 +1,51 @@
+import type { ActionView, Person } from './action';
+
+/**
+ * An action's history: one entry per change, versions 1, 2, 3... with no gaps, each stored in
+ * the same transaction as its change. Every entry is also published as an event (see
+ * `lib/events.ts`), so the history is the service's record of what happened.
+ */
+
+export type HistoryType =
+  | 'created'
+  | 'updated'
+  | 'deleted'
+  | 'commented'
+  | 'comment-edited'
+  | 'comment-deleted'
+  | 'endorsed'
+  | 'endorsement-withdrawn';
+
+export type Changes = Record<string, { before: unknown; after: unknown }>;
+
+export interface HistoryEntry {
+  version: number;
+  type: HistoryType;
+  actor: Person;
+  time: string;
+  /** For `updated`: exactly the fields that changed. */
+  changes?: Changes;
+  /** For the comment types: which comment, and its text where it has one. */
+  comment?: { id: string; text?: string };
+}
+
+/** A stored entry also keeps the action as it was created or deleted, for the event. */
+export interface RecordedEntry extends HistoryEntry {
+  actionId: string;
+  action?: ActionView;
+}
+
+/** What a change records; the store adds the version, the time and the actor. */
+export type EntryDraft = Pick<HistoryEntry, 'type' | 'changes' | 'comment'>;
+
+/** The event each entry type publishes. */
+export const eventTypeOf: Record<HistoryType, string> = {
+  created: 'ActionCreated',
+  updated: 'ActionUpdated',
+  deleted: 'ActionDeleted',
+  commented: 'ActionCommented',
+  'comment-edited': 'ActionCommentEdited',
+  'comment-deleted': 'ActionCommentDeleted',
+  endorsed: 'ActionEndorsed',
+  'endorsement-withdrawn': 'ActionEndorsementWithdrawn',
+};

@@ -1,0 +1,126 @@
+import { Agent } from 'node:http';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { config } from '../config';
+import { ServiceUnavailableError } from '../errors';
+
+/**
+ * The DynamoDB client, created once per process, and the one place that turns what DynamoDB
+ * answers into what the store's callers act on: a 503 for a store that is throttled or
+ * unreachable (the SDK's own classifiers decide), the cancellation reasons of a transaction.
+ */
+
+const client = new DynamoDBClient({
+  region: config.region,
+  maxAttempts: config.storeMaxAttempts,
+  requestHandler: new NodeHttpHandler({
+    connectionTimeout: Math.min(1000, config.storeTimeoutMs),
+    requestTimeout: config.storeTimeoutMs,
+    // Without this a store that accepts a request and never answers only logs a warning.
+    throwOnRequestTimeout: true,
+    // The SDK's default of 50 sockets queues the 51st call, and the connection timeout counts
+    // that wait: 200 creates at once on the local stack, where one process serves every request,
+    // turned into 503s after a second. A Lambda instance serves one request and never gets near.
+    httpAgent: new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY }),
+  }),
+  ...(config.dynamodbEndpoint
+    ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+    : {}),
+});
+
+export const documentClient = DynamoDBDocumentClient.from(client, {
+  marshallOptions: { removeUndefinedValues: true },
+});
+
+export const TABLE = config.tableName;
+
+/** Whether an error means "the store cannot serve this now" rather than "this request is wrong". */
+function unavailable(error: unknown): boolean {
+  const e = error as Parameters<typeof isTransientError>[0];
+  return (
+    (error as { name?: string }).name === 'AbortError' ||
+    isThrottlingError(e) ||
+    isTransientError(e) ||
+    isServerError(e) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes((error as { code?: string }).code ?? '')
+  );
+}
+
+/**
+ * Sends a command; the SDK has already retried, so a throttle or outage becomes a 503 that keeps
+ * the SDK's error as its cause. The whole call, retries included, is bounded by
+ * STORE_TIMEOUT_MS, so a silent store answers a 503 well inside the function timeout.
+ */
+export async function send<T>(command: object): Promise<T> {
+  try {
+    return (await documentClient.send(command as never, {
+      abortSignal: AbortSignal.timeout(config.storeTimeoutMs),
+    })) as T;
+  } catch (error) {
+    if (unavailable(error)) throw new ServiceUnavailableError('store', 2, { cause: error });
+    throw error;
+  }
+}
+
+/** Why a transaction was cancelled, item by item, in the order the items were sent. */
+export type CancellationCode = 'ConditionalCheckFailed' | 'TransactionConflict' | 'None' | string;
+
+export class TransactionCancelled extends Error {
+  constructor(
+    readonly codes: CancellationCode[],
+    /** The item as stored, for items whose condition failed (`ReturnValuesOnConditionCheckFailure`). */
+    readonly items: Array<Record<string, unknown> | undefined>,
+    options: { cause: unknown },
+  ) {
+    super(`transaction cancelled: ${codes.join(', ')}`, options);
+    this.name = 'TransactionCancelled';
+  }
+
+  /** The condition on the item at `index` failed. */
+  conditionFailed(index = 0): boolean {
+    return this.codes[index] === 'ConditionalCheckFailed';
+  }
+
+  /** Another transaction touched one of the items at the same time: nothing moved, try again. */
+  get conflict(): boolean {
+    return this.codes.includes('TransactionConflict');
+  }
+}
+
+/**
+ * Writes every item or none. A cancelled transaction becomes `TransactionCancelled` with the
+ * reason of each item; the SDK retries a lost reply with the same client token, which DynamoDB
+ * recognises, so a retry never applies a transaction twice.
+ */
+export async function transact(items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<number> {
+  try {
+    const result = await send<{ ConsumedCapacity?: Array<{ CapacityUnits?: number }> }>(
+      new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }),
+    );
+    return (result.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) {
+      const reasons = error.CancellationReasons ?? [];
+      throw new TransactionCancelled(
+        reasons.map((r) => r.Code ?? 'None'),
+        reasons.map((r) => r.Item as Record<string, unknown> | undefined),
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/** DynamoDB's limits on key values, in UTF-8 bytes; no stored item can have a key outside them. */
+export const MAX_PARTITION_KEY_BYTES = 2048;
+export const MAX_SORT_KEY_BYTES = 1024;
+
+/** Whether a value can be a partition key; DynamoDB refuses (with a 400 of its own) any other. */
+export const canBeKey = (value: string | number) =>
+  typeof value === 'number' || (value !== '' && Buffer.byteLength(value, 'utf8') <= MAX_PARTITION_KEY_BYTES);
+
+/** Full-jitter backoff between rounds, so contenders stop colliding in lockstep. */
+export const backoff = (round: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_000, 10 * 2 ** round)));

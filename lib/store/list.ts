@@ -1,0 +1,345 @@
+import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Action } from '../action';
+import { config } from '../config';
+import { ServiceUnavailableError, ValidationError } from '../errors';
+import type { Clause, ListQuery } from '../filter/query';
+import { backoff, canBeKey, MAX_SORT_KEY_BYTES, send, TABLE } from './client';
+import { type CountedField, isCounted, readCount, readCounts } from './counters';
+import { filterExpression, Placeholders } from './expression';
+import { fromItem, type Item, isTombstone, valueAt } from './item';
+import { DEFAULT_SORT, equalityIndexes, type IndexRead, orderedIndexes, type Plan, plan, type Sizes } from './plan';
+import { attr, everythingPartitions, type IndexDefinition, indexes, itemKind } from './table';
+
+/**
+ * List execution. The common shapes (no filter in an order an all-actions index keeps; one
+ * value, or a `~` of a few, of one counted field, by creation time) take `totalCount` from the
+ * counters and read the page in order: a streaming merge of the index partitions that reads
+ * about `skip + limit` entries plus one page per partition. Every other shape goes to the
+ * planner, which knows from the counters how much it would read before it reads, and refuses
+ * (400) a read over the budget.
+ */
+
+/** What a list call read, for cost logging and the benchmark. */
+export interface ReadStats {
+  itemsRead: number;
+  readUnits: number;
+  requests: number;
+}
+
+export interface ListResult {
+  actions: Action[];
+  totalCount: number;
+  /** How the list was served: `counted` (counters + ordered merge), or the planner's read. */
+  strategy: 'counted' | 'planned';
+  plan?: Plan;
+  /** The index the page (or every match) was read from. */
+  index: string;
+  partitions: number;
+  stats: ReadStats;
+}
+
+const newStats = (): ReadStats => ({ itemsRead: 0, readUnits: 0, requests: 0 });
+
+/** The most values of one field a counted list merges; a longer `~` list goes to the planner. */
+export const MAX_MERGED_VALUES = 10;
+
+interface QueryPage {
+  Items?: Item[];
+  Count?: number;
+  ScannedCount?: number;
+  LastEvaluatedKey?: Item;
+  ConsumedCapacity?: { CapacityUnits?: number };
+}
+
+async function query(input: QueryCommandInput, stats: ReadStats): Promise<QueryPage> {
+  const page = await send<QueryPage>(new QueryCommand({ ...input, ReturnConsumedCapacity: 'TOTAL' }));
+  stats.requests++;
+  stats.itemsRead += page.ScannedCount ?? 0;
+  stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
+  return page;
+}
+
+/** DynamoDB orders strings by UTF-8 bytes, which is code point order; JavaScript's `<` is not. */
+export function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a ?? '');
+  const y = String(b ?? '');
+  if (x === y) return 0;
+  if (/[\ud800-\udfff]/.test(x) || /[\ud800-\udfff]/.test(y)) return Buffer.compare(Buffer.from(x), Buffer.from(y));
+  return x < y ? -1 : 1;
+}
+
+/** One partition of an index, read page by page as the merge consumes it. */
+interface Cursor {
+  partition: string | number;
+  buffer: Item[];
+  startKey?: Item;
+  done: boolean;
+}
+
+/**
+ * The first `window` entries of several index partitions in the index's order, merged: each
+ * partition is read a page at a time (a page sized so the partitions together cover the
+ * window), and a partition is read further only when the merge has used up what it gave.
+ */
+async function readMerged(
+  index: IndexDefinition,
+  partitions: ReadonlyArray<string | number>,
+  forward: boolean,
+  window: number,
+  stats: ReadStats,
+): Promise<string[]> {
+  const ids: string[] = [];
+  const live = partitions.filter(canBeKey);
+  if (window === 0 || live.length === 0) return ids;
+  const pageSize = Math.min(1000, Math.ceil(window / live.length) + 1);
+  const sortKey = index.sortKey.name;
+  const cursors: Cursor[] = live.map((partition) => ({ partition, buffer: [], done: false }));
+  const fill = async (cursor: Cursor) => {
+    const p = new Placeholders();
+    const page = await query(
+      {
+        TableName: TABLE,
+        IndexName: index.name,
+        KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(cursor.partition)}`,
+        ExpressionAttributeNames: p.names,
+        ExpressionAttributeValues: p.values,
+        ScanIndexForward: forward,
+        Limit: pageSize,
+        ...(cursor.startKey ? { ExclusiveStartKey: cursor.startKey } : {}),
+      },
+      stats,
+    );
+    cursor.buffer.push(...(page.Items ?? []));
+    cursor.startKey = page.LastEvaluatedKey;
+    cursor.done = page.LastEvaluatedKey === undefined;
+  };
+  const direction = forward ? 1 : -1;
+  while (ids.length < window) {
+    await Promise.all(cursors.filter((c) => c.buffer.length === 0 && !c.done).map(fill));
+    let next: Cursor | undefined;
+    for (const cursor of cursors) {
+      const head = cursor.buffer[0];
+      if (head === undefined) continue;
+      if (!next || direction * compareValues(head[sortKey], (next.buffer[0] as Item)[sortKey]) < 0) next = cursor;
+    }
+    if (!next) break;
+    ids.push((next.buffer.shift() as Item)[attr.id] as string);
+  }
+  return ids;
+}
+
+/** The one equality clause a counted list serves, if the query is of that shape. */
+function countedClause(query: ListQuery): (Clause & { field: { name: CountedField } }) | undefined {
+  if (query.filters.length !== 1) return undefined;
+  const clause = query.filters[0] as Clause;
+  if (!isCounted(clause.field.name) || (clause.op !== '=' && clause.op !== '~')) return undefined;
+  const values = clause.values as Array<string | number>;
+  // The location indexes leave out actions whose value is empty, so '' cannot be read from them.
+  if (values.some((v) => v === '')) return undefined;
+  return clause as Clause & { field: { name: CountedField } };
+}
+
+/** Serves the common shapes from counters and an ordered merge; `undefined` for any other shape. */
+async function listCounted(query: ListQuery, stats: ReadStats): Promise<ListResult | undefined> {
+  const sort = query.sort ?? DEFAULT_SORT;
+  const window = query.skip + query.limit;
+  if (query.filters.length === 0) {
+    const ordered = query.limit === 0 ? indexes.allByCreated : orderedIndexes[sort.field.name];
+    if (!ordered) return undefined;
+    const [totalCount, ids] = await Promise.all([
+      readCount('all', '', stats),
+      readMerged(ordered, everythingPartitions, !sort.descending, window, stats),
+    ]);
+    return page(ids.slice(query.skip), totalCount, ordered, everythingPartitions.length, stats);
+  }
+  const clause = countedClause(query);
+  if (!clause) return undefined;
+  const values = [...new Set(clause.values as Array<string | number>)];
+  const countOnly = query.limit === 0;
+  if (!countOnly && (values.length > MAX_MERGED_VALUES || sort.field.name !== 'createdAt')) return undefined;
+  const index = (equalityIndexes[clause.field.name] as { index: IndexDefinition }).index;
+  const [totalCount, ids] = await Promise.all([
+    readCounts(clause.field.name, values, stats),
+    readMerged(index, values, !sort.descending, window, stats),
+  ]);
+  return page(ids.slice(query.skip), totalCount, index, values.length, stats);
+}
+
+async function page(
+  ids: string[],
+  totalCount: number,
+  index: IndexDefinition,
+  partitions: number,
+  stats: ReadStats,
+): Promise<ListResult> {
+  const actions = await fetchActions(ids, stats);
+  return { actions, totalCount, strategy: 'counted', index: index.name, partitions, stats };
+}
+
+/** What the counters say about the fields a query names, for the planner's estimates. */
+async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
+  const sizes: Sizes = { total: await readCount('all', '', stats), values: {} };
+  const lookups: Array<Promise<void>> = [];
+  for (const clause of query.filters) {
+    const field = clause.field.name;
+    if (!isCounted(field) || (clause.op !== '=' && clause.op !== '~')) continue;
+    const values = [...new Set((clause.values as Array<string | number>).map(String))];
+    if (values.length > MAX_MERGED_VALUES) continue;
+    const known: Record<string, number> = sizes.values[field] ?? {};
+    sizes.values[field] = known;
+    for (const value of values) {
+      lookups.push(
+        readCount(field, value, stats).then((n) => {
+          known[value] = n;
+        }),
+      );
+    }
+  }
+  await Promise.all(lookups);
+  return sizes;
+}
+
+/** The filter a refused list could add to narrow its read. */
+const NARROWING =
+  'an equality filter on owner, assignee, status, priority, location.site, location.businessUnit or actionProducer.name, or a createdAt, dueAt or updatedAt range';
+
+async function listPlanned(query: ListQuery, stats: ReadStats): Promise<ListResult> {
+  const chosen = plan(query, await sizesFor(query, stats));
+  const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
+  if (chosen.empty) return { ...base, actions: [], totalCount: 0, partitions: 0, stats };
+  const budget = config.listReadBudget;
+  if (chosen.entries > budget) {
+    const parameter = query.filters[0]?.field.name ?? 'sort';
+    throw new ValidationError(
+      [
+        {
+          parameter,
+          message: `this list would read about ${chosen.entries} index entries, more than the budget of ${budget}; narrow it with ${NARROWING}`,
+        },
+      ],
+      `This list would read about ${chosen.entries} index entries to find its matches, more than the budget of ${budget}. Narrow it with ${NARROWING}.`,
+    );
+  }
+  const rows = await readMatches(chosen.read, chosen.sortAttribute, stats);
+  const direction = chosen.descending ? -1 : 1;
+  rows.sort((a, b) => direction * (compareValues(a.value, b.value) || compareValues(a.id, b.id)));
+  const pageIds = rows.slice(query.skip, query.skip + query.limit).map((r) => r.id);
+  const actions = await fetchActions(pageIds, stats);
+  return { ...base, actions, totalCount: rows.length, partitions: chosen.read.partitions.length, stats };
+}
+
+/** Lists actions: the counted path for the common shapes, else the cheapest plan within budget. */
+export async function listActions(query: ListQuery): Promise<ListResult> {
+  const stats = newStats();
+  return (await listCounted(query, stats)) ?? (await listPlanned(query, stats));
+}
+
+function queryInput(read: IndexRead, partition: string | number, p = new Placeholders()): QueryCommandInput {
+  const pk = p.name(read.index.partitionKey.name);
+  const sk = () => p.name(read.index.sortKey.name);
+  let keyCondition = `${pk} = ${p.value(partition)}`;
+  const lower = read.range?.lower === undefined ? undefined : clampSortKey(read.range.lower);
+  const upper = read.range?.upper === undefined ? undefined : clampSortKey(read.range.upper);
+  // BETWEEN includes its upper bound where the plan's range excludes it; no key can equal a bound
+  // (every sort key ends in an id, every bound in a separator), so the two agree.
+  if (lower !== undefined && upper !== undefined)
+    keyCondition += ` AND ${sk()} BETWEEN ${p.value(lower)} AND ${p.value(upper)}`;
+  else if (lower !== undefined) keyCondition += ` AND ${sk()} >= ${p.value(lower)}`;
+  else if (upper !== undefined) keyCondition += ` AND ${sk()} < ${p.value(upper)}`;
+  const filter = filterExpression(read.filter, p);
+  return {
+    TableName: TABLE,
+    IndexName: read.index.name,
+    KeyConditionExpression: keyCondition,
+    ...(filter ? { FilterExpression: filter } : {}),
+    ExpressionAttributeNames: p.names,
+    ExpressionAttributeValues: p.values,
+  };
+}
+
+/**
+ * A key bound DynamoDB accepts. Every stored sort key is well under 1,024 bytes (a date or a title
+ * of at most 200 characters, plus an id), so cutting a longer bound to its first 1,024 bytes
+ * selects exactly the same stored keys: any key that passes the cut bound differs from it
+ * within those bytes, and compares with the full bound the same way.
+ */
+function clampSortKey(bound: string): string {
+  if (Buffer.byteLength(bound, 'utf8') <= MAX_SORT_KEY_BYTES) return bound;
+  let cut = '';
+  let bytes = 0;
+  for (const character of bound) {
+    bytes += Buffer.byteLength(character, 'utf8');
+    if (bytes > MAX_SORT_KEY_BYTES) break;
+    cut += character;
+  }
+  return cut;
+}
+
+/** Runs one query per partition, a few at a time. */
+async function eachPartition<T>(read: IndexRead, run: (partition: string | number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  // A partition no key can hold (`owner=`, or a value past the key size limit) holds nothing.
+  const queue = read.partitions.filter(canBeKey);
+  const workers = Array.from({ length: Math.min(8, queue.length) }, async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) results.push(await run(next));
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+interface Row {
+  id: string;
+  value: unknown;
+}
+
+/** Every match's id and sort value. */
+async function readMatches(read: IndexRead, sortAttribute: string, stats: ReadStats): Promise<Row[]> {
+  const lists = await eachPartition(read, async (partition) => {
+    const p = new Placeholders();
+    const input = queryInput(read, partition, p);
+    input.ProjectionExpression = `${p.name(attr.id)}, ${p.name(sortAttribute)}`;
+    const rows: Row[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await query({ ...input, ExclusiveStartKey: startKey }, stats);
+      for (const item of page.Items ?? [])
+        rows.push({ id: item[attr.id] as string, value: valueAt(item, sortAttribute) });
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return rows;
+  });
+  return lists.flat();
+}
+
+/** The actions with these ids, in this order; one deleted since the index was read is left out. */
+async function fetchActions(ids: string[], stats: ReadStats): Promise<Action[]> {
+  const found = new Map<string, Item>();
+  for (let i = 0; i < ids.length; i += 100) {
+    let keys: Item[] | undefined = ids
+      .slice(i, i + 100)
+      .map((id) => ({ [attr.id]: id, [attr.sortKey]: itemKind.action }));
+    for (let attempt = 0; keys && keys.length > 0; attempt++) {
+      if (attempt > 0) await backoff(attempt);
+      if (attempt > 6) throw new ServiceUnavailableError('store', 1);
+      const result: {
+        Responses?: Record<string, Item[]>;
+        UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
+        ConsumedCapacity?: Array<{ CapacityUnits?: number }>;
+      } = await send(
+        new BatchGetCommand({ RequestItems: { [TABLE]: { Keys: keys } }, ReturnConsumedCapacity: 'TOTAL' }),
+      );
+      stats.requests++;
+      for (const item of result.Responses?.[TABLE] ?? []) {
+        stats.itemsRead++;
+        found.set(item[attr.id] as string, item);
+      }
+      for (const c of result.ConsumedCapacity ?? []) stats.readUnits += c.CapacityUnits ?? 0;
+      keys = result.UnprocessedKeys?.[TABLE]?.Keys;
+    }
+  }
+  return ids.flatMap((id) => {
+    const item = found.get(id);
+    return item && !isTombstone(item) ? [fromItem(item)] : [];
+  });
+}

@@ -1,0 +1,144 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Comment } from '../action';
+import { ValidationError } from '../errors';
+import type { HistoryEntry } from '../history';
+import { canBeKey, send, TABLE } from './client';
+import { commentFrom, commentItem, historyEntryFrom, type Item } from './item';
+import { attr, itemKind } from './table';
+
+/**
+ * The two threads kept in an action's partition beside it: its history entries and its
+ * comments, each read by key in pages, oldest first. A page ends with an opaque cursor that
+ * names the action and the last item read; a cursor for another action, for the other thread,
+ * or altered in any way is a 400, so no cursor reaches data its path does not name.
+ */
+
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+interface CursorBody {
+  /** The action. */
+  a: string;
+  /** The sort key of the last item read. */
+  k: string;
+}
+
+const encode = (body: CursorBody) => Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+
+const badCursor = () =>
+  new ValidationError([{ parameter: 'cursor', message: 'is not a cursor this list gave out; start again without it' }]);
+
+function decode(cursor: string, actionId: string, keyShape: RegExp): string {
+  let body: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]{1,2000}$/.test(cursor)) throw badCursor();
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  const { a, k } = (body ?? {}) as Partial<CursorBody>;
+  if (a !== actionId || typeof k !== 'string' || !keyShape.test(k)) throw badCursor();
+  return k;
+}
+
+async function readThread(
+  actionId: string,
+  prefix: string,
+  keyShape: RegExp,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ items: Item[]; nextCursor?: string }> {
+  const after = cursor === undefined ? undefined : decode(cursor, actionId, keyShape);
+  if (!canBeKey(actionId)) return { items: [] };
+  const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
+    new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+      ExpressionAttributeValues: { ':id': actionId, ':prefix': prefix },
+      ConsistentRead: true,
+      Limit: limit,
+      ...(after ? { ExclusiveStartKey: { [attr.id]: actionId, [attr.sortKey]: after } } : {}),
+    }),
+  );
+  const items = result.Items ?? [];
+  const last = items[items.length - 1];
+  // DynamoDB hands back a LastEvaluatedKey whenever it stopped at the limit, even if nothing follows.
+  const more = result.LastEvaluatedKey !== undefined && last !== undefined;
+  return { items, ...(more ? { nextCursor: encode({ a: actionId, k: last[attr.sortKey] as string }) } : {}) };
+}
+
+const HISTORY_KEY = /^h#\d{10}$/;
+const COMMENT_KEY = /^c#[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** One page of an action's history, oldest first. */
+export async function readHistory(actionId: string, limit: number, cursor?: string): Promise<Page<HistoryEntry>> {
+  const page = await readThread(actionId, itemKind.historyPrefix, HISTORY_KEY, limit, cursor);
+  return { items: page.items.map(historyEntryFrom), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/** One page of an action's comments, oldest first. */
+export async function readComments(actionId: string, limit: number, cursor?: string): Promise<Page<Comment>> {
+  const page = await readThread(actionId, itemKind.commentPrefix, COMMENT_KEY, limit, cursor);
+  return { items: page.items.map(commentFrom), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/** The latest `count` comments of an action, oldest of them first. */
+export async function latestComments(actionId: string, count: number): Promise<Comment[]> {
+  const result = await send<{ Items?: Item[] }>(
+    new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+      ExpressionAttributeValues: { ':id': actionId, ':prefix': itemKind.commentPrefix },
+      ConsistentRead: true,
+      ScanIndexForward: false,
+      Limit: count,
+    }),
+  );
+  return (result.Items ?? []).map(commentFrom).reverse();
+}
+
+/** One comment, if the action has it. */
+export async function readComment(actionId: string, commentId: string): Promise<Comment | undefined> {
+  const sortKey = itemKind.comment(commentId);
+  if (!COMMENT_KEY.test(sortKey) || !canBeKey(actionId)) return undefined;
+  const result = await send<{ Item?: Item }>(
+    new GetCommand({ TableName: TABLE, Key: { [attr.id]: actionId, [attr.sortKey]: sortKey }, ConsistentRead: true }),
+  );
+  return result.Item ? commentFrom(result.Item) : undefined;
+}
+
+/** The comment's key, with a condition that it still exists (and, for an edit, who wrote it). */
+const existing = (actionId: string, commentId: string, authorId?: string) => ({
+  TableName: TABLE,
+  Key: { [attr.id]: actionId, [attr.sortKey]: itemKind.comment(commentId) },
+  ConditionExpression: authorId ? 'attribute_exists(#sk) AND #author.#id = :author' : 'attribute_exists(#sk)',
+  ExpressionAttributeNames: { '#sk': attr.sortKey, ...(authorId ? { '#author': 'author', '#id': 'id' } : {}) },
+});
+
+/** The parts of a change's transaction that write comments. */
+export const commentWrites = {
+  add: (actionId: string, comment: Comment) => ({
+    Put: {
+      TableName: TABLE,
+      Item: commentItem(actionId, comment),
+      ConditionExpression: 'attribute_not_exists(#sk)',
+      ExpressionAttributeNames: { '#sk': attr.sortKey },
+    },
+  }),
+  edit: (actionId: string, comment: Comment) => {
+    const key = existing(actionId, comment.id, comment.author.id);
+    return {
+      Update: {
+        ...key,
+        UpdateExpression: 'SET #text = :text, #updatedAt = :stamp',
+        ExpressionAttributeNames: { ...key.ExpressionAttributeNames, '#text': 'text', '#updatedAt': 'updatedAt' },
+        ExpressionAttributeValues: { ':author': comment.author.id, ':text': comment.text, ':stamp': comment.updatedAt },
+      },
+    };
+  },
+  remove: (actionId: string, commentId: string) => ({ Delete: existing(actionId, commentId) }),
+};

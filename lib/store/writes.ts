@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type Action, etagOf, type Person, toView } from '../action';
+import { ForbiddenError, noSuchAction, PreconditionFailedError, ServiceUnavailableError } from '../errors';
+import type { EntryDraft, RecordedEntry } from '../history';
+import { backoff, canBeKey, send, TABLE, TransactionCancelled, transact } from './client';
+import { counterMoves, counterUpdates } from './counters';
+import { fromItem, historyItem, type Item, isTombstone, toItem, tombstone } from './item';
+import { attr, itemKind } from './table';
+
+/**
+ * Every write of an action is one DynamoDB transaction: the action item under its condition,
+ * the counters its change moves, its history entry (the next version, which no other write can
+ * take), and whatever else the change touches (a comment). If any part cannot be written,
+ * nothing is. The stream carries the history entry to the event bus (see `lib/events.ts`).
+ */
+
+type TransactItem = Parameters<typeof transact>[0][number];
+
+/** Reads the stored item of an action (or its tombstone), strongly consistent. */
+export async function getItem(id: string): Promise<Item | undefined> {
+  // An id no key can hold names no action; asking DynamoDB would be a ValidationException (500).
+  if (!canBeKey(id)) return undefined;
+  const result = await send<{ Item?: Item }>(
+    new GetCommand({ TableName: TABLE, Key: { [attr.id]: id, [attr.sortKey]: itemKind.action }, ConsistentRead: true }),
+  );
+  return result.Item;
+}
+
+export async function getAction(id: string): Promise<Action | undefined> {
+  const item = await getItem(id);
+  return item && !isTombstone(item) ? fromItem(item) : undefined;
+}
+
+const historyPut = (entry: RecordedEntry): TransactItem => ({
+  Put: {
+    TableName: TABLE,
+    Item: historyItem(entry),
+    // A version is written once: two changes can never both claim it.
+    ConditionExpression: 'attribute_not_exists(#sk)',
+    ExpressionAttributeNames: { '#sk': attr.sortKey },
+  },
+});
+
+/**
+ * How long a write keeps retrying when other writes of the same action (or of a counter it
+ * shares) keep landing first. Without `If-Match` an edit applies to whatever is current, so
+ * losing such a race is no reason to fail; only past this budget (well inside the API's 10 s
+ * timeout) is it a 503.
+ */
+const CONTENTION_BUDGET_MS = 5_000;
+
+/** Transactions cancelled by a conflict since the process started: the concurrency tests report it. */
+export const conflictStats = { conflicts: 0 };
+
+/**
+ * Stores a new action with its counters and its `created` entry. `false` when the id is
+ * taken, by a live action or a deleted one (a producer reference claimed before).
+ */
+export async function putNewAction(action: Action, actor: Person): Promise<boolean> {
+  const token = randomUUID();
+  const item = { ...toItem(action), [attr.createToken]: token };
+  const entry: RecordedEntry = {
+    actionId: action.id,
+    version: action.version,
+    type: 'created',
+    actor,
+    time: action.createdAt,
+    action: toView(action),
+  };
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: TABLE,
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(#id)',
+        ExpressionAttributeNames: { '#id': attr.id },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    historyPut(entry),
+    ...counterUpdates(action.id, counterMoves(undefined, action)),
+  ];
+  const started = Date.now();
+  for (let round = 0; round === 0 || Date.now() - started < CONTENTION_BUDGET_MS; round++) {
+    if (round > 0) await backoff(round);
+    try {
+      await transact(items);
+      return true;
+    } catch (error) {
+      if (!(error instanceof TransactionCancelled)) throw error;
+      // Taken? If the taker is this very call (an earlier attempt whose reply was lost), it is a
+      // success; only the token tells it from an identical create by a concurrent delivery.
+      const stored = error.items[0] ?? (await getItem(action.id));
+      if (stored) return stored[attr.createToken] === token;
+      // Not taken: another transaction held one of the counters. Nothing moved; try again.
+      if (error.conflict) conflictStats.conflicts++;
+      else throw error;
+    }
+  }
+  throw new ServiceUnavailableError('store', 1);
+}
+
+/** Who may make a change: any signed-in caller, the edit rule, the assignee rule, or the owner. */
+export type Rights = 'anyone' | 'editor' | 'assigner' | 'owner';
+
+const refusal: Record<Exclude<Rights, 'anyone'>, string> = {
+  editor: 'Only the owner or the assignee of this action may edit it.',
+  assigner: 'Only the owner or the current assignee of this action may change its assignee.',
+  owner: 'Only the owner of this action may do this.',
+};
+
+/** Whether `caller` holds `rights` over `action`. */
+export function holds(rights: Rights, action: Action, caller: Person): boolean {
+  const owner = action.owner.id === caller.id;
+  const assignee = action.assignee?.id === caller.id;
+  if (rights === 'anyone') return true;
+  if (rights === 'owner') return owner;
+  if (rights === 'assigner') return owner || assignee;
+  return owner || assignee || action.allowAnonymousEdits;
+}
+
+/** The same rule as a condition on the stored item, so no change between read and write slips past it. */
+function rightsCondition(rights: Rights) {
+  const names: Record<string, string> = { '#ow': attr.ownerKey, '#as': attr.assigneeKey };
+  if (rights === 'anyone') return { expression: '', names: {}, values: {} };
+  if (rights === 'owner') return { expression: ' AND #ow = :caller', names: { '#ow': attr.ownerKey }, values: {} };
+  if (rights === 'assigner') return { expression: ' AND (#ow = :caller OR #as = :caller)', names, values: {} };
+  return {
+    expression: ' AND (#anon = :true OR #ow = :caller OR #as = :caller)',
+    names: { ...names, '#anon': attr.allowAnonymousEdits },
+    values: { ':true': true },
+  };
+}
+
+export interface Guard {
+  caller: Person;
+  /** The versions an `If-Match` accepts, if one was sent (`*` sends none). */
+  expectedVersions?: readonly number[];
+  rights: Rights;
+}
+
+/** What a change does to the action: `next` undefined deletes it. */
+export interface Change {
+  next: Action | undefined;
+  entry: EntryDraft;
+  /** Other items the same transaction writes (a comment). */
+  items?: TransactItem[];
+}
+
+export interface Mutation {
+  before: Action;
+  after: Action | undefined;
+  entry: RecordedEntry;
+}
+
+/** `updatedAt` must move forward even when two changes land in the same millisecond. */
+export function nextStamp(current: Action, now: string): string {
+  return now > current.updatedAt ? now : new Date(Date.parse(current.updatedAt) + 1).toISOString();
+}
+
+/**
+ * Reads the action, refuses what the guard refuses (404, 403, 412 in that order), asks `decide`
+ * for the change (or `undefined`: nothing to write), then writes it in one transaction whose
+ * condition re-checks the version and the rights on the stored item. When another write lands
+ * in between, it decides again against what is stored now.
+ */
+export async function mutate(
+  id: string,
+  guard: Guard,
+  now: () => string,
+  decide: (current: Action, stamp: string) => Promise<Change | undefined> | Change | undefined,
+): Promise<Mutation | { before: Action; after: Action; entry: undefined }> {
+  const started = Date.now();
+  for (let round = 0; round === 0 || Date.now() - started < CONTENTION_BUDGET_MS; round++) {
+    if (round > 0) await backoff(round);
+    const item = await getItem(id);
+    if (!item || isTombstone(item)) throw noSuchAction(id);
+    const current = fromItem(item);
+    if (guard.rights !== 'anyone' && !holds(guard.rights, current, guard.caller)) {
+      throw new ForbiddenError(refusal[guard.rights]);
+    }
+    if (guard.expectedVersions && !guard.expectedVersions.includes(current.version)) {
+      throw new PreconditionFailedError(
+        'The action has changed since the ETag in If-Match was issued.',
+        etagOf(current),
+      );
+    }
+    const stamp = nextStamp(current, now());
+    const change = await decide(current, stamp);
+    if (!change) return { before: current, after: current, entry: undefined };
+    const version = current.version + 1;
+    const entry: RecordedEntry = {
+      actionId: id,
+      version,
+      actor: guard.caller,
+      time: stamp,
+      ...change.entry,
+      ...(change.next ? {} : { action: toView(current) }),
+    };
+    const written = change.next ? toItem({ ...change.next, version, updatedAt: stamp }) : tombstone(id, version, stamp);
+    const rights = rightsCondition(guard.rights);
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: TABLE,
+          Item: written,
+          ConditionExpression: `#v = :version AND attribute_not_exists(#del)${rights.expression}`,
+          ExpressionAttributeNames: { '#v': attr.version, '#del': attr.deletedAt, ...rights.names },
+          ExpressionAttributeValues: {
+            ':version': current.version,
+            ...(rights.expression ? { ':caller': guard.caller.id } : {}),
+            ...rights.values,
+          },
+        },
+      },
+      historyPut(entry),
+      ...counterUpdates(id, counterMoves(current, change.next)),
+      ...(change.items ?? []),
+    ];
+    try {
+      await transact(items);
+      return { before: current, after: change.next ? fromItem(written) : undefined, entry };
+    } catch (error) {
+      if (!(error instanceof TransactionCancelled)) throw error;
+      if (error.conflict) conflictStats.conflicts++;
+      // The action moved on, or another write got there first: decide again.
+      if (error.conflict || error.conditionFailed(0)) continue;
+      // A condition on another item of the change (a comment that is gone): let the change decide again.
+      if (error.codes.slice(2).some((code) => code === 'ConditionalCheckFailed')) continue;
+      throw error;
+    }
+  }
+  throw new ServiceUnavailableError('store', 1);
+}
