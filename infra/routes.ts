@@ -3,54 +3,58 @@
  * local gateway serves exactly these, so no route exists only locally or only in AWS.
  */
 
-/** DynamoDB calls a handler makes; the construct grants exactly these. */
-export type TableAccess = 'GetItem' | 'PutItem' | 'Query' | 'BatchGetItem';
+/**
+ * DynamoDB calls a handler makes; the construct grants exactly these. Writes go through
+ * TransactWriteItems, which IAM authorizes item by item as PutItem, UpdateItem and DeleteItem.
+ * `Query` is granted on the table (threads and counters) and its indexes (lists).
+ */
+export type TableAccess = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'BatchGetItem';
 
 export interface RouteDefinition {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   /** The handler module under `functions/`. */
   handler: string;
-  /** What the handler may do to the table; `Query` is granted on the indexes only. */
+  /** What the handler may do to the table. */
   access: readonly TableAccess[];
-  /** Whether it publishes change events. */
-  publishes: boolean;
   /** Public routes skip the authorizer. */
   public?: boolean;
 }
 
+/** What every write of an action needs: read it, then write it, its history and counters in one transaction. */
+const WRITE: readonly TableAccess[] = ['GetItem', 'PutItem', 'UpdateItem'];
+
 export const routes: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/api/actions', handler: 'createAction', access: ['PutItem'], publishes: true },
-  { method: 'GET', path: '/api/actions', handler: 'listActions', access: ['Query', 'BatchGetItem'], publishes: false },
-  { method: 'GET', path: '/api/actions/{id}', handler: 'getAction', access: ['GetItem'], publishes: false },
-  {
-    method: 'PATCH',
-    path: '/api/actions/{id}',
-    handler: 'updateAction',
-    access: ['GetItem', 'PutItem'],
-    publishes: true,
-  },
+  { method: 'POST', path: '/api/actions', handler: 'createAction', access: WRITE },
+  { method: 'GET', path: '/api/actions', handler: 'listActions', access: ['Query', 'BatchGetItem'] },
+  { method: 'GET', path: '/api/actions/{id}', handler: 'getAction', access: ['GetItem'] },
+  { method: 'PATCH', path: '/api/actions/{id}', handler: 'updateAction', access: WRITE },
+  { method: 'DELETE', path: '/api/actions/{id}', handler: 'deleteAction', access: WRITE },
+  { method: 'POST', path: '/api/actions/{id}/comments', handler: 'addComment', access: WRITE },
+  { method: 'GET', path: '/api/actions/{id}/comments', handler: 'listComments', access: ['GetItem', 'Query'] },
+  { method: 'PATCH', path: '/api/actions/{id}/comments/{commentId}', handler: 'editComment', access: WRITE },
   {
     method: 'DELETE',
-    path: '/api/actions/{id}',
-    handler: 'deleteAction',
-    access: ['GetItem', 'PutItem'],
-    publishes: true,
+    path: '/api/actions/{id}/comments/{commentId}',
+    handler: 'deleteComment',
+    access: [...WRITE, 'DeleteItem', 'Query'],
   },
-  { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], publishes: false, public: true },
-  { method: 'GET', path: '/docs', handler: 'docs', access: [], publishes: false, public: true },
-  { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], publishes: false, public: true },
+  { method: 'PUT', path: '/api/actions/{id}/endorsements/me', handler: 'endorseAction', access: WRITE },
+  { method: 'DELETE', path: '/api/actions/{id}/endorsements/me', handler: 'withdrawEndorsement', access: WRITE },
+  { method: 'GET', path: '/api/actions/{id}/history', handler: 'getHistory', access: ['Query'] },
+  { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },
+  { method: 'GET', path: '/docs', handler: 'docs', access: [], public: true },
+  { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], public: true },
 ];
 
 /** Answers requests no route matches (API Gateway's `$default` route). */
 export const fallbackRoute = { handler: 'notFound' } as const;
 
 /** The event-driven entry point: SQS batches of `ActionRequested` events. */
-export const ingestFunction = {
-  handler: 'ingestActions',
-  access: ['PutItem'] as readonly TableAccess[],
-  publishes: true,
-};
+export const ingestFunction = { handler: 'ingestActions', access: WRITE };
+
+/** The table's stream consumer: publishes each history entry as an event; it alone may put events. */
+export const streamFunction = { handler: 'publishEvents' } as const;
 
 /** Matches a request path against a route path such as `/api/actions/{id}`. */
 export function matchPath(pattern: string, path: string): Record<string, string> | undefined {

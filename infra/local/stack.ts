@@ -4,18 +4,20 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { ensureIssuer, type IssuerFiles, LOCAL_CLIENT_ID, LOCAL_REGION, LOCAL_USER_POOL_ID } from './issuer';
 import { LOCAL_TABLE_NAME, type LocalStore, startStore } from './store';
+import { type StreamReader, startStreamReader } from './stream-reader';
 
 /**
- * The whole service on one machine: the embedded store, the local token issuer, and the local
- * gateway in front of the real handlers. `npm start` runs it; the integration tests run it too.
+ * The whole service on one machine: AWS's DynamoDB Local engine, the local token issuer, the
+ * local gateway in front of the real handlers, and a stream reader that feeds the table's
+ * change stream to the real event consumer. `npm start` runs it; the integration tests too.
  */
 
-/** Which store backs the stack: dynalite on disk (default) or in memory, or AWS's DynamoDB Local. */
-export type StoreKind = 'disk' | 'memory' | 'dynamodb-local';
+/** Where the store keeps its data: on disk under DATA_DIR (default), or in memory only. */
+export type StoreKind = 'disk' | 'memory';
 
 export interface StackOptions {
   dataDir: string;
-  /** `STORE`: `memory` keeps dynalite in memory only; `dynamodb-local` runs AWS's engine (needs Java). */
+  /** `STORE`: `memory` keeps the store in memory only. */
   store?: StoreKind;
   port?: number;
   host?: string;
@@ -44,20 +46,18 @@ export function localEnvironment(dataDir: string, storeEndpoint: string): Record
     USER_POOL_CLIENT_ID: LOCAL_CLIENT_ID,
     JWKS_FILE: issuer.jwksFile,
     EVENTS_FILE: join(dataDir, 'events.ndjson'),
-    // The embedded store is one JavaScript process that serves every request of the stack (about
-    // 10 ms a write with all the indexes); a burst of a few hundred writes queues for seconds, which
-    // DynamoDB never does. A longer timeout keeps such a burst from turning into 503s.
+    // The local engine is one process that serves every request of the stack; a burst of a few
+    // hundred transactions queues for seconds, which DynamoDB never does. A longer timeout keeps
+    // such a burst from turning into 503s.
     STORE_TIMEOUT_MS: process.env.STORE_TIMEOUT_MS || '15000',
   };
 }
 
-async function openStore(kind: StoreKind, dataDir: string): Promise<LocalStore> {
-  if (kind === 'dynamodb-local') {
-    const { startDynamoDbLocal } = await import('./dynamodb-local');
-    return startDynamoDbLocal();
-  }
-  return startStore(kind === 'memory' ? {} : { path: join(dataDir, 'store') });
-}
+const openStore = (kind: StoreKind, dataDir: string): Promise<LocalStore> =>
+  startStore(kind === 'memory' ? {} : { path: join(dataDir, 'dynamodb') });
+
+/** Where the stream reader keeps its position, so a restart resumes where it stopped. */
+export const streamPositionFile = (dataDir: string) => join(dataDir, 'stream-position.json');
 
 export async function startLocalStack(options: StackOptions): Promise<LocalStack> {
   const dataDir = resolve(options.dataDir);
@@ -69,6 +69,14 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   // Imported only now: the handlers read their configuration once, when first loaded.
   const { createGateway, preloadHandlers } = await import('./gateway');
   await preloadHandlers();
+  const { handler: publishEvents } = await import('../../functions/publishEvents');
+  const reader: StreamReader = startStreamReader({
+    endpoint: store.endpoint,
+    tableName: LOCAL_TABLE_NAME,
+    positionFile: streamPositionFile(dataDir),
+    consumer: (event) => publishEvents(event, {} as never),
+    onError: (error) => console.error('local stream reader:', error instanceof Error ? error.message : error),
+  });
   const server = createGateway();
   server.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   await once(server, 'listening');
@@ -85,6 +93,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      await reader.stop();
       await store.close();
       rmSync(stackFile(dataDir), { force: true });
     },

@@ -1,12 +1,23 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
-import { attributeDefinitions, globalSecondaryIndexes, tableKey } from '../../lib/store/table';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type AddressInfo, createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-dynamodb';
+import { attributeDefinitions, globalSecondaryIndexes, sortKey, tableKey } from '../../lib/store/table';
 
 /**
- * The embedded store: dynalite, a DynamoDB-compatible server, on a loopback port, kept on disk
- * (LevelDB under DATA_DIR) or in memory. The table and its indexes come from `lib/store/table`.
+ * The local store: AWS's own DynamoDB Local engine (the jar shipped in the npm package
+ * `amplify-dynamodb-simulator`), on a loopback port, kept on disk under `DATA_DIR/dynamodb` or
+ * in memory. It is the only local engine because the service needs what only it emulates:
+ * transactions and streams. It needs a Java 17+ runtime. The table, its indexes and its stream
+ * come from `lib/store/table`, as the CDK construct's do.
  */
 
 export const LOCAL_TABLE_NAME = 'actions';
@@ -16,21 +27,96 @@ export interface LocalStore {
   close(): Promise<void>;
 }
 
-export async function startStore(options: { path?: string; port?: number }): Promise<LocalStore> {
-  const server = dynalite({
-    ...(options.path ? { path: options.path } : {}),
-    createTableMs: 0,
-    deleteTableMs: 0,
-    updateTableMs: 0,
-  });
-  server.listen(options.port ?? 0, '127.0.0.1');
+/** What to install when there is no Java, in one line. */
+export const JAVA_MISSING =
+  'The local store (AWS DynamoDB Local) needs a Java 17+ runtime: install one (e.g. `apt-get install -y openjdk-17-jre-headless`) and run again.';
+
+/** Whether a Java runtime is on the PATH. */
+export const javaAvailable = (): boolean => spawnSync('java', ['-version'], { stdio: 'ignore' }).status === 0;
+
+export class StoreStartError extends Error {}
+
+const jarDirectory = () =>
+  join(dirname(createRequire(import.meta.url).resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function waitUntilServing(endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new StoreStartError(`DynamoDB Local exited with code ${child.exitCode}`);
+    const ok = await fetch(endpoint, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new StoreStartError(`DynamoDB Local did not start within ${timeoutMs} ms`);
+}
+
+/**
+ * A DynamoDB Local left running by a stack that was killed (SIGKILL leaves its children) still
+ * holds the files under `dir`; it is stopped before a new one starts there.
+ */
+function stopOrphan(pidFile: string): void {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (command.includes('DynamoDBLocal.jar')) process.kill(pid, 'SIGKILL');
+  } catch {
+    // Gone already (or not Linux): nothing to stop.
+  }
+  rmSync(pidFile, { force: true });
+}
+
+/** Starts DynamoDB Local: on disk under `path`, or in memory without one. */
+export async function startStore(options: { path?: string } = {}): Promise<LocalStore> {
+  if (!javaAvailable()) throw new StoreStartError(JAVA_MISSING);
+  const dir = jarDirectory();
+  const port = await freePort();
+  const pidFile = options.path ? join(options.path, 'dynamodb-local.pid') : undefined;
+  if (options.path) mkdirSync(options.path, { recursive: true, mode: 0o700 });
+  if (pidFile) stopOrphan(pidFile);
+  const child = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(dir, 'DynamoDBLocal.jar'),
+      ...(options.path ? ['-dbPath', options.path] : ['-inMemory']),
+      '-port',
+      String(port),
+    ],
+    { cwd: dir, stdio: 'ignore' },
+  );
+  if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid), { mode: 0o600 });
   const endpoint = `http://127.0.0.1:${port}`;
-  await ensureTable(endpoint, LOCAL_TABLE_NAME);
+  try {
+    await waitUntilServing(endpoint, child, 30_000);
+    await ensureTable(endpoint, LOCAL_TABLE_NAME);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     endpoint,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      if (child.exitCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }
+      if (pidFile) rmSync(pidFile, { force: true });
+    },
   };
 }
 
@@ -41,22 +127,26 @@ export const localClient = (endpoint: string) =>
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
 
-/** Creates the table and every index on first start; a table that exists is left as it is. */
+/** Creates the table, its indexes and its stream on first start; a table that exists is left as it is. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = localClient(endpoint);
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     return;
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
+    if (!(error instanceof ResourceNotFoundException)) throw error;
   }
   await client.send(
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: tableKey.name, KeyType: 'HASH' }],
+      KeySchema: [
+        { AttributeName: tableKey.name, KeyType: 'HASH' },
+        { AttributeName: sortKey.name, KeyType: 'RANGE' },
+      ],
       AttributeDefinitions: attributeDefinitions(),
       GlobalSecondaryIndexes: globalSecondaryIndexes(),
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
     }),
   );
   client.destroy();

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { localEnvironment } from '../../infra/local/stack';
-import { actionBody, call, dataDir, newUser, uniqueProducer } from '../support/client';
+import { actionBody, call, dataDir, newUser, publishedEvents, uniqueProducer, waitForEvents } from '../support/client';
 
 /**
  * Issue 6: ingest through the real SQS handler against the running local stack's store, and the
@@ -16,7 +14,9 @@ let ingest: Handler;
 
 beforeAll(async () => {
   const { inject } = await import('vitest');
-  Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
+  Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), {
+    LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent',
+  });
   ingest = (await import('../../functions/ingestActions')).handler as unknown as Handler;
 });
 
@@ -46,12 +46,6 @@ const requested = (producer: string, reference: string, overrides: Record<string
     ...overrides,
   },
 });
-
-const publishedEvents = () =>
-  readFileSync(join(dataDir(), 'events.ndjson'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
 
 async function listByProducer(producer: string) {
   const { token } = newUser();
@@ -108,9 +102,11 @@ describe('ingesting ActionRequested events', () => {
     expect(results.every((r) => r.batchItemFailures.length === 0)).toBe(true);
     const listed = await listByProducer(producer);
     expect(listed.totalCount).toBe(1);
-    expect(
-      publishedEvents().filter((e) => e['detail-type'] === 'ActionCreated' && e.detail.id === listed.actions[0]?.id),
-    ).toHaveLength(1);
+    const created = (e: any) => e['detail-type'] === 'ActionCreated' && e.detail.id === listed.actions[0]?.id;
+    await waitForEvents(created, 1);
+    // Give a second event, if there were one, time to follow: there is none.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(publishedEvents().filter(created)).toHaveLength(1);
   });
 
   it('never brings back a deleted action', async () => {
@@ -144,7 +140,7 @@ describe('published change events', () => {
     expect(patched.status).toBe(200);
     expect((await call('DELETE', `/api/actions/${id}`, { token: ann.token })).status).toBe(204);
 
-    const mine = publishedEvents().filter((e) => e.detail.id === id);
+    const mine = await waitForEvents((e) => e.detail.id === id, 3);
     expect(mine.map((e) => e['detail-type'])).toEqual(['ActionCreated', 'ActionUpdated', 'ActionDeleted']);
     const actor = { id: ann.id, name: 'Ann', email: ann.email };
     for (const event of mine) {

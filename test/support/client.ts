@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, inject } from 'vitest';
 import { issueToken, type LocalUser } from '../../infra/local/issuer';
@@ -124,5 +125,31 @@ export function expectProblem(reply: Reply, status: number, name?: { parameter: 
     const [key, value] = Object.entries(name)[0] as [string, string];
     const named = (reply.body.errors ?? []).map((e: Record<string, string>) => e[key]);
     expect(named, JSON.stringify(reply.body)).toContain(value);
+  }
+}
+
+/** Every event the local stack has published so far (`$DATA_DIR/events.ndjson`). */
+export function publishedEvents(): any[] {
+  const file = join(dataDir(), 'events.ndjson');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+/**
+ * Waits until at least `count` published events pass `filter` (events leave from the table's
+ * stream, a moment after the write), then returns those events; fails after `timeoutMs`.
+ */
+export async function waitForEvents(filter: (event: any) => boolean, count: number, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = publishedEvents().filter(filter);
+    if (found.length >= count) return found;
+    if (Date.now() > deadline) {
+      throw new Error(`only ${found.length} of ${count} events were published within ${timeoutMs} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -5,8 +5,8 @@ import type { TestProject } from 'vitest/node';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
 
 /**
- * Starts the same local stack `npm start` runs (in-memory store, fresh data directory) once
- * for the whole run; integration tests reach it only through HTTP.
+ * Starts the same local stack `npm start` runs (AWS's DynamoDB Local in memory, a fresh data
+ * directory) once for the whole run; integration tests reach it only through HTTP.
  */
 
 declare module 'vitest' {
@@ -14,8 +14,6 @@ declare module 'vitest' {
     apiUrl: string;
     dataDir: string;
     storeEndpoint: string;
-    /** Which engine serves the store: `dynalite`, or AWS's `dynamodb-local`. */
-    storeEngine: 'dynalite' | 'dynamodb-local';
   }
 }
 
@@ -29,7 +27,6 @@ export async function setup(project: TestProject) {
   project.provide('apiUrl', stack.url);
   project.provide('dataDir', stack.dataDir);
   project.provide('storeEndpoint', stack.storeEndpoint);
-  project.provide('storeEngine', 'dynalite');
 }
 
 export async function teardown() {

@@ -1,0 +1,9 @@
+import { deleteComment } from '../lib/comments';
+import { api, json } from '../lib/http';
+
+/** DELETE /api/actions/{id}/comments/{commentId}: its author or the action's owner; 204. */
+export const handler = api().handler(async (event) => {
+  const { id = '', commentId = '' } = event.pathParameters ?? {};
+  await deleteComment(event.caller, id, commentId);
+  return json(204);
+});

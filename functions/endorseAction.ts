@@ -1,0 +1,9 @@
+import { etagOf, toView } from '../lib/action';
+import { endorse } from '../lib/comments';
+import { api, json } from '../lib/http';
+
+/** PUT /api/actions/{id}/endorsements/me: the caller endorses; again changes nothing. 200 with the action. */
+export const handler = api().handler(async (event) => {
+  const action = await endorse(event.caller, event.pathParameters?.id ?? '');
+  return json(200, toView(action), { etag: etagOf(action) });
+});

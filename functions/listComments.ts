@@ -1,0 +1,7 @@
+import { listComments } from '../lib/comments';
+import { api, json } from '../lib/http';
+
+/** GET /api/actions/{id}/comments: the whole thread in pages, oldest first. */
+export const handler = api().handler(async (event) =>
+  json(200, await listComments(event.pathParameters?.id ?? '', event.rawQueryString ?? '')),
+);

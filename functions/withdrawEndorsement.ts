@@ -1,0 +1,8 @@
+import { withdrawEndorsement } from '../lib/comments';
+import { api, json } from '../lib/http';
+
+/** DELETE /api/actions/{id}/endorsements/me: withdraws the caller's endorsement, if any; 204. */
+export const handler = api().handler(async (event) => {
+  await withdrawEndorsement(event.caller, event.pathParameters?.id ?? '');
+  return json(204);
+});

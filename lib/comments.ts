@@ -1,0 +1,165 @@
+import { v7 as uuidv7 } from 'uuid';
+import * as z from 'zod';
+import { type Action, type Comment, limits, type Person, validateBody } from './action';
+import { nowIso } from './dates';
+import { ConflictError, clip, ForbiddenError, NotFoundError, noSuchAction, ValidationError } from './errors';
+import { splitQueryString } from './filter/query';
+import type { HistoryEntry } from './history';
+import { commentWrites, latestComments, readComment, readComments, readHistory } from './store/threads';
+import { getAction as getStored, mutate } from './store/writes';
+
+/**
+ * Comments, endorsements and the history of an action (contract section 8). Each comment or
+ * endorsement is one transaction with the action's version check, like an edit: it moves the
+ * action's version, `updatedAt` and ETag, and records its history entry, so a comment racing an
+ * edit never loses either.
+ */
+
+/** Control characters other than tab, line feed and carriage return. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+export const commentBodySchema = z.strictObject({
+  text: z
+    .string()
+    .max(limits.comment, `must be at most ${limits.comment} characters`)
+    .refine((s) => s.trim() !== '', 'must not be empty or only white space')
+    .refine((s) => s.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)')
+    .refine((s) => !CONTROL.test(s), 'must not contain control characters other than tab and line breaks'),
+});
+
+const noSuchComment = (id: string) => new NotFoundError(`This action has no comment with the id '${clip(id)}'.`);
+
+/** Adds a comment by any signed-in caller. */
+export async function addComment(caller: Person, actionId: string, body: unknown): Promise<Comment> {
+  const { text } = validateBody(commentBodySchema, body);
+  let added: Comment | undefined;
+  await mutate(actionId, { caller, rights: 'anyone' }, nowIso, (current, stamp) => {
+    const comment: Comment = { id: uuidv7(), author: caller, text, createdAt: stamp, updatedAt: stamp };
+    added = comment;
+    return {
+      next: {
+        ...current,
+        comments: [...current.comments, comment].slice(-limits.latestComments),
+        commentCount: current.commentCount + 1,
+      },
+      entry: { type: 'commented', comment: { id: comment.id, text } },
+      items: [commentWrites.add(actionId, comment)],
+    };
+  });
+  return added as Comment;
+}
+
+/** Edits a comment: its author only. */
+export async function editComment(
+  caller: Person,
+  actionId: string,
+  commentId: string,
+  body: unknown,
+): Promise<Comment> {
+  const { text } = validateBody(commentBodySchema, body);
+  let edited: Comment | undefined;
+  await mutate(actionId, { caller, rights: 'anyone' }, nowIso, async (current, stamp) => {
+    const comment = await readComment(actionId, commentId);
+    if (!comment) throw noSuchComment(commentId);
+    if (comment.author.id !== caller.id) throw new ForbiddenError('Only the author of a comment may edit it.');
+    const updated: Comment = { ...comment, text, updatedAt: stamp };
+    edited = updated;
+    return {
+      next: { ...current, comments: current.comments.map((c) => (c.id === commentId ? updated : c)) },
+      entry: { type: 'comment-edited', comment: { id: commentId, text } },
+      items: [commentWrites.edit(actionId, updated)],
+    };
+  });
+  return edited as Comment;
+}
+
+/** Deletes a comment: its author or the action's owner. */
+export async function deleteComment(caller: Person, actionId: string, commentId: string): Promise<void> {
+  await mutate(actionId, { caller, rights: 'anyone' }, nowIso, async (current) => {
+    const comment = await readComment(actionId, commentId);
+    if (!comment) throw noSuchComment(commentId);
+    if (comment.author.id !== caller.id && current.owner.id !== caller.id) {
+      throw new ForbiddenError("Only a comment's author or the action's owner may delete it.");
+    }
+    // When a comment of the latest few goes, the one before them takes its place.
+    const comments = current.comments.some((c) => c.id === commentId)
+      ? (await latestComments(actionId, limits.latestComments + 1))
+          .filter((c) => c.id !== commentId)
+          .slice(-limits.latestComments)
+      : current.comments;
+    return {
+      next: { ...current, comments, commentCount: Math.max(0, current.commentCount - 1) },
+      entry: { type: 'comment-deleted', comment: { id: commentId } },
+      items: [commentWrites.remove(actionId, commentId)],
+    };
+  });
+}
+
+/** The caller endorses the action; endorsing again changes nothing. */
+export async function endorse(caller: Person, actionId: string): Promise<Action> {
+  const result = await mutate(actionId, { caller, rights: 'anyone' }, nowIso, (current, stamp) => {
+    if (current.endorsedBy.some((e) => e.id === caller.id)) return undefined;
+    if (current.endorsedBy.length >= limits.endorsements) {
+      throw new ConflictError(`This action already has the most endorsements it can hold (${limits.endorsements}).`);
+    }
+    return {
+      next: { ...current, endorsedBy: [...current.endorsedBy, { ...caller, endorsedAt: stamp }] },
+      entry: { type: 'endorsed' },
+    };
+  });
+  return result.after as Action;
+}
+
+/** Withdraws the caller's endorsement; withdrawing one that is not there changes nothing. */
+export async function withdrawEndorsement(caller: Person, actionId: string): Promise<void> {
+  await mutate(actionId, { caller, rights: 'anyone' }, nowIso, (current) => {
+    if (!current.endorsedBy.some((e) => e.id === caller.id)) return undefined;
+    return {
+      next: { ...current, endorsedBy: current.endorsedBy.filter((e) => e.id !== caller.id) },
+      entry: { type: 'endorsement-withdrawn' },
+    };
+  });
+}
+
+export const threadLimits = { defaultLimit: 50, maxLimit: 100 } as const;
+
+/** `limit` (1-100, default 50) and `cursor` of a thread's query string; anything else is a 400. */
+export function parseThreadQuery(raw: string): { limit: number; cursor?: string } {
+  const seen = new Map<string, string>();
+  const problems: Array<{ parameter: string; message: string }> = [];
+  for (const [name, value] of splitQueryString(raw)) {
+    if (name !== 'limit' && name !== 'cursor')
+      problems.push({ parameter: clip(name), message: 'is not a known parameter' });
+    else if (seen.has(name)) problems.push({ parameter: name, message: 'may appear only once' });
+    else seen.set(name, value);
+  }
+  const limitText = seen.get('limit');
+  const limit =
+    limitText === undefined ? threadLimits.defaultLimit : /^\d{1,3}$/.test(limitText) ? Number(limitText) : Number.NaN;
+  if (!(limit >= 1 && limit <= threadLimits.maxLimit)) {
+    problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${threadLimits.maxLimit}` });
+  }
+  const cursor = seen.get('cursor');
+  if (cursor === '') problems.push({ parameter: 'cursor', message: 'must not be empty' });
+  if (problems.length > 0) throw new ValidationError(problems);
+  return { limit, ...(cursor !== undefined ? { cursor } : {}) };
+}
+
+/** A page of the thread of comments, oldest first; 404 for an action that does not exist (now). */
+export async function listComments(actionId: string, rawQuery: string) {
+  const { limit, cursor } = parseThreadQuery(rawQuery);
+  if (!(await getStored(actionId))) throw noSuchAction(actionId);
+  const page = await readComments(actionId, limit, cursor);
+  return { comments: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/** A page of the history, oldest first; readable after a delete, 404 only for an id that never existed. */
+export async function listHistory(
+  actionId: string,
+  rawQuery: string,
+): Promise<{ entries: HistoryEntry[]; nextCursor?: string }> {
+  const { limit, cursor } = parseThreadQuery(rawQuery);
+  const page = await readHistory(actionId, limit, cursor);
+  if (page.items.length === 0 && cursor === undefined) throw noSuchAction(actionId);
+  return { entries: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
