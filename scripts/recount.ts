@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { localEnvironment, runningStack } from '../infra/local/stack';
+
+/**
+ * `npm run recount [-- --fix]`: recomputes every counter from the actions of the stack running
+ * on $DATA_DIR and reports any drift; with `--fix`, repairs it. Exits 1 when it found drift it
+ * did not repair.
+ */
+
+const usage = `usage: npm run recount [-- --fix]
+
+Recomputes every list counter (the total and one per value of owner, assignee, status,
+priority, site, business unit and producer) from the actions of the stack that \`npm start\`
+runs on DATA_DIR (default .data), and reports any counter that differs.
+  --fix    repair the counters that differ
+  --help   this text`;
+
+const { values: args } = parseArgs({
+  options: { fix: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+  strict: false,
+});
+if (args.help) {
+  console.log(usage);
+  process.exit(0);
+}
+
+const dataDir = resolve(process.env.DATA_DIR || '.data');
+const running = await runningStack(dataDir);
+if (!running) {
+  console.error(
+    `No stack runs on DATA_DIR=${dataDir}: start one with \`npm start\` (or point DATA_DIR at the one that runs).`,
+  );
+  process.exit(2);
+}
+Object.assign(process.env, localEnvironment(dataDir, running.storeEndpoint), { LOG_LEVEL: 'silent' });
+
+// Loaded only now: the store reads its configuration once, when first imported.
+const { recount } = await import('../lib/store/recount');
+const report = await recount({ fix: Boolean(args.fix) });
+for (const d of report.drift) console.log(`${d.counter}: counter says ${d.stored}, the actions say ${d.actual}`);
+console.log(
+  `${report.actions} actions, ${report.counters} counter values: ${
+    report.drift.length === 0
+      ? 'every counter equals its count'
+      : `${report.drift.length} counters drifted${report.fixed ? ', repaired' : ' (run with --fix to repair)'}`
+  }`,
+);
+process.exit(report.drift.length > 0 && !report.fixed ? 1 : 0);
