@@ -63,17 +63,25 @@ async function waitUntilServing(endpoint: string, child: ChildProcess, timeoutMs
 }
 
 /**
- * A DynamoDB Local left running by a stack that was killed (SIGKILL leaves its children) still
- * holds the files under `dir`; it is stopped before a new one starts there.
+ * A DynamoDB Local left running by a stack that died (its children outlive a SIGKILL) still
+ * holds the files under its directory; it is stopped before a new one starts there. Gently
+ * first: killed outright, DynamoDB Local can lose the last write it acknowledged.
  */
-function stopOrphan(pidFile: string): void {
+async function stopOrphan(pidFile: string): Promise<void> {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8'));
-  try {
-    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (command.includes('DynamoDBLocal.jar')) process.kill(pid, 'SIGKILL');
-  } catch {
-    // Gone already (or not Linux): nothing to stop.
+  const running = () => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal.jar');
+    } catch {
+      return false;
+    }
+  };
+  if (running()) {
+    process.kill(pid, 'SIGTERM');
+    const deadline = Date.now() + 10_000;
+    while (running() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (running()) process.kill(pid, 'SIGKILL');
   }
   rmSync(pidFile, { force: true });
 }
@@ -85,7 +93,7 @@ export async function startStore(options: { path?: string } = {}): Promise<Local
   const port = await freePort();
   const pidFile = options.path ? join(options.path, 'dynamodb-local.pid') : undefined;
   if (options.path) mkdirSync(options.path, { recursive: true, mode: 0o700 });
-  if (pidFile) stopOrphan(pidFile);
+  if (pidFile) await stopOrphan(pidFile);
   const child = spawn(
     'java',
     [

@@ -124,3 +124,14 @@ export const canBeKey = (value: string | number) =>
 /** Full-jitter backoff between rounds, so contenders stop colliding in lockstep. */
 export const backoff = (round: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_000, 10 * 2 ** round)));
+
+/**
+ * Like `Promise.all`, but settles every read before it fails: a request whose first read fails
+ * answers only when its other reads are done, so none of them runs on after the request.
+ */
+export async function settleAll<T extends readonly unknown[]>(reads: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(reads);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}

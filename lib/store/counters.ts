@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Action } from '../action';
 import { UNASSIGNED } from '../action';
-import { canBeKey, send, TABLE } from './client';
+import { canBeKey, send, settleAll, TABLE } from './client';
 import { attr, itemKind, shardOf } from './table';
 
 /**
@@ -126,6 +126,6 @@ export async function readCounts(
   values: ReadonlyArray<string | number>,
   stats?: CountStats,
 ): Promise<number> {
-  const counts = await Promise.all([...new Set(values.map(String))].map((v) => readCount(field, v, stats)));
+  const counts = await settleAll<number[]>([...new Set(values.map(String))].map((v) => readCount(field, v, stats)));
   return counts.reduce((a, b) => a + b, 0);
 }

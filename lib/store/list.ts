@@ -3,7 +3,7 @@ import type { Action } from '../action';
 import { config } from '../config';
 import { ServiceUnavailableError, ValidationError } from '../errors';
 import type { Clause, ListQuery } from '../filter/query';
-import { backoff, canBeKey, MAX_SORT_KEY_BYTES, send, TABLE } from './client';
+import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, TABLE } from './client';
 import { type CountedField, isCounted, readCount, readCounts } from './counters';
 import { filterExpression, Placeholders } from './expression';
 import { fromItem, type Item, isTombstone, valueAt } from './item';
@@ -116,7 +116,7 @@ async function readMerged(
   };
   const direction = forward ? 1 : -1;
   while (ids.length < window) {
-    await Promise.all(cursors.filter((c) => c.buffer.length === 0 && !c.done).map(fill));
+    await all(cursors.filter((c) => c.buffer.length === 0 && !c.done).map(fill));
     let next: Cursor | undefined;
     for (const cursor of cursors) {
       const head = cursor.buffer[0];
@@ -147,7 +147,7 @@ async function listCounted(query: ListQuery, stats: ReadStats): Promise<ListResu
   if (query.filters.length === 0) {
     const ordered = query.limit === 0 ? indexes.allByCreated : orderedIndexes[sort.field.name];
     if (!ordered) return undefined;
-    const [totalCount, ids] = await Promise.all([
+    const [totalCount, ids] = await all<[number, string[]]>([
       readCount('all', '', stats),
       readMerged(ordered, everythingPartitions, !sort.descending, window, stats),
     ]);
@@ -159,7 +159,7 @@ async function listCounted(query: ListQuery, stats: ReadStats): Promise<ListResu
   const countOnly = query.limit === 0;
   if (!countOnly && (values.length > MAX_MERGED_VALUES || sort.field.name !== 'createdAt')) return undefined;
   const index = (equalityIndexes[clause.field.name] as { index: IndexDefinition }).index;
-  const [totalCount, ids] = await Promise.all([
+  const [totalCount, ids] = await all<[number, string[]]>([
     readCounts(clause.field.name, values, stats),
     readMerged(index, values, !sort.descending, window, stats),
   ]);
@@ -196,7 +196,7 @@ async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
       );
     }
   }
-  await Promise.all(lookups);
+  await all(lookups);
   return sizes;
 }
 
@@ -284,7 +284,7 @@ async function eachPartition<T>(read: IndexRead, run: (partition: string | numbe
   const workers = Array.from({ length: Math.min(8, queue.length) }, async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) results.push(await run(next));
   });
-  await Promise.all(workers);
+  await all(workers);
   return results;
 }
 

@@ -166,6 +166,20 @@ describe('store faults through the real handlers', () => {
     expect(parsed(await listBy(producer)).totalCount).toBe(1);
   });
 
+  it('a transaction cancelled by a conflict is retried: 201, one stored action, counted once', async () => {
+    const producer = uniqueProducer('faults-conflict');
+    await proxy.failNext(2, 'transaction-conflict');
+    const reply = await create(producer);
+    expect(reply.statusCode, reply.body).toBe(201);
+    expect(proxy.seen.failed).toBe(2);
+    expect(parsed(await listBy(producer)).totalCount).toBe(1);
+    await proxy.failNext(1, 'transaction-conflict');
+    const edited = await update(parsed(reply).id, { status: 4 });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(parsed(edited).status).toBe('4');
+    expect(proxy.seen.failed).toBe(1);
+  });
+
   const faults: Fault[] = ['throughput-exceeded', 'throttling', 'reset', 'down', 'hang'];
 
   it.each(faults)('%s: 503 with Retry-After on every route, then recovery without a restart', async (fault) => {

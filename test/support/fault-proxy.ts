@@ -22,7 +22,9 @@ export type Fault =
   /** Requests are read and never answered. */
   | 'hang'
   /** The request reaches the store, which acts on it, and the reply is lost on the way back. */
-  | 'lose-reply';
+  | 'lose-reply'
+  /** A TransactWriteItems cancelled because another transaction held one of its items (other calls pass). */
+  | 'transaction-conflict';
 
 export type Mode = 'pass' | Fault;
 
@@ -47,7 +49,10 @@ export interface FaultProxy {
   /** Switches every later request (and, for `reset`/`down`, every open connection) to `mode`. */
   set(mode: Mode): Promise<void>;
   /** Fails only the next `count` requests with `fault`, then passes again. */
-  failNext(count: number, fault: 'throughput-exceeded' | 'throttling' | 'lose-reply'): Promise<void>;
+  failNext(
+    count: number,
+    fault: 'throughput-exceeded' | 'throttling' | 'lose-reply' | 'transaction-conflict',
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,7 +77,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 
   function answer(req: IncomingMessage, res: ServerResponse) {
     let fault: Mode = mode;
-    if (failures && failures.left > 0) {
+    const transaction = String(req.headers['x-amz-target']).endsWith('.TransactWriteItems');
+    if (failures?.fault === 'transaction-conflict' && !transaction) {
+      // Only transactions meet this fault; the reads around them pass untouched and uncounted.
+    } else if (failures && failures.left > 0) {
       failures.left--;
       fault = failures.fault;
     }
@@ -89,6 +97,24 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     seen.failed++;
     if (fault === 'reset' || fault === 'down') {
       req.socket.destroy();
+      return;
+    }
+    if (fault === 'transaction-conflict') {
+      req.resume();
+      req.once('end', () => {
+        const body = JSON.stringify({
+          __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
+          message:
+            'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+          CancellationReasons: [{ Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }],
+        });
+        res.writeHead(400, {
+          'content-type': 'application/x-amz-json-1.0',
+          'content-length': Buffer.byteLength(body),
+          'x-amzn-requestid': randomUUID(),
+        });
+        res.end(body);
+      });
       return;
     }
     if (fault === 'hang') {
