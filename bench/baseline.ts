@@ -1,10 +1,10 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Action } from '../lib/action';
 import { config } from '../lib/config';
-import { sortAttributeOf } from '../lib/filter/fields';
 import type { ListQuery } from '../lib/filter/query';
 import { compareValues, documentClient, type ListResult, type ReadStats } from '../lib/store/action-store';
 import { filterExpression, Placeholders } from '../lib/store/expression';
+import { sortAttributeOf } from '../lib/store/fields';
 import { fromItem, type Item, valueAt } from '../lib/store/item';
 import { DEFAULT_SORT } from '../lib/store/plan';
 import { attr } from '../lib/store/table';

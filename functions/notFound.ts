@@ -1,21 +1,10 @@
-import { matchPath, routes } from '../infra/routes';
-import { HttpError, NotFoundError } from '../lib/errors';
+import { clip, MethodNotAllowedError, NotFoundError } from '../lib/errors';
 import { api } from '../lib/http';
+import { matchPath, routes } from '../lib/routes';
 
 /** Any request no route matches: 405 with `Allow` for a known path, else 404. */
 export const handler = api({ public: true }).handler(async (event) => {
   const allowed = routes.filter((r) => matchPath(r.path, event.rawPath)).map((r) => r.method);
-  if (allowed.length > 0) {
-    throw new HttpError(
-      405,
-      'Method Not Allowed',
-      `${event.requestContext.http.method} is not supported here.`,
-      'method-not-allowed',
-      undefined,
-      {
-        allow: allowed.join(', '),
-      },
-    );
-  }
-  throw new NotFoundError(`Nothing is served at ${event.rawPath}.`);
+  if (allowed.length > 0) throw new MethodNotAllowedError(event.requestContext.http.method, allowed);
+  throw new NotFoundError(`Nothing is served at ${clip(event.rawPath)}.`);
 });

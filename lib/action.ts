@@ -2,7 +2,6 @@ import { v5 as uuidv5 } from 'uuid';
 import * as z from 'zod';
 import { parseDateTime } from './dates';
 import { clip, type Problem, ValidationError } from './errors';
-import { type LocationField, locationFields } from './store/table';
 
 /**
  * The action: its domain shape, the one schema that validates create and patch bodies, and the
@@ -21,6 +20,18 @@ export interface Attachment {
   contentType?: string;
   size?: number;
 }
+
+/** The seven location fields, in the order the seed lists them. */
+export const locationFields = [
+  'businessUnit',
+  'site',
+  'department',
+  'workGroup',
+  'productiveUnit',
+  'team',
+  'crew',
+] as const;
+export type LocationField = (typeof locationFields)[number];
 
 export type Location = Record<LocationField, string>;
 

@@ -64,6 +64,15 @@ export const clip = (text: string): string => (text.length > 100 ? `${text.slice
 /** The 404 for an id that names no action (or only a deleted one). */
 export const noSuchAction = (id: string) => new NotFoundError(`No action has the id '${clip(id)}'.`);
 
+/** 405: the path exists, the method does not; `Allow` lists the methods that do. */
+export class MethodNotAllowedError extends HttpError {
+  constructor(method: string, allowed: readonly string[]) {
+    super(405, 'Method Not Allowed', `${clip(method)} is not supported here.`, 'method-not-allowed', undefined, {
+      allow: allowed.join(', '),
+    });
+  }
+}
+
 export class ConflictError extends HttpError {
   constructor(detail: string) {
     super(409, 'Conflict', detail, 'conflict');

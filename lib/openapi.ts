@@ -1,12 +1,11 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
-import { type RouteDefinition, routes } from '../infra/routes';
-import { limits as bodyLimits, createActionSchema, patchActionSchema, UNASSIGNED } from './action';
+import { limits as bodyLimits, createActionSchema, locationFields, patchActionSchema, UNASSIGNED } from './action';
 import { problemTypeBase } from './errors';
 import { fields } from './filter/fields';
 import { limits as queryLimits } from './filter/query';
 import { MAX_BODY_BYTES } from './limits';
-import { locationFields } from './store/table';
+import { type RouteDefinition, routes } from './routes';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas that validate requests, the field

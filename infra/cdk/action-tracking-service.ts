@@ -24,8 +24,8 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/docs-assets';
+import { fallbackRoute, ingestFunction, routes, type TableAccess } from '../../lib/routes';
 import { indexList, type KeyType, tableKey } from '../../lib/store/table';
-import { fallbackRoute, ingestFunction, routes, type TableAccess } from '../routes';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
 export interface ActionTrackingServiceProps {

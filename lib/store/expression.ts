@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors';
 import type { Clause, DateValue } from '../filter/query';
+import { attributeOf, type StoredClause, storedField } from './fields';
 
 /**
  * Turns filter clauses into a DynamoDB filter expression. Every attribute name and every value
@@ -59,8 +60,8 @@ function inList(a: string, values: readonly unknown[], p: Placeholders): string 
 }
 
 /** The expression for one clause. */
-export function clauseExpression(clause: Clause, p: Placeholders): string {
-  const a = p.name(clause.field.attribute);
+export function clauseExpression(clause: StoredClause, p: Placeholders): string {
+  const a = p.name(attributeOf(clause));
   if (clause.type === 'date') return dateExpression(a, clause.op, clause.values, p);
   if (clause.op === '~') {
     // The embedded store's IN never matches an empty string (DynamoDB's does); `= ''` works in both.
@@ -73,7 +74,7 @@ export function clauseExpression(clause: Clause, p: Placeholders): string {
   if (clause.op === '*') {
     // Case-insensitive: the lower-case copy exists only when the value had upper-case letters.
     const v = p.value(value);
-    const lower = clause.field.lowerAttribute;
+    const lower = storedField(clause.field).lowerAttribute;
     return lower
       ? p.op(3, `(contains(${p.name(lower)}, ${v}) OR contains(${a}, ${v}))`)
       : p.op(1, `contains(${a}, ${v})`);
@@ -107,7 +108,7 @@ const within = (a: string, v: DateValue, p: Placeholders) =>
   v.kind === 'day' ? p.op(1, `begins_with(${a}, ${p.value(v.prefix)})`) : p.op(1, `${a} = ${p.value(v.at)}`);
 
 /** All clauses ANDed, or `undefined` when there are none. Refuses what DynamoDB would refuse. */
-export function filterExpression(clauses: Clause[], p: Placeholders): string | undefined {
+export function filterExpression(clauses: StoredClause[], p: Placeholders): string | undefined {
   if (clauses.length === 0) return undefined;
   const parts = clauses.map((c) => clauseExpression(c, p));
   const expression = parts.length === 1 ? (parts[0] as string) : p.op(parts.length - 1, parts.join(' AND '));

@@ -1,13 +1,20 @@
-import type { Action, Attachment, Comment, Endorsement, Location, Person } from '../action';
-import { UNASSIGNED } from '../action';
+import {
+  type Action,
+  type Attachment,
+  type Comment,
+  type Endorsement,
+  type Location,
+  type LocationField,
+  locationFields,
+  type Person,
+  UNASSIGNED,
+} from '../action';
 import type { HistoryEntry, RecordedEntry } from '../history';
 import {
   attr,
   everythingPartition,
   filterKey,
   itemKind,
-  type LocationField,
-  locationFields,
   locationKeys,
   lowerKey,
   shardOf,

@@ -1,6 +1,7 @@
 import { UNASSIGNED } from '../action';
-import { type FieldSpec, fieldsByName, sortAttributeOf } from '../filter/fields';
+import { type FieldSpec, fieldsByName } from '../filter/fields';
 import type { Clause, ListQuery, Sort } from '../filter/query';
+import { attributeOf, type StoredClause, sortAttributeOf, storedField } from './fields';
 import {
   attr,
   everythingPartitions,
@@ -37,7 +38,7 @@ export interface IndexRead {
   partitions: Array<string | number>;
   range?: KeyRange;
   /** Clauses the key condition does not already guarantee: the filter expression. */
-  filter: Clause[];
+  filter: StoredClause[];
 }
 
 export interface Plan {
@@ -154,13 +155,14 @@ export function orderAttribute(index: IndexDefinition, field: FieldSpec): string
 }
 
 /** The clause as this index can evaluate it (on a top-level copy if need be), or `undefined`. */
-function clauseIn(index: IndexDefinition, clause: Clause): Clause | undefined {
-  const attribute = pathIn(index, clause.field.attribute);
+function clauseIn(index: IndexDefinition, clause: Clause): StoredClause | undefined {
+  const own = attributeOf(clause);
+  const attribute = pathIn(index, own);
   if (attribute === undefined) return undefined;
   // `*` also reads the lower-case copy, which only the map holds.
-  const lower = clause.op === '*' ? clause.field.lowerAttribute : undefined;
+  const lower = clause.op === '*' ? storedField(clause.field).lowerAttribute : undefined;
   if (lower !== undefined && !holds(index, lower)) return undefined;
-  return attribute === clause.field.attribute ? clause : { ...clause, field: { ...clause.field, attribute } };
+  return attribute === own ? clause : { ...clause, attribute };
 }
 
 interface Candidate {
@@ -190,7 +192,7 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
     const kept = share * (range ? rangeShare(index, rest) : 1);
     const cost = kept * entryBytes(index);
     if (best && cost >= best.cost) return;
-    const read = { index, partitions, ...(range ? { range } : {}), filter: filter as Clause[] };
+    const read = { index, partitions, ...(range ? { range } : {}), filter: filter as StoredClause[] };
     best = { read, sortAttribute, cost, entries: Math.ceil(kept * total) };
   };
 

@@ -1,3 +1,5 @@
+import type { LocationField } from '../action';
+
 /**
  * The one description of the DynamoDB table: attribute names, key schema and every index.
  * The store, the query planner and the CDK construct all read it, so the deployed table and
@@ -87,7 +89,7 @@ export const filterKey = {
 export const filterPath = (key: string) => `${attr.filters}.${key}`;
 export const lowerKey = (key: string) => `${key}l`;
 
-export const locationKeys = {
+export const locationKeys: Record<LocationField, string> = {
   businessUnit: filterKey.businessUnit,
   site: filterKey.site,
   department: filterKey.department,
@@ -95,10 +97,7 @@ export const locationKeys = {
   productiveUnit: filterKey.productiveUnit,
   team: filterKey.team,
   crew: filterKey.crew,
-} as const;
-
-export type LocationField = keyof typeof locationKeys;
-export const locationFields = Object.keys(locationKeys) as LocationField[];
+};
 
 /**
  * The indexes that hold every action (`all-by-*`) are spread over this many partitions, `A#0`

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_BUDGET_BYTES, type BundleSize, bundleSizes } from '../../infra/cdk/bundle-sizes';
-import { fallbackRoute, ingestFunction, routes } from '../../infra/routes';
+import { fallbackRoute, ingestFunction, routes } from '../../lib/routes';
 
 const run = promisify(execFile);
 const handlers = [...new Set([...routes.map((r) => r.handler), fallbackRoute.handler, ingestFunction.handler])];

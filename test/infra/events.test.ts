@@ -1,6 +1,6 @@
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, ingestFunction, routes } from '../../infra/routes';
+import { fallbackRoute, ingestFunction, routes } from '../../lib/routes';
 import { list, render, type Statement, statementsOfRole, synthesize } from './synth';
 
 const deployed = synthesize();

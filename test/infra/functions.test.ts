@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, ingestFunction, routes, type TableAccess } from '../../infra/routes';
+import { fallbackRoute, ingestFunction, routes, type TableAccess } from '../../lib/routes';
 import { indexList } from '../../lib/store/table';
 import { render, statementsOfRole, synthesize } from './synth';
 
@@ -8,7 +8,7 @@ const table = `${deployed.id(deployed.service.table)}.Arn`;
 const bus = `${deployed.id(deployed.service.eventBus)}.Arn`;
 const queue = `${deployed.id(deployed.service.ingestQueue)}.Arn`;
 
-/** What each handler is declared to need, from infra/routes.ts. */
+/** What each handler is declared to need, from lib/routes.ts. */
 const declared = new Map<string, { access: readonly TableAccess[]; publishes: boolean }>([
   ...routes.map((r) => [r.handler, r] as const),
   [fallbackRoute.handler, { access: [], publishes: false }],
@@ -43,7 +43,7 @@ const dynamoGrants = (handler: string) =>
   );
 
 describe('the functions', () => {
-  it('are one per handler of infra/routes.ts, the fallback and ingest', () => {
+  it('are one per handler of lib/routes.ts, the fallback and ingest', () => {
     expect(Object.keys(deployed.service.functions).sort()).toEqual([...declared.keys()].sort());
     expect(deployed.ofType('AWS::Lambda::Function')).toHaveLength(declared.size);
   });

@@ -3,6 +3,7 @@ import { ValidationError } from '../../lib/errors';
 import { type FieldSpec, fields, fieldsByName } from '../../lib/filter/fields';
 import { type Clause, parseClause, parseListQuery } from '../../lib/filter/query';
 import { clauseExpression, expressionLimits, filterExpression, Placeholders } from '../../lib/store/expression';
+import { storedField } from '../../lib/store/fields';
 
 const field = (name: string) => fieldsByName.get(name) as FieldSpec;
 
@@ -75,8 +76,9 @@ describe('clause expressions', () => {
     (name) => {
       const { names } = expressionOf(name, '*x');
       const spec = field(name);
-      expect(Object.values(names)).toEqual(['f', spec.attribute.split('.')[1], spec.lowerAttribute?.split('.')[1]]);
-      expect(spec.lowerAttribute).toBe(`${spec.attribute}l`);
+      const { attribute, lowerAttribute } = storedField(spec);
+      expect(Object.values(names)).toEqual(['f', attribute.split('.')[1], lowerAttribute?.split('.')[1]]);
+      expect(lowerAttribute).toBe(`${attribute}l`);
     },
   );
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseListQuery } from '../../lib/filter/query';
+import { attributeOf, storedField } from '../../lib/store/fields';
 import { attributesOf, holds, type IndexRead, type Plan, pathIn, plan } from '../../lib/store/plan';
 import { attr, everythingPartitions } from '../../lib/store/table';
 
@@ -13,16 +14,17 @@ function describeRead(read: IndexRead) {
     index: read.index.name,
     partitions: read.partitions,
     range: read.range,
-    filter: read.filter.map((c) => `${c.field.name} ${c.op} ${c.field.attribute}`),
+    filter: read.filter.map((c) => `${c.field.name} ${c.op} ${attributeOf(c)}`),
   };
 }
 
 /** Everything a read needs from an index entry (its filter and sort) is in the entry. */
 function expectServable(p: Plan) {
   for (const clause of p.read.filter) {
-    expect(holds(p.read.index, clause.field.attribute)).toBe(true);
-    if (clause.op === '*' && clause.field.lowerAttribute) {
-      expect(holds(p.read.index, clause.field.lowerAttribute)).toBe(true);
+    expect(holds(p.read.index, attributeOf(clause))).toBe(true);
+    const lower = storedField(clause.field).lowerAttribute;
+    if (clause.op === '*' && lower) {
+      expect(holds(p.read.index, lower)).toBe(true);
     }
   }
   expect(holds(p.read.index, p.sortAttribute)).toBe(true);
