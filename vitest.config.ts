@@ -14,5 +14,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    coverage: {
+      provider: 'v8',
+      include: ['functions/**', 'lib/**', 'infra/**'],
+      reporter: ['text-summary'],
+    },
   },
 });

@@ -214,8 +214,6 @@ export const actionRequestedSchema = createActionSchema.extend({
   owner: personInputSchema,
 });
 
-export type ActionRequestedDetail = z.output<typeof actionRequestedSchema>;
-
 /** An edit is a JSON merge patch (RFC 7396) of these fields; `null` resets optional ones. */
 export const patchActionSchema = z.strictObject({
   title: titleSchema.optional(),

@@ -178,10 +178,6 @@ function parseDateValue(text: string): DateValue | undefined {
   return at ? { kind: 'instant', at } : undefined;
 }
 
-/** The half-open range [start, end) of instants a date value stands for. */
-export const dateRange = (value: DateValue): { start: string; end: string } =>
-  value.kind === 'day' ? value : { start: value.at, end: nextMillisecond(value.at) };
-
 /** Splits a `~` list on commas; `\,` is a literal comma and `\\` a literal backslash. */
 export function splitList(text: string): string[] {
   const values: string[] = [];
