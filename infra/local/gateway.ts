@@ -47,51 +47,79 @@ function lambdaContext(functionName: string, requestId: string): Context {
   };
 }
 
-/** The payload 2.0 event for a request, as API Gateway builds it. */
+/** What the gateway needs of an HTTP request to build its event. */
+export interface HttpRequest {
+  method: string;
+  /** The path and query string, as sent. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body?: Buffer;
+  sourceIp?: string;
+  httpVersion?: string;
+}
+
+/** The route that serves `method path`: its handler, route key and path parameters. */
+export function routeFor(
+  method: string,
+  path: string,
+): { handler: string; routeKey: string; params?: Record<string, string> } {
+  for (const candidate of routes) {
+    const params = candidate.method === method ? matchPath(candidate.path, path) : undefined;
+    if (params) {
+      return {
+        handler: candidate.handler,
+        routeKey: `${method} ${candidate.path}`,
+        ...(Object.keys(params).length > 0 ? { params } : {}),
+      };
+    }
+  }
+  return { handler: fallbackRoute.handler, routeKey: '$default' };
+}
+
+/** The payload 2.0 event for a request, as API Gateway builds it for the route that serves it. */
 export function toEvent(
-  request: IncomingMessage,
-  body: Buffer,
-  routeKey: string,
-  pathParameters: Record<string, string> | undefined,
+  request: HttpRequest,
+  route = routeFor(request.method, new URL(request.url || '/', 'http://localhost').pathname),
 ): APIGatewayProxyEventV2 {
-  const url = new URL(request.url ?? '/', 'http://localhost');
-  const rawQueryString = (request.url ?? '').includes('?')
-    ? (request.url ?? '').slice((request.url ?? '').indexOf('?') + 1)
-    : '';
+  const raw = request.url || '/';
+  const url = new URL(raw, 'http://localhost');
+  const rawQueryString = raw.includes('?') ? raw.slice(raw.indexOf('?') + 1) : '';
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined && name !== 'cookie')
+    if (value !== undefined && name.toLowerCase() !== 'cookie')
       headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
+  const cookie = request.headers.cookie;
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
   const now = new Date();
   const requestId = randomUUID();
+  const body = request.body ?? Buffer.alloc(0);
   const text = body.toString('utf8');
   const isText = Buffer.from(text, 'utf8').equals(body);
   return {
     version: '2.0',
-    routeKey,
+    routeKey: route.routeKey,
     rawPath: url.pathname,
     rawQueryString,
-    ...(request.headers.cookie ? { cookies: request.headers.cookie.split(/;\s*/) } : {}),
+    ...(typeof cookie === 'string' ? { cookies: cookie.split(/;\s*/) } : {}),
     headers,
     ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),
-    ...(pathParameters ? { pathParameters } : {}),
+    ...(route.params ? { pathParameters: route.params } : {}),
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: 'local',
       http: {
-        method: request.method ?? 'GET',
+        method: request.method,
         path: url.pathname,
-        protocol: `HTTP/${request.httpVersion}`,
-        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        protocol: `HTTP/${request.httpVersion ?? '1.1'}`,
+        sourceIp: request.sourceIp ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,
-      routeKey,
+      routeKey: route.routeKey,
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
@@ -122,24 +150,18 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
       .end(JSON.stringify(toProblem(new PayloadTooLargeError(MAX_BODY_BYTES))));
     return;
   }
-  const path = new URL(request.url ?? '/', 'http://localhost').pathname;
   const method = request.method ?? 'GET';
-  let route: { handler: string; routeKey: string; params?: Record<string, string> } = {
-    handler: fallbackRoute.handler,
-    routeKey: '$default',
-  };
-  for (const candidate of routes) {
-    const params = candidate.method === method ? matchPath(candidate.path, path) : undefined;
-    if (params) {
-      route = { handler: candidate.handler, routeKey: `${method} ${candidate.path}`, params };
-      break;
-    }
-  }
+  const route = routeFor(method, new URL(request.url ?? '/', 'http://localhost').pathname);
   const event = toEvent(
-    request,
-    body,
-    route.routeKey,
-    route.params && Object.keys(route.params).length ? route.params : undefined,
+    {
+      method,
+      url: request.url ?? '/',
+      headers: request.headers,
+      body,
+      sourceIp: request.socket.remoteAddress,
+      httpVersion: request.httpVersion,
+    },
+    route,
   );
   const handler = await load(route.handler);
   const result = await handler(event, lambdaContext(route.handler, event.requestContext.requestId));

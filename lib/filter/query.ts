@@ -1,4 +1,4 @@
-import { nextMillisecond, parseDateTime, parseDay } from '../dates';
+import { parseDateTime, parseDay } from '../dates';
 import { clip, type Problem, ValidationError } from '../errors';
 import { type FieldSpec, fieldsByName } from './fields';
 

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localEnvironment } from '../../infra/local/stack';
+import { apiEvent } from '../support/api-event';
 import { actionBody, dataDir, newUser, uniqueProducer } from '../support/client';
 import { type Fault, type FaultProxy, startFaultProxy } from '../support/fault-proxy';
 
@@ -48,36 +48,14 @@ afterAll(async () => {
   console.info(`503 latency (max attempts ${MAX_ATTEMPTS}, timeout ${TIMEOUT_MS} ms): ${summary.join('; ')}`);
 });
 
-function event(
-  method: string,
-  routePath: string,
-  options: { body?: unknown; query?: string; id?: string } = {},
-): APIGatewayProxyEventV2 {
-  const path = options.id ? routePath.replace('{id}', options.id) : routePath;
-  return {
-    version: '2.0',
-    routeKey: `${method} ${routePath}`,
-    rawPath: path,
-    rawQueryString: options.query ?? '',
-    headers: {
-      authorization: `Bearer ${user.token}`,
-      ...(options.body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(options.id ? { pathParameters: { id: options.id } } : {}),
-    requestContext: {
-      requestId: randomUUID(),
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'faults-test' },
-    } as APIGatewayProxyEventV2['requestContext'],
-    ...(options.body ? { body: JSON.stringify(options.body) } : {}),
-    isBase64Encoded: false,
-  };
-}
-
-const create = (producer: string) => handlers.create(event('POST', '/api/actions', { body: actionBody(producer) }), {});
+const { token } = user;
+const create = (producer: string) =>
+  handlers.create(apiEvent('POST', '/api/actions', { token, body: actionBody(producer) }), {});
 const listBy = (producer: string) =>
-  handlers.list(event('GET', '/api/actions', { query: `actionProducer.name=${encodeURIComponent(producer)}` }), {});
-const getById = (id: string) => handlers.get(event('GET', '/api/actions/{id}', { id }), {});
-const update = (id: string, body: unknown) => handlers.update(event('PATCH', '/api/actions/{id}', { id, body }), {});
+  handlers.list(apiEvent('GET', `/api/actions?actionProducer.name=${encodeURIComponent(producer)}`, { token }), {});
+const getById = (id: string) => handlers.get(apiEvent('GET', `/api/actions/${id}`, { token }), {});
+const update = (id: string, body: unknown) =>
+  handlers.update(apiEvent('PATCH', `/api/actions/${id}`, { token, body }), {});
 
 const parsed = (reply: APIGatewayProxyStructuredResultV2) => JSON.parse(reply.body ?? 'null');
 

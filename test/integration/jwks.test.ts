@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import type { Server, ServerResponse } from 'node:http';
@@ -7,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localEnvironment } from '../../infra/local/stack';
+import { apiEvent } from '../support/api-event';
 import { dataDir, issuerFiles, newUser } from '../support/client';
 
 /**
@@ -50,16 +50,7 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const event = (token: string): APIGatewayProxyEventV2 =>
-  ({
-    version: '2.0',
-    routeKey: 'GET /api/actions',
-    rawPath: '/api/actions',
-    rawQueryString: 'limit=1',
-    headers: { authorization: `Bearer ${token}` },
-    requestContext: { requestId: randomUUID(), http: { method: 'GET', path: '/api/actions' } },
-    isBase64Encoded: false,
-  }) as unknown as APIGatewayProxyEventV2;
+const event = (token: string) => apiEvent('GET', '/api/actions?limit=1', { token });
 
 async function timed(token: string) {
   const started = Date.now();

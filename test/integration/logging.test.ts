@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { localEnvironment } from '../../infra/local/stack';
+import { apiEvent } from '../support/api-event';
 import { actionBody, dataDir, newUser, uniqueProducer } from '../support/client';
 
 /**
@@ -24,31 +25,8 @@ beforeAll(async () => {
   list = (await import('../../functions/listActions')).handler as unknown as Handler;
 });
 
-function event(
-  method: string,
-  path: string,
-  token: string,
-  correlationId: string,
-  body?: unknown,
-): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: `${method} ${path}`,
-    rawPath: path,
-    rawQueryString: '',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'x-correlation-id': correlationId,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    requestContext: {
-      requestId: randomUUID(),
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
-    } as APIGatewayProxyEventV2['requestContext'],
-    ...(body ? { body: JSON.stringify(body) } : {}),
-    isBase64Encoded: false,
-  };
-}
+const event = (method: string, path: string, token: string, correlationId: string, body?: unknown) =>
+  apiEvent(method, path, { token, body, headers: { 'x-correlation-id': correlationId } });
 
 describe('structured logs', () => {
   it('tag every line with the request correlation id and never log the token or personal data', async () => {
