@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { parseDateTime } from './dates';
 import { clip, type Problem, ValidationError } from './errors';
@@ -205,17 +205,9 @@ export type ActionRequestedDetail = z.output<typeof actionRequestedSchema>;
 /** An edit is a JSON merge patch (RFC 7396) of these fields; `null` resets optional ones. */
 export const patchActionSchema = z.strictObject({
   title: titleSchema.optional(),
-  description: z
-    .string()
-    .max(limits.description, `must be at most ${limits.description} characters`)
-    .nullable()
-    .optional(),
-  actionProducer: z
-    .strictObject({
-      url: httpUrl.nullable().optional(),
-      reference: required(limits.shortText).nullable().optional(),
-    })
-    .optional(),
+  description: descriptionSchema.nullable().optional(),
+  // The producer's name and reference never change (the fixed fields of `updateAction`).
+  actionProducer: z.strictObject({ url: httpUrl.nullable().optional() }).optional(),
   location: z
     .strictObject(
       Object.fromEntries(locationFields.map((f) => [f, shortText.nullable().optional()])) as Record<
@@ -338,8 +330,9 @@ const emptyLocation = (): Location => Object.fromEntries(locationFields.map((f) 
 const PRODUCER_NAMESPACE = '4f1c1b36-5e0e-4d47-9a57-6f1f6f0c2a11';
 
 /**
- * The id an action raised by a producer always gets (UUID v5 of name and reference), so the
- * same name and reference can make at most one action, ever, without a read before the write.
+ * The id an action raised by a producer's event always gets (UUID v5 of name and reference), so
+ * the same name and reference can make at most one such action, ever, without a read before the
+ * write. Only events claim it: an API create always gets a random id (contract section 7).
  */
 export function producerActionId(name: string, reference: string): string {
   const namespace = Buffer.from(PRODUCER_NAMESPACE.replace(/-/g, ''), 'hex');
@@ -349,10 +342,6 @@ export function producerActionId(name: string, reference: string): string {
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
-
-/** A new action's id: derived from producer name and reference when it has one, else random. */
-export const newActionId = (producer: { name: string; reference?: string }) =>
-  producer.reference === undefined ? randomUUID() : producerActionId(producer.name, producer.reference);
 
 /** A new action from a validated create body; `owner` is who it is created for. */
 export function newAction(id: string, body: CreateActionBody, owner: Person, initiator: Person, now: string): Action {
@@ -407,13 +396,10 @@ export function applyPatch(action: Action, patch: ActionPatch, now: string): Act
             ...Object.fromEntries(Object.entries(patch.location).map(([k, v]) => [k, v ?? ''])),
           };
   }
-  if (patch.actionProducer !== undefined) {
+  if (patch.actionProducer?.url !== undefined) {
     const producer = { ...action.actionProducer };
-    for (const key of ['url', 'reference'] as const) {
-      const value = patch.actionProducer[key];
-      if (value === null) delete producer[key];
-      else if (value !== undefined) producer[key] = value;
-    }
+    if (patch.actionProducer.url === null) delete producer.url;
+    else producer.url = patch.actionProducer.url;
     next.actionProducer = producer;
   }
   return next;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type Action,
   type ActionView,
@@ -5,15 +6,15 @@ import {
   changesBetween,
   createActionSchema,
   newAction,
-  newActionId,
   type Person,
   patchActionSchema,
   personFrom,
+  producerActionId,
   toView,
   validateBody,
 } from './action';
 import { nowIso } from './dates';
-import { ConflictError, noSuchAction } from './errors';
+import { badParameter, noSuchAction } from './errors';
 import { publish } from './events';
 import { parseListQuery } from './filter/query';
 import { logger } from './logger';
@@ -24,27 +25,29 @@ import * as store from './store/action-store';
  * ingester both come through here.
  */
 
-/** Creates an action owned and initiated by the caller. */
+/**
+ * Creates an action owned and initiated by the caller, under a random id: a producer reference
+ * sent here is data, a note of what the action is about, and claims nothing (contract section 7).
+ */
 export async function createAction(caller: Person, body: unknown): Promise<ActionView> {
   const input = validateBody(createActionSchema, body);
-  const action = newAction(newActionId(input.actionProducer), input, caller, caller, nowIso());
-  if (!(await store.putNewAction(action))) {
-    throw new ConflictError(
-      `Producer '${input.actionProducer.name}' reference '${input.actionProducer.reference}' already has action ${action.id}; one reference makes at most one action.`,
-    );
-  }
+  const action = newAction(randomUUID(), input, caller, caller, nowIso());
+  // A random UUID cannot be taken; `false` could only mean the store lost its mind.
+  if (!(await store.putNewAction(action))) throw new Error(`action id ${action.id} was already taken`);
   await publish('ActionCreated', { id: action.id, actor: caller, time: action.createdAt, action: toView(action) });
   return toView(action);
 }
 
 /**
- * Creates the action an `ActionRequested` event asks for, once: a duplicate, a replay or a
- * request for a since-deleted action changes nothing.
+ * Creates the action an `ActionRequested` event asks for, once: its id is derived from the
+ * producer's name and reference, so a duplicate, a replay or a request for a since-deleted
+ * action changes nothing. Only events claim a reference; API creates never take these ids.
  */
 export async function ingestActionRequested(detail: unknown): Promise<{ id: string; created: boolean }> {
   const input = validateBody(actionRequestedSchema, detail, { allowed: ['owner'] });
   const owner = personFrom(input.owner);
-  const action = newAction(newActionId(input.actionProducer), input, owner, owner, nowIso());
+  const { name, reference } = input.actionProducer;
+  const action = newAction(producerActionId(name, reference), input, owner, owner, nowIso());
   const created = await store.putNewAction(action);
   if (created) {
     await publish('ActionCreated', { id: action.id, actor: owner, time: action.createdAt, action: toView(action) });

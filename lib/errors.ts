@@ -68,15 +68,10 @@ export const clip = (text: string): string => (text.length > 100 ? `${text.slice
 /** The 404 for an id that names no action (or only a deleted one). */
 export const noSuchAction = (id: string) => new NotFoundError(`No action has the id '${clip(id)}'.`);
 
-export class ConflictError extends HttpError {
-  constructor(detail: string) {
-    super(409, 'Conflict', detail, 'conflict');
-  }
-}
-
+/** 412, with the current version in `ETag` so the client can re-read or retry knowingly. */
 export class PreconditionFailedError extends HttpError {
-  constructor(detail: string) {
-    super(412, 'Precondition Failed', detail, 'precondition-failed');
+  constructor(detail: string, currentEtag: string) {
+    super(412, 'Precondition Failed', detail, 'precondition-failed', undefined, { etag: currentEtag });
   }
 }
 
