@@ -76,12 +76,34 @@ export async function getAction(id: string): Promise<Action> {
   return action;
 }
 
-/** The version an `If-Match` header demands; `*` (or none) demands none. */
-export function versionFrom(ifMatch: string | undefined): number | undefined {
+/** One entity tag (RFC 9110 section 8.8.3): optionally weak, then a quoted string of etagc. */
+const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
+
+/**
+ * The versions an `If-Match` header accepts: `undefined` for none sent or `*` (any version),
+ * else the versions its strong ETags name (maybe none: a weak ETag or one this service never
+ * issued matches nothing, which is a 412). Anything that is not `*` or a list of ETags is a 400.
+ */
+export function versionsFrom(ifMatch: string | undefined): number[] | undefined {
   if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
-  const match = /^\s*(?:W\/)?"(\d{1,15})"\s*$/.exec(ifMatch);
-  // An ETag we never issued cannot match the current one.
-  return match ? Number(match[1]) : -1;
+  const versions: number[] = [];
+  // RFC 9110 section 5.6.1: a list may hold empty elements, but it must hold a tag.
+  const tags = ifMatch
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+  for (const tag of tags.length > 0 ? tags : ['']) {
+    const match = ENTITY_TAG.exec(tag);
+    if (!match) {
+      throw badParameter(
+        'If-Match',
+        'must be * or one or more quoted ETags as GET returns them, e.g. "3" (with the double quotes)',
+      );
+    }
+    // Strong comparison: a weak ETag never matches.
+    if (!match[1] && /^\d{1,15}$/.test(match[2] as string)) versions.push(Number(match[2]));
+  }
+  return versions;
 }
 
 /** Applies a JSON merge patch under the edit rule. Body errors come before 404, 403 and 412. */
@@ -91,15 +113,18 @@ export async function updateAction(
   body: unknown,
   ifMatch: string | undefined,
 ): Promise<Action> {
-  const patch = validateBody(patchActionSchema, body, { fixedFields: ['actionProducer.name'] });
-  const { before, after } = await store.patchAction(id, patch, caller, versionFrom(ifMatch), nowIso);
+  const patch = validateBody(patchActionSchema, body, {
+    fixedFields: ['actionProducer.name', 'actionProducer.reference'],
+  });
+  const { before, after } = await store.patchAction(id, patch, caller, versionsFrom(ifMatch), nowIso);
   const changes = changesBetween(before, after);
   await publish('ActionUpdated', { id, actor: caller, time: after.updatedAt, version: after.version, changes });
   return after;
 }
 
 export async function deleteAction(caller: Person, id: string, ifMatch: string | undefined): Promise<void> {
+  const versions = versionsFrom(ifMatch);
   const time = nowIso();
-  const before = await store.deleteAction(id, caller, versionFrom(ifMatch), () => time);
+  const before = await store.deleteAction(id, caller, versions, () => time);
   await publish('ActionDeleted', { id, actor: caller, time, action: toView(before) });
 }

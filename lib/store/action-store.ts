@@ -10,7 +10,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { type Action, type ActionPatch, applyPatch, type Person } from '../action';
+import { type Action, type ActionPatch, applyPatch, etagOf, type Person } from '../action';
 import { config } from '../config';
 import { ForbiddenError, noSuchAction, PreconditionFailedError, ServiceUnavailableError } from '../errors';
 import { filterExpression, Placeholders } from '../filter/expression';
@@ -133,8 +133,34 @@ export async function getAction(id: string): Promise<Action | undefined> {
   return item && !isTombstone(item) ? fromItem(item) : undefined;
 }
 
-export const canEdit = (action: Action, caller: Person) =>
-  action.allowAnonymousEdits || action.owner.id === caller.id || action.assignee?.id === caller.id;
+/**
+ * What a write needs of its caller (contract section 5): `edit` is the owner, the assignee, or
+ * anyone on an action open to anonymous edits; `assign` (changing the assignee) is the owner or
+ * the current assignee; `owner` (allowAnonymousEdits, delete) is the owner alone.
+ */
+type Rights = 'edit' | 'assign' | 'owner';
+
+/** Whether `caller` holds `rights` on `action` as read; the write re-checks it on the stored item. */
+function permits(rights: Rights, action: Action, caller: Person): boolean {
+  const isOwner = action.owner.id === caller.id;
+  const isAssignee = action.assignee?.id === caller.id;
+  if (rights === 'owner') return isOwner;
+  if (rights === 'assign') return isOwner || isAssignee;
+  return action.allowAnonymousEdits || isOwner || isAssignee;
+}
+
+/** The same rule as `permits`, as a condition on the stored item. */
+const permissionCondition: Record<Rights, string> = {
+  owner: '#ow = :caller',
+  assign: '(#ow = :caller OR #as = :caller)',
+  edit: '(#anon = :true OR #ow = :caller OR #as = :caller)',
+};
+
+const refusal: Record<Rights, string> = {
+  owner: 'Only the owner of this action may do this.',
+  assign: 'Only the owner or the current assignee of this action may change its assignee.',
+  edit: 'Only the owner or the assignee of this action may edit it.',
+};
 
 /**
  * How long an edit keeps retrying when other edits of the same action keep landing between its
@@ -149,9 +175,9 @@ const backoff = (round: number) =>
 
 interface Guard {
   caller: Person;
-  /** The version an `If-Match` demands, if one was sent. */
-  expectedVersion?: number;
-  ownerOnly: boolean;
+  /** The versions an `If-Match` accepts, if one was sent (`*` sends none). */
+  expectedVersions?: number[];
+  rights: Rights;
 }
 
 /**
@@ -170,19 +196,15 @@ async function guardedWrite(
     const item = await getItem(id);
     if (!item || isTombstone(item)) throw noSuchAction(id);
     const current = fromItem(item);
-    const allowed = guard.ownerOnly ? current.owner.id === guard.caller.id : canEdit(current, guard.caller);
-    if (!allowed) {
-      throw new ForbiddenError(
-        guard.ownerOnly
-          ? 'Only the owner of this action may do this.'
-          : 'Only the owner or the assignee of this action may edit it.',
+    if (!permits(guard.rights, current, guard.caller)) throw new ForbiddenError(refusal[guard.rights]);
+    if (guard.expectedVersions !== undefined && !guard.expectedVersions.includes(current.version)) {
+      throw new PreconditionFailedError(
+        'If-Match names no current version of the action: it has changed since, or the ETag is weak or was never issued. The ETag header carries the current one.',
+        etagOf(current),
       );
     }
-    if (guard.expectedVersion !== undefined && guard.expectedVersion !== current.version) {
-      throw new PreconditionFailedError('The action has changed since the ETag in If-Match was issued.');
-    }
     const written = next(current);
-    const permission = guard.ownerOnly ? '#ow = :caller' : '(#anon = :true OR #ow = :caller OR #as = :caller)';
+    const permission = permissionCondition[guard.rights];
     try {
       await send(
         new PutCommand({
@@ -193,12 +215,13 @@ async function guardedWrite(
             '#v': attr.version,
             '#del': attr.deletedAt,
             '#ow': attr.ownerKey,
-            ...(guard.ownerOnly ? {} : { '#anon': attr.allowAnonymousEdits, '#as': attr.assigneeKey }),
+            ...(guard.rights === 'owner' ? {} : { '#as': attr.assigneeKey }),
+            ...(guard.rights === 'edit' ? { '#anon': attr.allowAnonymousEdits } : {}),
           },
           ExpressionAttributeValues: {
             ':version': current.version,
             ':caller': guard.caller.id,
-            ...(guard.ownerOnly ? {} : { ':true': true }),
+            ...(guard.rights === 'edit' ? { ':true': true } : {}),
           },
         }),
       );
@@ -216,17 +239,21 @@ export interface EditResult {
   after: Action;
 }
 
-/** Applies a merge patch as `caller`; owner-only fields need the owner. */
+/** The rights a patch needs: a patch that names a field carrying rights needs them, whatever its value. */
+const rightsFor = (patch: ActionPatch): Rights =>
+  patch.allowAnonymousEdits !== undefined ? 'owner' : patch.assignee !== undefined ? 'assign' : 'edit';
+
+/** Applies a merge patch as `caller`, under the rights its fields need. */
 export async function patchAction(
   id: string,
   patch: ActionPatch,
   caller: Person,
-  expectedVersion: number | undefined,
+  expectedVersions: number[] | undefined,
   now: () => string,
 ): Promise<EditResult> {
   let after: Action | undefined;
-  const ownerOnly = patch.allowAnonymousEdits !== undefined;
-  const { before } = await guardedWrite(id, { caller, expectedVersion, ownerOnly }, (current) => {
+  const rights = rightsFor(patch);
+  const { before } = await guardedWrite(id, { caller, expectedVersions, rights }, (current) => {
     // updatedAt must move forward even when two edits land in the same millisecond.
     const stamp = now();
     after = applyPatch(current, patch, stamp > current.updatedAt ? stamp : nextTick(current.updatedAt));
@@ -241,10 +268,10 @@ const nextTick = (iso: string) => new Date(Date.parse(iso) + 1).toISOString();
 export async function deleteAction(
   id: string,
   caller: Person,
-  expectedVersion: number | undefined,
+  expectedVersions: number[] | undefined,
   now: () => string,
 ): Promise<Action> {
-  const { before } = await guardedWrite(id, { caller, expectedVersion, ownerOnly: true }, (current) =>
+  const { before } = await guardedWrite(id, { caller, expectedVersions, rights: 'owner' }, (current) =>
     tombstone(id, current.version + 1, now()),
   );
   return before;
