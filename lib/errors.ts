@@ -41,11 +41,33 @@ export const badParameter = (parameter: string, message: string) => new Validati
 
 export const badField = (field: string, message: string) => new ValidationError([{ field, message }]);
 
-/** 401: deliberately silent about which check failed. */
+/**
+ * Why a request is not authenticated, and all a client is told: no bearer token was sent, it
+ * has expired (and is otherwise valid), or it is not valid for this service. Never which check failed.
+ */
+export type UnauthorizedReason = 'missing' | 'expired' | 'invalid';
+
+const AUTH_REALM = 'action-tracking';
+
+const unauthorizedDescriptions: Record<UnauthorizedReason, string> = {
+  missing: 'No bearer token was sent',
+  expired: 'The bearer token has expired',
+  invalid: 'The bearer token is not valid for this service',
+};
+
+/**
+ * 401 with `WWW-Authenticate` as RFC 6750 section 3 spells it: a request without a bearer token
+ * gets no error code; a token that was sent gets `error="invalid_token"` and the reason.
+ * `howToGetOne` says where tokens come from (the local issuer or the user pool).
+ */
 export class UnauthorizedError extends HttpError {
-  constructor() {
-    super(401, 'Unauthorized', 'A valid bearer token is required.', 'unauthorized', undefined, {
-      'www-authenticate': 'Bearer',
+  constructor(reason: UnauthorizedReason, howToGetOne: string) {
+    const description = unauthorizedDescriptions[reason];
+    super(401, 'Unauthorized', `${description}. ${howToGetOne}`, 'unauthorized', undefined, {
+      'www-authenticate':
+        reason === 'missing'
+          ? `Bearer realm="${AUTH_REALM}"`
+          : `Bearer realm="${AUTH_REALM}", error="invalid_token", error_description="${description}"`,
     });
   }
 }
