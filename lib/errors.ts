@@ -24,15 +24,21 @@ export class HttpError extends Error {
   }
 }
 
-/** 400: the request names what is wrong in `errors`. */
+/** A problem body lists at most this many errors, so an error never outgrows the request. */
+export const MAX_LISTED_ERRORS = 20;
+
+/** 400: the request names what is wrong in `errors` (the first 20; `detail` counts the rest). */
 export class ValidationError extends HttpError {
   constructor(errors: Problem[], detail?: string) {
+    const listed = errors.slice(0, MAX_LISTED_ERRORS);
+    const more = errors.length - listed.length;
     super(
       400,
       'Bad Request',
-      detail ?? errors.map((e) => `${e.parameter ?? e.field ?? 'request'}: ${e.message}`).join('; '),
+      (detail ?? listed.map((e) => `${e.parameter ?? e.field ?? 'request'}: ${e.message}`).join('; ')) +
+        (more > 0 ? `; and ${more} more ${more === 1 ? 'error' : 'errors'} not listed` : ''),
       'validation-error',
-      errors,
+      listed,
     );
   }
 }
