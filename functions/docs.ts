@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../lib/docs-assets';
+import { clip, NotFoundError, toProblem } from '../lib/errors';
 
 /**
  * GET /docs and /docs/{file} (public): Swagger UI over /api/openapi.json. The UI's files come
@@ -63,17 +64,14 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredRe
   const file = event.pathParameters?.file;
   if (file === undefined) return reply('text/html; charset=utf-8', page);
   if (file === 'start.js') return reply('text/javascript; charset=utf-8', start);
-  const type = files[file];
-  if (!type) {
+  // Own properties only: `constructor` or `__proto__` must not find Object.prototype's.
+  const type = Object.hasOwn(files, file) ? files[file] : undefined;
+  if (type === undefined) {
+    const problem = toProblem(new NotFoundError(`No documentation file is called '${clip(file)}'.`));
     return {
-      statusCode: 404,
-      headers: { 'content-type': 'application/problem+json' },
-      body: JSON.stringify({
-        type: 'https://action-tracking.dev/problems/not-found',
-        title: 'Not Found',
-        status: 404,
-        detail: `No documentation file is called '${file}'.`,
-      }),
+      statusCode: problem.status,
+      headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
+      body: JSON.stringify(problem),
     };
   }
   const binary = type.startsWith('image/');

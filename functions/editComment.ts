@@ -2,7 +2,7 @@ import { editComment } from '../lib/comments';
 import { api, json } from '../lib/http';
 
 /** PATCH /api/actions/{id}/comments/{commentId}: its author only. */
-export const handler = api({ body: true }).handler(async (event) => {
+export const handler = api({ body: 'merge-patch' }).handler(async (event) => {
   const { id = '', commentId = '' } = event.pathParameters ?? {};
   return json(200, await editComment(event.caller, id, commentId, event.body));
 });

@@ -14,11 +14,7 @@ export const handler = middy<SQSEvent, SQSBatchResponse>().handler(async (event)
   for (const record of event.Records) {
     await withLogContext({ correlationId: record.messageId }, async () => {
       try {
-        const envelope = JSON.parse(record.body) as { 'detail-type'?: string; detail?: unknown };
-        if (envelope['detail-type'] !== 'ActionRequested') {
-          throw new ValidationError([{ field: 'detail-type', message: "must be 'ActionRequested'" }]);
-        }
-        const { id, created } = await ingestActionRequested(envelope.detail);
+        const { id, created } = await ingestActionRequested(requestedDetail(JSON.parse(record.body)));
         logger.info(created ? 'action created from event' : 'duplicate event ignored', { actionId: id });
       } catch (error) {
         batchItemFailures.push({ itemIdentifier: record.messageId });
@@ -34,3 +30,18 @@ export const handler = middy<SQSEvent, SQSBatchResponse>().handler(async (event)
   }
   return { batchItemFailures };
 });
+
+/** The `detail` of an `ActionRequested` EventBridge event; anything else is an invalid event. */
+function requestedDetail(envelope: unknown): unknown {
+  if (envelope === null || typeof envelope !== 'object' || Array.isArray(envelope)) {
+    throw new ValidationError([{ field: 'event', message: 'must be a JSON object (an EventBridge event)' }]);
+  }
+  const event = envelope as { 'detail-type'?: unknown; detail?: unknown };
+  if (event['detail-type'] !== 'ActionRequested') {
+    throw new ValidationError([{ field: 'detail-type', message: "must be 'ActionRequested'" }]);
+  }
+  if (event.detail === null || typeof event.detail !== 'object' || Array.isArray(event.detail)) {
+    throw new ValidationError([{ field: 'detail', message: 'must be a JSON object (a create body with an owner)' }]);
+  }
+  return event.detail;
+}

@@ -3,7 +3,7 @@ import { updateAction } from '../lib/actions';
 import { api, json } from '../lib/http';
 
 /** PATCH /api/actions/{id}: JSON merge patch, by the owner or the assignee (or anyone, if allowed). */
-export const handler = api({ body: true }).handler(async (event) => {
+export const handler = api({ body: 'merge-patch' }).handler(async (event) => {
   const action = await updateAction(
     event.caller,
     event.pathParameters?.id ?? '',

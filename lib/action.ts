@@ -112,22 +112,47 @@ export const SERVICE_FIELDS = [
   'commentCount',
 ];
 
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/**
+ * What a one-line field (a title, a name, a reference, a location, a tag) may not hold: C0 and C1
+ * control characters (DEL too) and the bidirectional formatting characters, which make text
+ * display as something else than it is (`\u202eexe.txt` shows as `txt.exe`).
+ */
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * What a description may not hold: control characters other than tab, line feed and carriage
+ * return. Bidirectional formatting is allowed there: right-to-left prose needs it, and a
+ * description is never shown as a name.
+ */
+const NOT_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
-const shortText = z.string().max(limits.shortText, `must be at most ${limits.shortText} characters`);
+const oneLine = <T extends z.ZodType<string>>(schema: T) =>
+  schema.refine(
+    (s) => !NOT_ONE_LINE.test(s),
+    'must be one line of plain text: no control characters (C0, C1) or bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069)',
+  );
+
+const shortText = oneLine(z.string().max(limits.shortText, `must be at most ${limits.shortText} characters`));
 const required = (max: number) =>
+  oneLine(
+    z
+      .string()
+      .max(max, `must be at most ${max} characters`)
+      .refine((s) => s.trim() !== '', 'must not be empty or only white space'),
+  );
+const httpUrl = oneLine(
   z
-    .string()
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => s.trim() !== '', 'must not be empty or only white space');
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-  .max(limits.url, `must be at most ${limits.url} characters`);
-
-export const titleSchema = required(limits.title).refine(
-  (s) => !CONTROL_CHARACTERS.test(s),
-  'must not contain control characters',
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .max(limits.url, `must be at most ${limits.url} characters`),
 );
+const descriptionSchema = z
+  .string()
+  .max(limits.description, `must be at most ${limits.description} characters`)
+  .refine(
+    (s) => !NOT_IN_TEXT.test(s),
+    'must not contain control characters other than tab, line feed and carriage return',
+  );
+
+export const titleSchema = required(limits.title);
 
 export const dueAtSchema = z
   .string()
@@ -179,7 +204,7 @@ const locationShape = Object.fromEntries(locationFields.map((f) => [f, shortText
 >;
 
 const tagsSchema = z
-  .array(z.string().min(1, 'must not be empty').max(limits.tag, `must be at most ${limits.tag} characters`))
+  .array(oneLine(z.string().min(1, 'must not be empty').max(limits.tag, `must be at most ${limits.tag} characters`)))
   .max(limits.tags, `at most ${limits.tags} tags`);
 const attachmentsSchema = z
   .array(attachmentSchema)
@@ -187,7 +212,7 @@ const attachmentsSchema = z
 
 export const createActionSchema = z.strictObject({
   title: titleSchema,
-  description: z.string().max(limits.description, `must be at most ${limits.description} characters`).optional(),
+  description: descriptionSchema.optional(),
   actionProducer: z.strictObject({
     name: required(limits.shortText),
     url: httpUrl.optional(),
@@ -217,17 +242,9 @@ export const actionRequestedSchema = createActionSchema.extend({
 /** An edit is a JSON merge patch (RFC 7396) of these fields; `null` resets optional ones. */
 export const patchActionSchema = z.strictObject({
   title: titleSchema.optional(),
-  description: z
-    .string()
-    .max(limits.description, `must be at most ${limits.description} characters`)
-    .nullable()
-    .optional(),
-  actionProducer: z
-    .strictObject({
-      url: httpUrl.nullable().optional(),
-      reference: required(limits.shortText).nullable().optional(),
-    })
-    .optional(),
+  description: descriptionSchema.nullable().optional(),
+  // The producer's name and reference never change (the fixed fields of `updateAction`).
+  actionProducer: z.strictObject({ url: httpUrl.nullable().optional() }).optional(),
   location: z
     .strictObject(
       Object.fromEntries(locationFields.map((f) => [f, shortText.nullable().optional()])) as Record<
@@ -250,6 +267,37 @@ export type ActionPatch = z.output<typeof patchActionSchema>;
 
 const REQUIRED_IN_PATCH = new Set(['title', 'dueAt', 'priority', 'status', 'allowAnonymousEdits']);
 
+/** A lone surrogate: with the `u` flag, only an unpaired one is a code point of category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Every string in `body`, keys included, must be well-formed Unicode; a lone surrogate cannot be
+ * stored as UTF-8 as sent. Walked without recursion, so no nesting depth can overflow the stack.
+ */
+function malformedText(body: object): Problem[] {
+  const problems: Problem[] = [];
+  const pending: Array<[path: string, value: unknown]> = [['', body]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [path, value] = next;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) {
+        problems.push({
+          field: clip(path || 'body'),
+          message: 'must be well-formed Unicode (it holds a lone surrogate)',
+        });
+      }
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        const childPath = path ? `${path}.${key}` : key;
+        if (LONE_SURROGATE.test(key)) {
+          problems.push({ field: clip(childPath), message: 'is a field name that is not well-formed Unicode' });
+        } else pending.push([childPath, child]);
+      }
+    }
+  }
+  return problems;
+}
+
 /** Validates `body` against `schema`, turning every issue into a `field` problem. */
 export function validateBody<T extends z.ZodType>(
   schema: T,
@@ -259,7 +307,7 @@ export function validateBody<T extends z.ZodType>(
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationError([{ field: 'body', message: 'must be a JSON object' }]);
   }
-  const problems: Problem[] = [];
+  const problems: Problem[] = malformedText(body);
   const record = body as Record<string, unknown>;
   for (const field of SERVICE_FIELDS) {
     if (Object.hasOwn(record, field) && !allowed.includes(field))
@@ -320,7 +368,8 @@ const PRODUCER_NAMESPACE = '4f1c1b36-5e0e-4d47-9a57-6f1f6f0c2a11';
 
 /**
  * The id an action raised by a producer's event always gets (UUID v5 of name and reference), so
- * the same name and reference can make at most one producer action, ever, without a read first.
+ * the same name and reference can make at most one such action, ever, without a read before the
+ * write. Only events claim it: an API create always gets a random id (contract section 7).
  */
 export const producerActionId = (name: string, reference: string): string =>
   uuidv5(`${name}\n${reference}`, PRODUCER_NAMESPACE);
@@ -379,13 +428,10 @@ export function applyPatch(action: Action, patch: ActionPatch, now: string): Act
             ...Object.fromEntries(Object.entries(patch.location).map(([k, v]) => [k, v ?? ''])),
           };
   }
-  if (patch.actionProducer !== undefined) {
+  if (patch.actionProducer?.url !== undefined) {
     const producer = { ...action.actionProducer };
-    for (const key of ['url', 'reference'] as const) {
-      const value = patch.actionProducer[key];
-      if (value === null) delete producer[key];
-      else if (value !== undefined) producer[key] = value;
-    }
+    if (patch.actionProducer.url === null) delete producer.url;
+    else producer.url = patch.actionProducer.url;
     next.actionProducer = producer;
   }
   return next;

@@ -71,23 +71,33 @@ export async function getAction(id: string): Promise<Action> {
   return action;
 }
 
-const ETAG = /^(W\/)?"([^"\\]*)"$/;
+/** One entity tag (RFC 9110 section 8.8.3): optionally weak, then a quoted string of etagc. */
+const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
 
 /**
- * The versions an `If-Match` header accepts: `undefined` for none sent or `*`. Otherwise a
- * comma-separated list of quoted ETags, compared strongly: a weak `W/"3"` never matches, and
- * anything that is not an entity tag is a 400.
+ * The versions an `If-Match` header accepts: `undefined` for none sent or `*` (any version),
+ * else the versions its strong ETags name (maybe none: a weak ETag or one this service never
+ * issued matches nothing, which is a 412). Anything that is not `*` or a list of ETags is a 400.
  */
 export function versionsFrom(ifMatch: string | undefined): number[] | undefined {
   if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
   const versions: number[] = [];
-  for (const part of ifMatch.split(',')) {
-    const match = ETAG.exec(part.trim());
+  // RFC 9110 section 5.6.1: a list may hold empty elements, but it must hold a tag.
+  const tags = ifMatch
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+  for (const tag of tags.length > 0 ? tags : ['']) {
+    const match = ENTITY_TAG.exec(tag);
     if (!match) {
       throw new ValidationError([
-        { parameter: 'If-Match', message: 'must be * or one or more quoted ETags, such as "3"' },
+        {
+          parameter: 'If-Match',
+          message: 'must be * or one or more quoted ETags as GET returns them, e.g. "3" (with the double quotes)',
+        },
       ]);
     }
+    // Strong comparison: a weak ETag never matches.
     if (!match[1] && /^\d{1,15}$/.test(match[2] as string)) versions.push(Number(match[2]));
   }
   return versions;
@@ -107,7 +117,9 @@ export async function updateAction(
   body: unknown,
   ifMatch: string | undefined,
 ): Promise<Action> {
-  const patch = validateBody(patchActionSchema, body, { fixedFields: ['actionProducer.name'] });
+  const patch = validateBody(patchActionSchema, body, {
+    fixedFields: ['actionProducer.name', 'actionProducer.reference'],
+  });
   const expectedVersions = versionsFrom(ifMatch);
   const result = await mutate(id, { caller, expectedVersions, rights: rightsFor(patch) }, nowIso, (current, stamp) => {
     const next = applyPatch(current, patch, stamp);

@@ -1,11 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { CognitoJwtVerifier } from 'aws-jwt-verify';
-import { FetchError, JwksNotAvailableInCacheError, WaitPeriodNotYetEndedJwkError } from 'aws-jwt-verify/error';
+import {
+  FetchError,
+  JwksNotAvailableInCacheError,
+  JwtExpiredError,
+  WaitPeriodNotYetEndedJwkError,
+} from 'aws-jwt-verify/error';
 import { SimpleFetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache, SimplePenaltyBox } from 'aws-jwt-verify/jwk';
 import { type Person, UNASSIGNED } from './action';
 import { config } from './config';
-import { ServiceUnavailableError, UnauthorizedError } from './errors';
+import { ServiceUnavailableError, UnauthorizedError, type UnauthorizedReason } from './errors';
 
 /**
  * Bearer tokens are Cognito ID tokens: they carry the caller's name and email, which the
@@ -46,15 +51,47 @@ const verifier = CognitoJwtVerifier.create(
 
 if (config.jwksFile) verifier.cacheJwks(JSON.parse(readFileSync(config.jwksFile, 'utf8')));
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+/** Where a client gets a token, told in every 401. */
+const HOW_TO_GET_A_TOKEN = local
+  ? 'Locally, get one with `npm run --silent token -- --sub <id> --name <name> --email <email>` (run with the same DATA_DIR as the server) and send it as `Authorization: Bearer <token>`.'
+  : "Sign in to the service's Cognito user pool and send the ID token it gives you as `Authorization: Bearer <token>`.";
 
-/** The caller a valid `Authorization` header names; `UnauthorizedError` for anything else. */
+const unauthorized = (reason: UnauthorizedReason) => new UnauthorizedError(reason, HOW_TO_GET_A_TOKEN);
+
+/** The scheme name is case-insensitive (RFC 9110 section 11.1); a JWS compact token follows it. */
+const BEARER_SCHEME = /^bearer(?: +(.*))?$/i;
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** A token far past its `exp` still passes every other check with this much grace. */
+const ANY_AGE_SECONDS = 100 * 365 * 24 * 3600;
+
+/**
+ * The caller a valid `Authorization` header names; `UnauthorizedError` for anything else. No
+ * bearer credential at all is "missing"; a token that is valid in every way but its age is
+ * "expired"; every other failure is "invalid", whichever check it failed.
+ */
 export async function authenticate(header: string | undefined): Promise<Person> {
-  const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
-  if (!token) throw new UnauthorizedError();
+  const credential = header === undefined ? undefined : BEARER_SCHEME.exec(header.trim());
+  const token = credential?.[1]?.trim();
+  if (!token) throw unauthorized('missing');
+  if (!JWT_SHAPE.test(token)) throw unauthorized('invalid');
   let claims: Record<string, unknown>;
   try {
-    claims = (await verifier.verify(token)) as Record<string, unknown>;
+    claims = await verified(token);
+  } catch (error) {
+    if (!(error instanceof JwtExpiredError)) throw error;
+    // Say "expired" only for a token that is otherwise good, so the word reveals nothing else.
+    await verified(token, ANY_AGE_SECONDS);
+    throw unauthorized('expired');
+  }
+  return callerFrom(claims);
+}
+
+/** The token's claims when it passes every check, with `graceSeconds` of leeway on its age. */
+async function verified(token: string, graceSeconds = LEEWAY_SECONDS): Promise<Record<string, unknown>> {
+  let claims: Record<string, unknown>;
+  try {
+    claims = (await verifier.verify(token, { graceSeconds })) as Record<string, unknown>;
   } catch (error) {
     // Cognito's keys could not be fetched: the token may be fine, we just cannot tell now.
     if (
@@ -65,14 +102,15 @@ export async function authenticate(header: string | undefined): Promise<Person> 
     ) {
       throw new ServiceUnavailableError('identity keys', KEY_FETCH_BACKOFF_SECONDS, { cause: error });
     }
-    throw new UnauthorizedError();
+    if (error instanceof JwtExpiredError && graceSeconds === LEEWAY_SECONDS) throw error;
+    throw unauthorized('invalid');
   }
   // aws-jwt-verify checks exp only when present and never iat; Cognito always sets both.
   const now = Date.now() / 1000;
   if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || claims.iat > now + LEEWAY_SECONDS) {
-    throw new UnauthorizedError();
+    throw unauthorized('invalid');
   }
-  return callerFrom(claims);
+  return claims;
 }
 
 /** Longer ids cannot be index keys; Cognito's are 36-character UUIDs. */
@@ -80,14 +118,21 @@ const MAX_SUBJECT_LENGTH = 200;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/** The caller: `{ id: sub, name: name, else cognito:username / username, else sub, email or null }`. */
+/** Cognito writes `email_verified` as a boolean in ID tokens; some pools have carried the string. */
+const isVerified = (value: unknown) => value === true || value === 'true';
+
+/**
+ * The caller: `{ id: sub, name: name, else cognito:username / username, else sub, email }`, where
+ * `email` is the email claim only when `email_verified` says so (anyone can type an unverified
+ * address into a sign-up form), else null.
+ */
 export function callerFrom(claims: Record<string, unknown>): Person {
   const id = text(claims.sub);
   // 'undefined' is how the API shows "nobody assigned"; no real subject may take it.
-  if (!id || id.length > MAX_SUBJECT_LENGTH || id === UNASSIGNED.id) throw new UnauthorizedError();
+  if (!id || id.length > MAX_SUBJECT_LENGTH || id === UNASSIGNED.id) throw unauthorized('invalid');
   return {
     id,
     name: text(claims.name) ?? text(claims['cognito:username']) ?? text(claims.username) ?? id,
-    email: text(claims.email) ?? null,
+    email: isVerified(claims.email_verified) ? (text(claims.email) ?? null) : null,
   };
 }

@@ -24,24 +24,52 @@ export class HttpError extends Error {
   }
 }
 
-/** 400: the request names what is wrong in `errors`. */
+/** A problem body lists at most this many errors, so an error never outgrows the request. */
+export const MAX_LISTED_ERRORS = 20;
+
+/** 400: the request names what is wrong in `errors` (the first 20; `detail` counts the rest). */
 export class ValidationError extends HttpError {
   constructor(errors: Problem[], detail?: string) {
+    const listed = errors.slice(0, MAX_LISTED_ERRORS);
+    const more = errors.length - listed.length;
     super(
       400,
       'Bad Request',
-      detail ?? errors.map((e) => `${e.parameter ?? e.field ?? 'request'}: ${e.message}`).join('; '),
+      (detail ?? listed.map((e) => `${e.parameter ?? e.field ?? 'request'}: ${e.message}`).join('; ')) +
+        (more > 0 ? `; and ${more} more ${more === 1 ? 'error' : 'errors'} not listed` : ''),
       'validation-error',
-      errors,
+      listed,
     );
   }
 }
 
-/** 401: deliberately silent about which check failed. */
+/**
+ * Why a request is not authenticated, and all a client is told: no bearer token was sent, it
+ * has expired (and is otherwise valid), or it is not valid for this service. Never which check failed.
+ */
+export type UnauthorizedReason = 'missing' | 'expired' | 'invalid';
+
+const AUTH_REALM = 'action-tracking';
+
+const unauthorizedDescriptions: Record<UnauthorizedReason, string> = {
+  missing: 'No bearer token was sent',
+  expired: 'The bearer token has expired',
+  invalid: 'The bearer token is not valid for this service',
+};
+
+/**
+ * 401 with `WWW-Authenticate` as RFC 6750 section 3 spells it: a request without a bearer token
+ * gets no error code; a token that was sent gets `error="invalid_token"` and the reason.
+ * `howToGetOne` says where tokens come from (the local issuer or the user pool).
+ */
 export class UnauthorizedError extends HttpError {
-  constructor() {
-    super(401, 'Unauthorized', 'A valid bearer token is required.', 'unauthorized', undefined, {
-      'www-authenticate': 'Bearer',
+  constructor(reason: UnauthorizedReason, howToGetOne: string) {
+    const description = unauthorizedDescriptions[reason];
+    super(401, 'Unauthorized', `${description}. ${howToGetOne}`, 'unauthorized', undefined, {
+      'www-authenticate':
+        reason === 'missing'
+          ? `Bearer realm="${AUTH_REALM}"`
+          : `Bearer realm="${AUTH_REALM}", error="invalid_token", error_description="${description}"`,
     });
   }
 }
@@ -81,15 +109,8 @@ export class ConflictError extends HttpError {
 
 /** 412: the `If-Match` names another version; `ETag` carries the current one. */
 export class PreconditionFailedError extends HttpError {
-  constructor(detail: string, currentEtag?: string) {
-    super(
-      412,
-      'Precondition Failed',
-      detail,
-      'precondition-failed',
-      undefined,
-      currentEtag ? { etag: currentEtag } : {},
-    );
+  constructor(detail: string, currentEtag: string) {
+    super(412, 'Precondition Failed', detail, 'precondition-failed', undefined, { etag: currentEtag });
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -41,22 +42,39 @@ export const json = (statusCode: number, body?: unknown, headers: Record<string,
   body,
 });
 
-/** Correlation id and the access log line. */
+/**
+ * A client's correlation id is kept only when it is short and plain: it goes into every log line,
+ * so anything else (8,000 characters, line breaks, JSON) is replaced by a fresh id.
+ */
+const PLAIN_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const correlationIdOf = (event: ApiEvent): string => {
+  const sent = event.headers?.['x-correlation-id'];
+  return sent !== undefined && PLAIN_CORRELATION_ID.test(sent)
+    ? sent
+    : (event.requestContext?.requestId ?? randomUUID());
+};
+
+/** Correlation id (echoed in the response, so a client can quote it) and the access log line. */
 const correlation = (): Middleware => ({
   before: (request) => {
     const event = request.event;
-    const correlationId = event.headers?.['x-correlation-id'] ?? event.requestContext?.requestId;
     // Synchronous on purpose: entering the context here carries it through the rest of this request.
     enterLogContext({
-      correlationId,
+      correlationId: correlationIdOf(event),
       method: event.requestContext?.http?.method,
       path: event.rawPath,
       startedAt: Date.now(),
     });
   },
-  after: (request) => logAccess(request.response?.statusCode ?? 200),
-  onError: (request) => logAccess(request.response?.statusCode ?? 500),
+  after: (request) => finish(request.response, 200),
+  onError: (request) => finish(request.response, 500),
 });
+
+function finish(response: ApiResponse | null | undefined, fallbackStatus: number) {
+  if (response) response.headers = { ...response.headers, 'x-correlation-id': String(logKey('correlationId')) };
+  logAccess(response?.statusCode ?? fallbackStatus);
+}
 
 function logAccess(status: number) {
   const began = logKey('startedAt');
@@ -116,10 +134,33 @@ const authentication = (): Middleware => ({
   },
 });
 
-const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;.*)?$/i;
+/** What a route's body may be: plain JSON, or (for PATCH) also a JSON merge patch (RFC 7396). */
+export type BodyKind = 'json' | 'merge-patch';
+
+const MEDIA_TYPES: Record<BodyKind, readonly string[]> = {
+  json: ['application/json'],
+  'merge-patch': ['application/json', 'application/merge-patch+json'],
+};
+
+/** `type/subtype` and its parameters (RFC 9110 section 8.3.1); names are case-insensitive. */
+const MEDIA_TYPE = /^\s*([!#$%&'*+.^_`|~\w-]+\/[!#$%&'*+.^_`|~\w-]+)\s*(;.*)?$/;
+const CHARSET = /(?:^|;)\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+/** Why a Content-Type is refused for `kind`, or `undefined` when it is accepted. */
+function mediaTypeProblem(contentType: string | undefined, kind: BodyKind): string | undefined {
+  const accepted = MEDIA_TYPES[kind];
+  const expected = `send Content-Type ${accepted.join(' or ')}`;
+  const match = MEDIA_TYPE.exec(contentType ?? '');
+  if (!match || !accepted.includes((match[1] as string).toLowerCase())) return `The body must be JSON: ${expected}.`;
+  const charset = CHARSET.exec(match[2] ?? '')?.[1];
+  // JSON exchanged between systems is UTF-8 (RFC 8259 section 8.1).
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8')
+    return 'JSON must be UTF-8: send charset=utf-8 or no charset.';
+  return undefined;
+}
 
 /** Size and media type checks before any parsing: 413, 415, and 400 for a missing body. */
-const bodyLimits = (): Middleware => ({
+const bodyLimits = (kind: BodyKind): Middleware => ({
   before: (request) => {
     const { body, isBase64Encoded, headers } = request.event as unknown as APIGatewayProxyEventV2;
     if (body === undefined || body === '') {
@@ -127,11 +168,8 @@ const bodyLimits = (): Middleware => ({
     }
     const bytes = isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
     if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-    if (!JSON_TYPE.test(headers?.['content-type'] ?? '')) {
-      throw new UnsupportedMediaTypeError(
-        'The body must be JSON: send Content-Type application/json (or application/merge-patch+json).',
-      );
-    }
+    const problem = mediaTypeProblem(headers?.['content-type'], kind);
+    if (problem) throw new UnsupportedMediaTypeError(problem);
   },
 });
 
@@ -144,16 +182,22 @@ const jsonBodyParser = httpJsonBodyParser({
   disableContentTypeCheck: true,
 } as Parameters<typeof httpJsonBodyParser>[0]) as unknown as Middleware;
 
+export interface ApiOptions {
+  /** The route takes a body of this kind. */
+  body?: BodyKind;
+  /** No token needed. */
+  public?: boolean;
+}
+
 /** Everything an API route needs, in order. Public routes skip authentication. */
-export function httpApi(options: { body?: boolean; public?: boolean } = {}): Middleware[] {
+export function httpApi(options: ApiOptions = {}): Middleware[] {
   return [
     correlation(),
     problemJson(),
     ...(options.public ? [] : [authentication()]),
-    ...(options.body ? [bodyLimits(), jsonBodyParser] : []),
+    ...(options.body ? [bodyLimits(options.body), jsonBodyParser] : []),
   ];
 }
 
 /** A middy handler with the API edge in place; the function file adds only its own logic. */
-export const api = (options: { body?: boolean; public?: boolean } = {}) =>
-  middy<ApiEvent, ApiResponse, Error, Context>().use(httpApi(options));
+export const api = (options: ApiOptions = {}) => middy<ApiEvent, ApiResponse, Error, Context>().use(httpApi(options));

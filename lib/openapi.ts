@@ -57,15 +57,23 @@ const problem = z
     detail: z.string(),
     errors: z
       .array(z.object({ parameter: z.string().optional(), field: z.string().optional(), message: z.string() }))
-      .optional(),
+      .max(20)
+      .optional()
+      .openapi({ description: 'At most 20; detail says how many more there were.' }),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details' });
 
 const OPERATORS = `Filters are \`<parameter>=<operator><value>\`: \`=\` equal (also the default; \`==\` is an explicit equal, so \`title==!urgent\` matches the title \`!urgent\`), \`!\` not equal, \`*\` like (case-insensitive substring; strings only), \`<\` smaller, \`>\` greater, \`~\` in (comma-separated, at most ${queryLimits.maxInValues} values; \`\\,\` is a literal comma and \`\\\\\` a backslash). Filters combine with AND, repeated ones too. At most ${queryLimits.maxFilters} filters.`;
 
 const TYPE_NOTES: Record<string, { description: string; example: string }> = {
-  text: { description: 'Case-insensitive under every operator.', example: '*pump' },
-  string: { description: 'Exact, except `*` (case-insensitive substring).', example: 'North Pit' },
+  text: {
+    description: 'Case-insensitive under every operator; canonically equivalent text (NFC) compares alike.',
+    example: '*pump',
+  },
+  string: {
+    description: 'Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike).',
+    example: 'North Pit',
+  },
   integer: { description: 'An integer; `*` is not allowed.', example: '>0' },
   date: {
     description:
@@ -107,7 +115,10 @@ const listParameters = z.object({
 
 const idParameter = z.object({ id: z.string().openapi({ description: 'The action id' }) });
 const ifMatch = z.object({
-  'if-match': z.string().optional().openapi({ description: 'An ETag from GET or PATCH; a stale one is a 412.' }),
+  'if-match': z.string().optional().openapi({
+    description:
+      '`*`, or one or more ETags from GET or PATCH, quoted as they come (`"3"`); strong comparison, so a weak `W/"3"` never matches. A stale one is a 412 whose ETag header is the current version; anything else is a 400.',
+  }),
 });
 
 const problems = (...statuses: number[]) =>
@@ -123,13 +134,12 @@ const problems = (...statuses: number[]) =>
 
 const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is invalid; `errors` names each parameter or field.',
-  401: 'A valid bearer token (a Cognito ID token) is required.',
+  401: 'A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from.',
   403: 'Not allowed for this caller.',
   404: 'No such action.',
-  409: 'The producer reference already made an action.',
-  412: 'If-Match does not match the current ETag.',
+  412: 'If-Match does not match the current version; the ETag header carries the current one.',
   413: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
-  415: 'The body is not JSON.',
+  415: 'The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8.',
   503: 'The store is busy or unreachable; see Retry-After.',
 };
 
@@ -143,11 +153,11 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
     method: 'post',
     path: r.path,
     summary: 'Create an action',
-    description: `The caller becomes owner and initiator. With actionProducer.reference, the id is derived from producer name and reference, so one reference makes at most one action (409 on a repeat). Strings: title 1-${bodyLimits.title} chars, description up to ${bodyLimits.description}.`,
+    description: `The caller becomes owner and initiator; the id is a random UUID. actionProducer.reference is kept as data: only the producer's own ActionRequested event claims a reference. Strings: title 1-${bodyLimits.title} chars, description up to ${bodyLimits.description}; text must be well-formed Unicode, and one-line fields (title, names, references, location, tags, attachment name and type) refuse control and bidirectional formatting characters.`,
     request: { body: jsonBody(createActionSchema) },
     responses: {
       201: { description: 'Created', content: { 'application/json': { schema: z.object({ id: z.string() }) } } },
-      ...problems(400, 401, 409, 413, 415, 503),
+      ...problems(400, 401, 413, 415, 503),
     },
   }),
   listActions: (r) => ({
@@ -184,7 +194,7 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
     path: r.path,
     summary: 'Edit an action (JSON merge patch)',
     description:
-      'Allowed to the owner or the assignee, or anyone when allowAnonymousEdits is true; allowAnonymousEdits itself is owner only. null resets description, tags and attachments; location merges field by field; assignee is replaced whole (null unassigns). When several errors apply: 400, then 404, 403, 412.',
+      'Allowed to the owner or the assignee, or anyone when allowAnonymousEdits is true. A patch naming assignee needs the owner or the current assignee, one naming allowAnonymousEdits the owner; anyone else gets 403 for the whole patch. actionProducer.name and .reference never change (400). null resets description, tags and attachments; location merges field by field; assignee is replaced whole (null unassigns). When several errors apply: 400, then 404, 403, 412.',
     request: {
       params: idParameter,
       headers: ifMatch,

@@ -1,5 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -24,18 +24,38 @@ export interface LocalUser {
   email?: string;
 }
 
+/** Files in DATA_DIR are for their owner alone: the directory 0700, each file 0600. */
+const PRIVATE_DIRECTORY_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Creates DATA_DIR for its owner only, or makes an existing one so: it holds the issuer's
+ * private key, which signs tokens for any user, and the store with everyone's email addresses.
+ */
+export function ensurePrivateDirectory(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  chmodSync(dataDir, PRIVATE_DIRECTORY_MODE);
+}
+
+/** Writes a file only its owner can read; `mode` applies only when creating, so chmod too. */
+export function writePrivateFile(file: string, content: string): void {
+  writeFileSync(file, content, { mode: PRIVATE_FILE_MODE });
+  chmodSync(file, PRIVATE_FILE_MODE);
+}
+
 /** Creates the key pair on first use; later runs (and `npm run token`) reuse it. */
 export function ensureIssuer(dataDir: string): IssuerFiles {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDirectory(dataDir);
   const files = { privateKeyFile: join(dataDir, 'issuer-key.json'), jwksFile: join(dataDir, 'jwks.json') };
   if (!existsSync(files.privateKeyFile) || !existsSync(files.jwksFile)) {
     const kid = randomUUID();
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const publicJwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
-    writeFileSync(files.privateKeyFile, JSON.stringify({ kid, key: privateKey.export({ format: 'jwk' }) }), {
-      mode: 0o600,
-    });
-    writeFileSync(files.jwksFile, JSON.stringify({ keys: [publicJwk] }, null, 2));
+    writePrivateFile(files.privateKeyFile, JSON.stringify({ kid, key: privateKey.export({ format: 'jwk' }) }));
+    writePrivateFile(files.jwksFile, JSON.stringify({ keys: [publicJwk] }, null, 2));
+  } else {
+    // Key files made before this rule were world-readable.
+    for (const file of Object.values(files)) chmodSync(file, PRIVATE_FILE_MODE);
   }
   return files;
 }

@@ -1,8 +1,16 @@
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { ensureIssuer, type IssuerFiles, LOCAL_CLIENT_ID, LOCAL_REGION, LOCAL_USER_POOL_ID } from './issuer';
+import {
+  ensureIssuer,
+  ensurePrivateDirectory,
+  type IssuerFiles,
+  LOCAL_CLIENT_ID,
+  LOCAL_REGION,
+  LOCAL_USER_POOL_ID,
+  writePrivateFile,
+} from './issuer';
 import { LOCAL_TABLE_NAME, type LocalStore, startStore } from './store';
 import { type StreamReader, startStreamReader } from './stream-reader';
 
@@ -61,7 +69,7 @@ export const streamPositionFile = (dataDir: string) => join(dataDir, 'stream-pos
 
 export async function startLocalStack(options: StackOptions): Promise<LocalStack> {
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDirectory(dataDir);
   const issuer = ensureIssuer(dataDir);
   const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
   Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
@@ -82,7 +90,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  writeFileSync(stackFile(dataDir), JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint }));
+  writePrivateFile(stackFile(dataDir), JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint }));
 
   return {
     url,

@@ -1,5 +1,6 @@
 import { parseDateTime, parseDay } from '../dates';
 import { clip, type Problem, ValidationError } from '../errors';
+import { foldForComparison } from '../text';
 import { type FieldSpec, fieldsByName } from './fields';
 
 /**
@@ -151,7 +152,8 @@ export function parseClause(field: FieldSpec, raw: string): Clause {
     case 'text':
     case 'string': {
       if (op === '*' && text === '') fail("'*' needs some text to search for");
-      const values = field.type === 'text' || op === '*' ? items.map((v) => v.toLowerCase()) : items;
+      // Compared with the stored case-insensitive copies: NFC, then lower case, like them.
+      const values = field.type === 'text' || op === '*' ? items.map(foldForComparison) : items;
       return { field, type: field.type, op, values };
     }
     case 'integer': {

@@ -10,6 +10,7 @@ import {
   UNASSIGNED,
 } from '../action';
 import type { HistoryEntry, RecordedEntry } from '../history';
+import { foldForComparison } from '../text';
 import {
   attr,
   everythingPartition,
@@ -32,16 +33,16 @@ type Filters = Record<string, string | number>;
 /** Index keys may not be empty strings, so an empty value simply leaves the item out of that index. */
 const nonEmpty = (value: string | undefined): string | undefined => (value ? value : undefined);
 
-/** Sets a string filter value and, when lower-casing changes it, its lower-case copy. */
+/** Sets a string filter value as sent and, when folding changes it, its case-insensitive copy. */
 function putString(filters: Filters, key: string, value: string) {
   filters[key] = value;
-  const lower = value.toLowerCase();
+  const lower = foldForComparison(value);
   if (lower !== value) filters[lowerKey(key)] = lower;
 }
 
 export function toItem(action: Action): Item {
   const assignee = action.assignee ?? UNASSIGNED;
-  const titleLower = action.title.toLowerCase();
+  const titleLower = foldForComparison(action.title);
   const f: Filters = {
     [filterKey.titleLower]: titleLower,
     [filterKey.dueAt]: action.dueAt,

@@ -18,9 +18,11 @@ import { Forge, issuerFilesIn, trustedKid } from '../support/forge';
 
 /**
  * The authentication matrix (OWASP API2, contract section 2): every near-miss token is a 401
- * with one and the same problem body, and none of them reaches the domain: a valid body is not
- * stored, an invalid one is not judged (401, not 400 or 415), an action is neither changed nor
- * deleted. Tokens are forged with the local issuer's key, changing one thing at a time.
+ * that says only whether a token was missing, expired or not valid for this service (one and the
+ * same problem body and `WWW-Authenticate` for each of the three), and none of them reaches the
+ * domain: a valid body is not stored, an invalid one is not judged (401, not 400 or 415), an
+ * action is neither changed nor deleted. Tokens are forged with the local issuer's key, changing
+ * one thing at a time.
  */
 
 const forge = new Forge(issuerFilesIn(dataDir()));
@@ -28,19 +30,25 @@ const mallory = { sub: randomUUID(), name: 'Mallory', email: 'mallory@example.co
 const now = () => Math.floor(Date.now() / 1000);
 const OTHER_POOL = `https://cognito-idp.${LOCAL_REGION}.amazonaws.com/${LOCAL_REGION}_OtherPool`;
 
-/** What a client gets for any failed authentication; learned once from the plainest case. */
-let unauthorized: Reply;
+type Reason = 'missing' | 'expired' | 'invalid';
+
+/** What a client gets for each kind of failed authentication; learned once from the plainest cases. */
+const unauthorized = {} as Record<Reason, Reply>;
 const owner = newUser('Olive Owner');
 let target: { id: string; before: unknown };
 
 beforeAll(async () => {
-  unauthorized = await call('GET', '/api/actions');
+  unauthorized.missing = await call('GET', '/api/actions');
+  unauthorized.invalid = await call('GET', '/api/actions', { headers: { authorization: 'Bearer not-a-token' } });
+  unauthorized.expired = await call('GET', '/api/actions', {
+    token: forge.signed(mallory, { iat: now() - 7200, exp: now() - 3600 }),
+  });
   const id = await create(owner.token, actionBody(uniqueProducer('auth-target')));
   target = { id, before: (await getOne(owner.token, id)).body };
 });
 
-/** `Authorization` header values (undefined: no header) that must all be refused. */
-const refused: Array<[string, () => string | undefined]> = [
+/** `Authorization` header values (undefined: no header) that must all be refused, and why. */
+const missing: Array<[string, () => string | undefined]> = [
   ['no Authorization header', () => undefined],
   ['an empty header', () => ''],
   ['Bearer with no token', () => 'Bearer '],
@@ -48,6 +56,14 @@ const refused: Array<[string, () => string | undefined]> = [
   ['a valid token under the Basic scheme', () => `Basic ${forge.signed(mallory)}`],
   ['a valid token with no scheme', () => forge.signed(mallory)],
   ['a valid token under another scheme', () => `Token ${forge.signed(mallory)}`],
+  ['a valid token glued to the scheme', () => `Bearer${forge.signed(mallory)}`],
+];
+const expired: Array<[string, () => string | undefined]> = [
+  ['expired 7 s ago (beyond the 5 s leeway)', () => `Bearer ${forge.signed(mallory, { exp: now() - 7 })}`],
+  ['expired an hour ago', () => `Bearer ${forge.signed(mallory, { iat: now() - 7200, exp: now() - 3600 })}`],
+  ['expired, under a lower-case scheme', () => `bearer ${forge.signed(mallory, { exp: now() - 60 })}`],
+];
+const invalid: Array<[string, () => string | undefined]> = [
   ['garbage', () => 'Bearer not-a-token'],
   ['three parts of garbage', () => 'Bearer abc.def.ghi'],
   ['characters outside base64url', () => 'Bearer e30=.e30=.e30='],
@@ -81,8 +97,24 @@ const refused: Array<[string, () => string | undefined]> = [
     () => `Bearer ${forge.signed(mallory, { token_use: 'access', aud: undefined, client_id: LOCAL_CLIENT_ID })}`,
   ],
   ['no token_use', () => `Bearer ${forge.signed(mallory, { token_use: undefined })}`],
-  ['expired 7 s ago (beyond the 5 s leeway)', () => `Bearer ${forge.signed(mallory, { exp: now() - 7 })}`],
-  ['expired an hour ago', () => `Bearer ${forge.signed(mallory, { iat: now() - 7200, exp: now() - 3600 })}`],
+  // Expired and wrong in another way: "expired" would say the rest was fine.
+  [
+    'expired, and for another app client',
+    () => `Bearer ${forge.signed(mallory, { exp: now() - 3600, aud: 'other-client' })}`,
+  ],
+  [
+    'expired, and from another user pool',
+    () => `Bearer ${forge.signed(mallory, { exp: now() - 60, iss: OTHER_POOL })}`,
+  ],
+  [
+    'expired, and signed by another key',
+    () => `Bearer ${forge.otherKey(mallory, trustedKid(forge.files), { exp: now() - 60 })}`,
+  ],
+  ['expired, and claims changed after signing', () => `Bearer ${forge.tampered(mallory, { exp: now() - 60 })}`],
+  [
+    'expired, and issued in the future',
+    () => `Bearer ${forge.signed(mallory, { exp: now() - 60, iat: now() + 3600 })}`,
+  ],
   ['an exp that is not a number', () => `Bearer ${forge.signed(mallory, { exp: 'never' })}`],
   ['not valid before 60 s from now (nbf)', () => `Bearer ${forge.signed(mallory, { nbf: now() + 60 })}`],
   [
@@ -95,49 +127,84 @@ const refused: Array<[string, () => string | undefined]> = [
   ['a sub that is not a string', () => `Bearer ${forge.signed(mallory, { sub: 42 })}`],
 ];
 
+const refused: Array<[string, () => string | undefined, Reason]> = [
+  ...missing.map(([what, header]): [string, () => string | undefined, Reason] => [what, header, 'missing']),
+  ...expired.map(([what, header]): [string, () => string | undefined, Reason] => [what, header, 'expired']),
+  ...invalid.map(([what, header]): [string, () => string | undefined, Reason] => [what, header, 'invalid']),
+];
+
 const withAuth = (authorization: string | undefined): Record<string, string> =>
   authorization === undefined ? {} : { authorization };
 
-/** Same status, same headers that matter, same body: nothing says which check failed. */
-function expectSameRefusal(reply: Reply, what: string) {
+/** Same status, same headers that matter, same body as the plain case of its reason. */
+function expectSameRefusal(reply: Reply, what: string, reason: Reason) {
   expectProblem(reply, 401);
-  expect(reply.body, what).toEqual(unauthorized.body);
-  expect(reply.headers.get('www-authenticate'), what).toBe(unauthorized.headers.get('www-authenticate'));
+  expect(reply.body, what).toEqual(unauthorized[reason].body);
+  expect(reply.headers.get('www-authenticate'), what).toBe(unauthorized[reason].headers.get('www-authenticate'));
 }
 
-describe('authentication: every near miss is the same 401', () => {
-  it('the plain refusal is problem+json that names no check', () => {
-    expectProblem(unauthorized, 401);
-    expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer');
-    expect(JSON.stringify(unauthorized.body)).not.toMatch(/expired|signature|issuer|audience|alg|kid|claim|sub\b/i);
+const HOW_TO_GET_A_TOKEN = /npm run --silent token.*same DATA_DIR/;
+/** A 401's detail after its first sentence. */
+const hint = (reply: Reply) => (reply.body.detail as string).replace(/^[^.]*\.\s*/, '');
+
+describe('authentication: every near miss is a 401 that says missing, expired or not valid, and no more', () => {
+  it('no token: RFC 6750 challenge without an error code, and where tokens come from', () => {
+    expectProblem(unauthorized.missing, 401);
+    expect(unauthorized.missing.headers.get('www-authenticate')).toBe('Bearer realm="action-tracking"');
+    expect(unauthorized.missing.body.detail).toMatch(/^No bearer token was sent\./);
+    expect(unauthorized.missing.body.detail).toMatch(HOW_TO_GET_A_TOKEN);
   });
 
-  it.each(refused)('%s', async (_, header) => {
-    const authorization = header();
-    const headers = withAuth(authorization);
-    const producer = uniqueProducer('auth-refused');
-    const json = { 'content-type': 'application/json' };
-    const replies: Array<[string, Reply]> = [
-      ['list', await call('GET', '/api/actions', { headers })],
-      ['get', await call('GET', `/api/actions/${target.id}`, { headers })],
-      ['create (valid body)', await call('POST', '/api/actions', { headers, body: actionBody(producer) })],
-      ['create (invalid body)', await call('POST', '/api/actions', { headers, body: { title: 5, owner: 'me' } })],
-      [
-        'create (malformed JSON)',
-        await call('POST', '/api/actions', { headers: { ...headers, ...json }, rawBody: '{' }),
-      ],
-      ['create (not JSON)', await call('POST', '/api/actions', { headers, rawBody: 'title=x' })],
-      ['patch', await call('PATCH', `/api/actions/${target.id}`, { headers, body: { title: 'Pwned' } })],
-      ['patch (invalid body)', await call('PATCH', `/api/actions/${target.id}`, { headers, body: { id: 1 } })],
-      ['delete', await call('DELETE', `/api/actions/${target.id}`, { headers })],
-      ['patch an unknown id', await call('PATCH', `/api/actions/${randomUUID()}`, { headers, body: { title: 'x' } })],
-    ];
-    for (const [what, reply] of replies) expectSameRefusal(reply, what);
-
-    // Nothing reached the domain: nothing stored, nothing changed, nothing deleted.
-    expect((await list(owner.token, q('actionProducer.name', producer))).totalCount).toBe(0);
-    expect((await getOne(owner.token, target.id)).body).toEqual(target.before);
+  it('a token that is not valid: error="invalid_token" and a description that names no check', () => {
+    expectProblem(unauthorized.invalid, 401);
+    expect(unauthorized.invalid.headers.get('www-authenticate')).toBe(
+      'Bearer realm="action-tracking", error="invalid_token", error_description="The bearer token is not valid for this service"',
+    );
+    expect(unauthorized.invalid.body.detail).toMatch(/^The bearer token is not valid for this service\./);
+    expect(unauthorized.invalid.body.detail).toMatch(HOW_TO_GET_A_TOKEN);
+    // Past the first sentence, only where tokens come from: the same words whatever failed.
+    expect(hint(unauthorized.invalid)).toBe(hint(unauthorized.missing));
   });
+
+  it('an expired token: error="invalid_token" with "has expired"', () => {
+    expectProblem(unauthorized.expired, 401);
+    expect(unauthorized.expired.headers.get('www-authenticate')).toBe(
+      'Bearer realm="action-tracking", error="invalid_token", error_description="The bearer token has expired"',
+    );
+    expect(unauthorized.expired.body.detail).toMatch(/^The bearer token has expired\./);
+    expect(unauthorized.expired.body.detail).toMatch(HOW_TO_GET_A_TOKEN);
+    expect(hint(unauthorized.expired)).toBe(hint(unauthorized.missing));
+  });
+
+  it.each(refused.map(([what, header, reason]) => [what, reason, header] as const))(
+    '%s -> %s',
+    async (_, reason, header) => {
+      const authorization = header();
+      const headers = withAuth(authorization);
+      const producer = uniqueProducer('auth-refused');
+      const json = { 'content-type': 'application/json' };
+      const replies: Array<[string, Reply]> = [
+        ['list', await call('GET', '/api/actions', { headers })],
+        ['get', await call('GET', `/api/actions/${target.id}`, { headers })],
+        ['create (valid body)', await call('POST', '/api/actions', { headers, body: actionBody(producer) })],
+        ['create (invalid body)', await call('POST', '/api/actions', { headers, body: { title: 5, owner: 'me' } })],
+        [
+          'create (malformed JSON)',
+          await call('POST', '/api/actions', { headers: { ...headers, ...json }, rawBody: '{' }),
+        ],
+        ['create (not JSON)', await call('POST', '/api/actions', { headers, rawBody: 'title=x' })],
+        ['patch', await call('PATCH', `/api/actions/${target.id}`, { headers, body: { title: 'Pwned' } })],
+        ['patch (invalid body)', await call('PATCH', `/api/actions/${target.id}`, { headers, body: { id: 1 } })],
+        ['delete', await call('DELETE', `/api/actions/${target.id}`, { headers })],
+        ['patch an unknown id', await call('PATCH', `/api/actions/${randomUUID()}`, { headers, body: { title: 'x' } })],
+      ];
+      for (const [what, reply] of replies) expectSameRefusal(reply, what, reason);
+
+      // Nothing reached the domain: nothing stored, nothing changed, nothing deleted.
+      expect((await list(owner.token, q('actionProducer.name', producer))).totalCount).toBe(0);
+      expect((await getOne(owner.token, target.id)).body).toEqual(target.before);
+    },
+  );
 });
 
 describe('authentication: the positive controls', () => {
@@ -165,6 +232,41 @@ describe('authentication: the positive controls', () => {
     const bare = forge.signed({ sub }, { 'cognito:username': undefined });
     const other = await create(bare, actionBody(uniqueProducer('auth-name')));
     expect((await getOne(bare, other)).body.owner).toEqual({ id: sub, name: sub, email: null });
+  });
+
+  it.each([
+    ['bearer', (t: string) => `bearer ${t}`],
+    ['BEARER', (t: string) => `BEARER ${t}`],
+    ['bEaReR', (t: string) => `bEaReR ${t}`],
+    ['two spaces', (t: string) => `Bearer  ${t}`],
+  ])('the scheme name is case-insensitive (RFC 9110): %s is accepted', async (_, header) => {
+    const reply = await call('GET', '/api/actions?limit=0', {
+      headers: { authorization: header(forge.signed(mallory)) },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  });
+
+  it('email is recorded only when email_verified is true (boolean or the string "true")', async () => {
+    const cases: Array<[unknown, string | null]> = [
+      [true, mallory.email],
+      ['true', mallory.email],
+      [false, null],
+      ['false', null],
+      [undefined, null],
+      ['yes', null],
+      [1, null],
+    ];
+    for (const [verified, email] of cases) {
+      const token = forge.signed(mallory, { email_verified: verified });
+      const id = await create(token, actionBody(uniqueProducer('auth-email')));
+      const { body } = await getOne(token, id);
+      expect(body.owner, `email_verified ${JSON.stringify(verified)}`).toEqual({
+        id: mallory.sub,
+        name: mallory.name,
+        email,
+      });
+      expect(body.initiator.email).toBe(email);
+    }
   });
 
   it('public routes need no token', async () => {

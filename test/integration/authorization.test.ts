@@ -16,7 +16,9 @@ import {
  * Authorization (OWASP API1 broken object level, API3 broken object property level), contract
  * section 5: every editable field, for the owner, the assignee and people who are neither, on a
  * normal action and on one open to anonymous edits. Every refusal is a 403 after which a re-read
- * shows the action exactly as it was; every success shows the edit.
+ * shows the action exactly as it was; every success shows the edit. Two fields carry rights:
+ * `assignee` only the owner or the current assignee may change, `allowAnonymousEdits` only the
+ * owner, even on an action open to anonymous edits.
  */
 
 /** Someone whose token carries `user`'s name and email under another subject. */
@@ -59,10 +61,12 @@ async function fresh(kind: Kind) {
 
 interface Edit {
   name: string;
-  patch: Record<string, unknown>;
+  /** The patch, or the patch a given caller sends. */
+  patch: Record<string, unknown> | ((caller: TestUser) => Record<string, unknown>);
   /** What the re-read must show after a successful edit. */
-  shows: Record<string, unknown>;
-  ownerOnly?: boolean;
+  shows: Record<string, unknown> | ((caller: TestUser) => Record<string, unknown>);
+  /** The narrower rights the patch needs: `assign` (owner or assignee), `owner` (owner alone). */
+  rights?: 'assign' | 'owner';
 }
 
 const someoneElse = newUser('Nina New');
@@ -81,11 +85,31 @@ const edits: Edit[] = [
     name: 'assignee (someone else)',
     patch: { assignee: { id: someoneElse.id, name: someoneElse.name } },
     shows: { assignee: { id: someoneElse.id, name: someoneElse.name, email: null } },
+    rights: 'assign',
+  },
+  {
+    name: 'assignee (the caller)',
+    patch: (caller) => ({ assignee: { id: caller.id, name: caller.name } }),
+    shows: (caller) => ({ assignee: { id: caller.id, name: caller.name, email: null } }),
+    rights: 'assign',
   },
   {
     name: 'assignee (null unassigns)',
     patch: { assignee: null },
     shows: { assignee: { id: 'undefined', name: 'Unknown user', email: '' } },
+    rights: 'assign',
+  },
+  {
+    name: 'assignee (named, unchanged: naming the field needs the right)',
+    patch: { assignee: { id: assignee.id, name: assignee.name, email: assignee.email } },
+    shows: { assignee: { id: assignee.id, name: assignee.name, email: assignee.email } },
+    rights: 'assign',
+  },
+  {
+    name: 'assignee with a title (all or nothing)',
+    patch: { title: 'Handed on', assignee: { id: someoneElse.id } },
+    shows: { title: 'Handed on', assignee: { id: someoneElse.id, name: someoneElse.id, email: null } },
+    rights: 'assign',
   },
   {
     name: 'location (one field)',
@@ -96,11 +120,6 @@ const edits: Edit[] = [
     name: 'actionProducer.url',
     patch: { actionProducer: { url: 'https://inspections.example.com/i/2' } },
     shows: { actionProducer: expect.objectContaining({ url: 'https://inspections.example.com/i/2' }) },
-  },
-  {
-    name: 'actionProducer.reference',
-    patch: { actionProducer: { reference: 'REF-2' } },
-    shows: { actionProducer: expect.objectContaining({ reference: 'REF-2' }) },
   },
   {
     name: 'attachments',
@@ -119,20 +138,21 @@ const edits: Edit[] = [
     name: 'allowAnonymousEdits (flipped)',
     patch: {},
     shows: {},
-    ownerOnly: true,
+    rights: 'owner',
   },
   {
     name: 'allowAnonymousEdits with a title (all or nothing)',
     patch: { title: 'With flag' },
     shows: { title: 'With flag' },
-    ownerOnly: true,
+    rights: 'owner',
   },
 ];
 
 /** The status the edit rule gives `role` for `edit` on a `kind` action. */
 function expected(role: Role, kind: Kind, edit: Edit): 200 | 403 {
   if (role === 'owner') return 200;
-  if (edit.ownerOnly) return 403;
+  if (edit.rights === 'owner') return 403;
+  if (edit.rights === 'assign') return role === 'assignee' ? 200 : 403;
   if (kind === 'anonymous') return 200;
   return role === 'assignee' ? 200 : 403;
 }
@@ -151,9 +171,13 @@ async function expectUnchanged(id: string, before: unknown, etag: string | null)
 describe('PATCH /api/actions/{id}: who may change which field', () => {
   it.each(cases)('$kind action, $edit.name, by the $role -> $status', async ({ kind, role, edit, status }) => {
     const { id, before, etag } = await fresh(kind);
-    const patch = edit.ownerOnly ? { ...edit.patch, allowAnonymousEdits: kind === 'normal' } : edit.patch;
-    const shows = edit.ownerOnly ? { ...edit.shows, allowAnonymousEdits: kind === 'normal' } : edit.shows;
-    const reply = await call('PATCH', `/api/actions/${id}`, { token: people[role]?.token, body: patch });
+    const caller = people[role] as TestUser;
+    const sent = typeof edit.patch === 'function' ? edit.patch(caller) : edit.patch;
+    const wanted = typeof edit.shows === 'function' ? edit.shows(caller) : edit.shows;
+    const flag = edit.rights === 'owner' ? { allowAnonymousEdits: kind === 'normal' } : {};
+    const patch = { ...sent, ...flag };
+    const shows = { ...wanted, ...flag };
+    const reply = await call('PATCH', `/api/actions/${id}`, { token: caller.token, body: patch });
 
     if (status === 403) {
       expectProblem(reply, 403);
@@ -208,6 +232,70 @@ describe('PATCH /api/actions/{id}: who may change which field', () => {
       403,
     );
     await expectUnchanged(id, before, headers.get('etag'));
+  });
+});
+
+describe('PATCH: the producer name and reference never change', () => {
+  const producerEdits = kinds.flatMap((kind) =>
+    roles.flatMap((role) =>
+      [{ name: 'other' }, { reference: 'REF-2' }, { reference: null }].map((actionProducer) => ({
+        kind,
+        role,
+        actionProducer,
+        field: `actionProducer.${Object.keys(actionProducer)[0]}`,
+        value: JSON.stringify(Object.values(actionProducer)[0]),
+      })),
+    ),
+  );
+
+  it.each(producerEdits)(
+    '$kind action, $field set to $value, by the $role -> 400',
+    async ({ kind, role, actionProducer, field }) => {
+      const { id, before, etag } = await fresh(kind);
+      const reply = await call('PATCH', `/api/actions/${id}`, {
+        token: people[role]?.token,
+        body: { title: 'Along', actionProducer },
+      });
+      expectProblem(reply, 400, { field });
+      await expectUnchanged(id, before, etag);
+    },
+  );
+});
+
+describe('race: a stranger self-assigning while the owner closes anonymous edits', () => {
+  it('the stranger never takes the action, in any order, and can never edit it afterwards', async () => {
+    const stranger = people.stranger as TestUser;
+    const selfAssign = { assignee: { id: stranger.id, name: stranger.name } };
+    for (let round = 0; round < 8; round++) {
+      const { id, before } = await fresh('anonymous');
+      const patchAs = (user: TestUser, body: unknown) =>
+        call('PATCH', `/api/actions/${id}`, { token: user.token, body });
+      const [grab, close, grabWithTitle, plainEdit] = await Promise.all([
+        patchAs(stranger, selfAssign),
+        patchAs(owner, { allowAnonymousEdits: false }),
+        patchAs(stranger, { ...selfAssign, title: 'Mine now' }),
+        patchAs(stranger, { description: `Stranger was here ${round}` }),
+      ]);
+      expect(close.status, JSON.stringify(close.body)).toBe(200);
+      expectProblem(grab, 403);
+      expectProblem(grabWithTitle, 403);
+      // An anonymous edit may win the race, but only onto a version that was still open.
+      expect([200, 403]).toContain(plainEdit.status);
+      if (plainEdit.status === 200) {
+        expect(plainEdit.body.allowAnonymousEdits).toBe(true);
+        const version = (r: typeof close) => Number(r.headers.get('etag')?.replace(/"/g, ''));
+        expect(version(plainEdit)).toBeLessThan(version(close));
+      }
+
+      const { body: after, headers } = await getOne(owner.token, id);
+      expect(after.assignee).toEqual(before.assignee);
+      expect(after.title).toBe(before.title);
+      expect(after.allowAnonymousEdits).toBe(false);
+      for (const body of [{ title: 'Later' }, selfAssign, { description: 'Later' }]) {
+        expectProblem(await patchAs(stranger, body), 403);
+      }
+      await expectUnchanged(id, after, headers.get('etag'));
+    }
   });
 });
 

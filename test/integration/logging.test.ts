@@ -57,4 +57,26 @@ describe('structured logs', () => {
     expect(everything).not.toContain('Annabel');
     expect(everything).not.toContain(ann.email);
   });
+
+  it('take a correlation id only when it is short and plain; any other gets a fresh one', async () => {
+    const ann = newUser('Ann');
+    const hostile = [
+      'x'.repeat(8000),
+      'forged\n{"level":"error","message":"injected"}',
+      'a'.repeat(129),
+      '{"callerId":"someone-else"}',
+    ];
+    for (const sent of hostile) {
+      lines.length = 0;
+      const reply = await list(event('GET', '/api/actions', ann.token, sent), {});
+      expect(reply.statusCode).toBe(200);
+      const entries = lines.map((line) => JSON.parse(line));
+      expect(entries.length).toBeGreaterThan(0);
+      const used = entries[0].correlationId as string;
+      expect(used).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+      expect(entries.every((e) => e.correlationId === used)).toBe(true);
+      expect(reply.headers?.['x-correlation-id']).toBe(used);
+      expect(lines.join('\n')).not.toContain(sent.slice(0, 50));
+    }
+  });
 });

@@ -151,15 +151,16 @@ describe('PATCH: If-Match', () => {
     expect((await patch(id, assignee.token, { title: 'Second' }, { 'if-match': current })).status).toBe(200);
   });
 
-  it('If-Match: * and weak ETags are accepted; an ETag never issued is stale', async () => {
+  it('If-Match: * matches; a weak ETag never does (strong comparison); an ETag never issued is stale', async () => {
     const { id, etag } = await fresh();
     expect((await patch(id, owner.token, { title: 'Star' }, { 'if-match': '*' })).status).toBe(200);
-    const { headers } = await getOne(owner.token, id);
-    expect((await patch(id, owner.token, { title: 'Weak' }, { 'if-match': `W/${headers.get('etag')}` })).status).toBe(
-      200,
-    );
-    expectProblem(await patch(id, owner.token, { title: 'x' }, { 'if-match': 'garbage' }), 412);
-    expectProblem(await patch(id, owner.token, { title: 'x' }, { 'if-match': etag }), 412);
+    const current = (await getOne(owner.token, id)).headers.get('etag') as string;
+    for (const stale of [`W/${current}`, '"never-issued"', etag, '"-1"']) {
+      const reply = await patch(id, owner.token, { title: 'x' }, { 'if-match': stale });
+      expectProblem(reply, 412);
+      expect(reply.headers.get('etag'), stale).toBe(current);
+    }
+    expect((await getOne(owner.token, id)).body.title).toBe('Star');
   });
 });
 
@@ -219,22 +220,34 @@ describe('PATCH: merge-patch semantics', () => {
     expect(listed.actions.map((a) => a.id)).toContain(id);
   });
 
-  it('actionProducer url and reference can change; its name cannot', async () => {
-    const { id, producer } = await fresh();
-    const reply = await patch(id, owner.token, {
-      actionProducer: { url: 'https://new.example.com/x', reference: 'NEW-REF' },
-    });
+  it('actionProducer.url can change; its name and reference cannot (400 naming the field)', async () => {
+    const { id, producer } = await fresh({ actionProducer: { name: 'placeholder', reference: 'REF-1' } });
+    const reply = await patch(id, owner.token, { actionProducer: { url: 'https://new.example.com/x' } });
     expect(reply.status).toBe(200);
     expect(reply.body.actionProducer).toEqual({
-      name: producer,
+      name: 'placeholder',
       url: 'https://new.example.com/x',
-      reference: 'NEW-REF',
+      reference: 'REF-1',
     });
-    const cleared = await patch(id, owner.token, { actionProducer: { url: null, reference: null } });
-    expect(cleared.body.actionProducer).toEqual({ name: producer });
-    expectProblem(await patch(id, owner.token, { actionProducer: { name: 'other' } }), 400, {
-      field: 'actionProducer.name',
-    });
+    const cleared = await patch(id, owner.token, { actionProducer: { url: null } });
+    expect(cleared.body.actionProducer).toEqual({ name: 'placeholder', reference: 'REF-1' });
+    const { body: before, headers } = await getOne(owner.token, id);
+    for (const [actionProducer, field] of [
+      [{ name: 'other' }, 'actionProducer.name'],
+      [{ name: 'placeholder' }, 'actionProducer.name'],
+      [{ reference: 'REF-2' }, 'actionProducer.reference'],
+      [{ reference: null }, 'actionProducer.reference'],
+      [{ reference: 'REF-1' }, 'actionProducer.reference'],
+      [{ url: 'https://x.example.com', reference: 'REF-2' }, 'actionProducer.reference'],
+    ] as const) {
+      const refused = await patch(id, owner.token, { actionProducer });
+      expectProblem(refused, 400, { field });
+      const named = refused.body.errors.find((e: { field: string }) => e.field === field);
+      expect(named.message).toBe('cannot be changed after creation');
+    }
+    expect((await getOne(owner.token, id)).body).toEqual(before);
+    expect((await getOne(owner.token, id)).headers.get('etag')).toBe(headers.get('etag'));
+    expect(producer).toBeDefined();
   });
 
   it('values are validated as on create', async () => {
@@ -382,12 +395,14 @@ describe('DELETE /api/actions/{id}', () => {
     expect((await getOne(owner.token, id)).status).toBe(200);
   });
 
-  it('a deleted producer reference cannot be created again (tombstone)', async () => {
+  it('a deleted action stays deleted; its producer reference, being data, blocks nothing', async () => {
     const producer = uniqueProducer('tomb');
     const body = actionBody(producer, { actionProducer: { name: producer, reference: 'R-9' } });
     const id = await create(owner.token, body);
     expect((await call('DELETE', `/api/actions/${id}`, { token: owner.token })).status).toBe(204);
-    expectProblem(await call('POST', '/api/actions', { token: owner.token, body }), 409);
+    const again = await create(owner.token, body);
+    expect(again).not.toBe(id);
     expectProblem(await call('GET', `/api/actions/${id}`, { token: owner.token }), 404);
+    expect((await list(owner.token, q('actionProducer.name', producer))).actions.map((a) => a.id)).toEqual([again]);
   });
 });

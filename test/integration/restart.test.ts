@@ -149,6 +149,8 @@ describe('restart', () => {
     expect(history.body.entries.map((e: { type: string }) => e.type)).toEqual(['created', 'deleted']);
     const edits = await call('GET', `/api/actions/${ids[1]}/history`, { token, baseUrl: second.url });
     expect(edits.body.entries.map((e: { version: number }) => e.version)).toEqual([1, 2]);
+    const byReference = await list(token, `${scope}&${q('actionProducer.reference', 'REF-0')}`, second.url);
+    expect(byReference.actions.map((a) => a.id)).toEqual([ids[0]]);
     // Indexes came back too: filtered and counted lists agree with the first run.
     expect((await list(token, `${scope}&${q('priority', '>5')}`, second.url)).totalCount).toBe(6);
     expect((await list(token, `${scope}&assignee=undefined`, second.url)).totalCount).toBe(8);

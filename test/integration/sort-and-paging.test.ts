@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { compareValues } from '../../lib/store/list';
+import { foldForComparison } from '../../lib/text';
 import { actionBody, call, create, list, newUser, q, uniqueProducer } from '../support/client';
 
 /** Paging and sorting through HTTP: defaults, disjoint pages, both directions on every field. */
@@ -70,7 +72,8 @@ describe('paging', () => {
 
 /** What each sortable field orders by, as the contract says; `undefined` ids sort as text. */
 const sortKeys: Record<string, (a: any) => string | number> = {
-  title: (a) => a.title.toLowerCase(),
+  // Canonically equivalent titles compare alike (contract section 3): NFC, then lower case.
+  title: (a) => foldForComparison(a.title),
   status: (a) => Number(a.status),
   priority: (a) => Number(a.priority),
   dueAt: (a) => a.dueAt,
@@ -88,7 +91,9 @@ const sortKeys: Record<string, (a: any) => string | number> = {
   ),
 };
 
-const compare = (x: string | number, y: string | number) => (x < y ? -1 : x > y ? 1 : 0);
+/** Numbers by value; text by code point, as DynamoDB orders it (JavaScript's `<` orders UTF-16 units). */
+const compare = (x: string | number, y: string | number) =>
+  typeof x === 'number' && typeof y === 'number' ? x - y : compareValues(x, y);
 
 /** The order the contract promises: by the field, ties by id, both in the same direction. */
 const expectedOrder = (actions: any[], field: string, descending: boolean) =>

@@ -69,10 +69,10 @@ export class Forge {
   }
 
   /** Signed with a freshly made RSA key the service has never seen, claiming `kid`. */
-  otherKey(user: LocalUser, kid: string = randomUUID()): string {
+  otherKey(user: LocalUser, kid: string = randomUUID(), changes: Record<string, unknown> = {}): string {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const head = base64url({ alg: 'RS256', typ: 'JWT', kid });
-    const body = base64url(this.claims(user));
+    const body = base64url(this.claims(user, changes));
     const signature = sign('RSA-SHA256', Buffer.from(`${head}.${body}`), privateKey);
     return `${head}.${body}.${base64url(signature)}`;
   }
