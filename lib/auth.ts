@@ -9,7 +9,7 @@ import {
 import { SimpleFetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache, SimplePenaltyBox } from 'aws-jwt-verify/jwk';
 import { type Person, UNASSIGNED } from './action';
-import { config } from './config';
+import { getConfig } from './config';
 import { ServiceUnavailableError, UnauthorizedError, type UnauthorizedReason } from './errors';
 
 /**
@@ -19,44 +19,55 @@ import { ServiceUnavailableError, UnauthorizedError, type UnauthorizedReason } f
  * verifier never reaches for the network.
  */
 
-const local = config.jwksFile !== undefined;
-
 /** Clock-skew leeway for exp and iat. */
 const LEEWAY_SECONDS = 5;
 
-/**
- * Where the pool's keys are fetched from: Cognito's JWKS URI, or JWKS_URI when set (a proxy or
- * VPC endpoint; the tests point it at a server that fails). Locally, nowhere: keys come from
- * JWKS_FILE. The fetcher's own timeouts (1.5 s idle, 3 s response) bound a slow key server.
- */
-const fetcher = new SimpleFetcher();
 /** After a failed key fetch, wait this long before the next try (and say so in Retry-After). */
 const KEY_FETCH_BACKOFF_SECONDS = 5;
-const jwksCache = new SimpleJwksCache({
-  penaltyBox: new SimplePenaltyBox({ waitSeconds: KEY_FETCH_BACKOFF_SECONDS }),
-  fetcher: local
-    ? { fetch: () => Promise.reject(new Error('the local issuer publishes its keys only through JWKS_FILE')) }
-    : { fetch: (uri, options, data) => fetcher.fetch(config.jwksUri ?? uri, options, data) },
-});
 
-const verifier = CognitoJwtVerifier.create(
-  {
-    userPoolId: config.userPoolId,
-    clientId: config.userPoolClientId,
-    tokenUse: 'id',
-    graceSeconds: LEEWAY_SECONDS,
-  },
-  { jwksCache },
-);
+interface Verification {
+  /** Locally the keys come from JWKS_FILE, and no fetch is ever made. */
+  local: boolean;
+  verifier: ReturnType<typeof CognitoJwtVerifier.create>;
+  /** Where a client gets a token, told in every 401. */
+  howToGetAToken: string;
+}
 
-if (config.jwksFile) verifier.cacheJwks(JSON.parse(readFileSync(config.jwksFile, 'utf8')));
+let verification: Verification | undefined;
 
-/** Where a client gets a token, told in every 401. */
-const HOW_TO_GET_A_TOKEN = local
-  ? 'Locally, get one with `npm run --silent token -- --sub <id> --name <name> --email <email>` (run with the same DATA_DIR as the server) and send it as `Authorization: Bearer <token>`.'
-  : "Sign in to the service's Cognito user pool and send the ID token it gives you as `Authorization: Bearer <token>`.";
+/**
+ * The verifier, created on first use and kept for the life of the process with its key cache.
+ * Keys are fetched from Cognito's JWKS URI, or JWKS_URI when set (a proxy or VPC endpoint; the
+ * tests point it at a server that fails). Locally, nowhere: keys come from JWKS_FILE. The
+ * fetcher's own timeouts (1.5 s idle, 3 s response) bound a slow key server.
+ */
+function getVerification(): Verification {
+  if (verification) return verification;
+  const config = getConfig();
+  const local = config.jwksFile !== undefined;
+  const fetcher = new SimpleFetcher();
+  const jwksCache = new SimpleJwksCache({
+    penaltyBox: new SimplePenaltyBox({ waitSeconds: KEY_FETCH_BACKOFF_SECONDS }),
+    fetcher: local
+      ? { fetch: () => Promise.reject(new Error('the local issuer publishes its keys only through JWKS_FILE')) }
+      : { fetch: (uri, options, data) => fetcher.fetch(config.jwksUri ?? uri, options, data) },
+  });
+  const verifier = CognitoJwtVerifier.create(
+    { userPoolId: config.userPoolId, clientId: config.userPoolClientId, tokenUse: 'id', graceSeconds: LEEWAY_SECONDS },
+    { jwksCache },
+  );
+  if (config.jwksFile) verifier.cacheJwks(JSON.parse(readFileSync(config.jwksFile, 'utf8')));
+  verification = {
+    local,
+    verifier,
+    howToGetAToken: local
+      ? 'Locally, get one with `npm run --silent token -- --sub <id> --name <name> --email <email>` (run with the same DATA_DIR as the server) and send it as `Authorization: Bearer <token>`.'
+      : "Sign in to the service's Cognito user pool and send the ID token it gives you as `Authorization: Bearer <token>`.",
+  };
+  return verification;
+}
 
-const unauthorized = (reason: UnauthorizedReason) => new UnauthorizedError(reason, HOW_TO_GET_A_TOKEN);
+const unauthorized = (reason: UnauthorizedReason) => new UnauthorizedError(reason, getVerification().howToGetAToken);
 
 /** The scheme name is case-insensitive (RFC 9110 section 11.1); a JWS compact token follows it. */
 const BEARER_SCHEME = /^bearer(?: +(.*))?$/i;
@@ -91,11 +102,11 @@ export async function authenticate(header: string | undefined): Promise<Person> 
 async function verified(token: string, graceSeconds = LEEWAY_SECONDS): Promise<Record<string, unknown>> {
   let claims: Record<string, unknown>;
   try {
-    claims = (await verifier.verify(token, { graceSeconds })) as Record<string, unknown>;
+    claims = (await getVerification().verifier.verify(token, { graceSeconds })) as Record<string, unknown>;
   } catch (error) {
     // Cognito's keys could not be fetched: the token may be fine, we just cannot tell now.
     if (
-      !local &&
+      !getVerification().local &&
       (error instanceof FetchError ||
         error instanceof JwksNotAvailableInCacheError ||
         error instanceof WaitPeriodNotYetEndedJwkError)

@@ -1,6 +1,8 @@
 /**
- * Configuration, read once from the environment at cold start and checked. Nothing else in the
- * service reads `process.env`. In AWS the CDK construct sets these; locally `npm start` does.
+ * Configuration, read from the environment once, at first use, and checked. Nothing else in the
+ * service reads `process.env`. Read lazily, not at import: a script or test may import any
+ * module and set the environment afterwards. In AWS the CDK construct sets these; locally the
+ * local stack does.
  */
 
 function required(name: string): string {
@@ -52,9 +54,8 @@ function load(): Config {
     storeTimeoutMs: Number(optional('STORE_TIMEOUT_MS') ?? 5000),
     storeMaxAttempts: Number(optional('STORE_MAX_ATTEMPTS') ?? 3),
     listReadBudget: Number(optional('LIST_READ_BUDGET') ?? 200_000),
-    logLevel: (optional('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel,
+    logLevel: getLogLevel(),
   };
-  if (!LOG_LEVELS.includes(config.logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {
     throw new Error('STORE_TIMEOUT_MS must be a positive number');
   }
@@ -64,4 +65,22 @@ function load(): Config {
   return config;
 }
 
-export const config: Config = load();
+let loaded: Config | undefined;
+
+/** The configuration, read and checked on the first call. */
+export function getConfig(): Config {
+  loaded ??= load();
+  return loaded;
+}
+
+let logLevel: LogLevel | undefined;
+
+/** The log level alone (`LOG_LEVEL`), so logging works before, or without, the rest. */
+export function getLogLevel(): LogLevel {
+  if (logLevel === undefined) {
+    const level = (optional('LOG_LEVEL')?.toLowerCase() ?? 'info') as LogLevel;
+    if (!LOG_LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+    logLevel = level;
+  }
+  return logLevel;
+}

@@ -1,7 +1,7 @@
 import { appendFile, chmod } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { v5 as uuidv5 } from 'uuid';
-import { config } from './config';
+import { getConfig } from './config';
 import { eventTypeOf, type RecordedEntry } from './history';
 
 /**
@@ -58,6 +58,7 @@ const PUT_EVENTS_MAX = 10;
  * saying how many before it were, so the caller retries from there and keeps the order.
  */
 export async function publish(events: PublishedEvent[]): Promise<void> {
+  const config = getConfig();
   if (config.eventBusName) {
     eventBridge ??= new EventBridgeClient({ region: config.region });
     for (let i = 0; i < events.length; i += PUT_EVENTS_MAX) {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { config, type LogLevel } from './config';
+import { getLogLevel, type LogLevel } from './config';
 
 /**
  * Structured JSON logs, one object a line, as CloudWatch reads them. Every line written while a
@@ -36,7 +36,7 @@ export const logSink: { write: (line: string) => void } = {
 };
 
 function write(level: Exclude<LogLevel, 'silent'>, message: string, fields: Record<string, unknown> = {}): void {
-  if (order[level] < order[config.logLevel]) return;
+  if (order[level] < order[getLogLevel()]) return;
   logSink.write(
     JSON.stringify({
       level,

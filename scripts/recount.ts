@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { localEnvironment, runningStack } from '../infra/local/stack';
+import { recount } from '../lib/store/recount';
 
 /**
  * `npm run recount [-- --fix]`: recomputes every counter from the actions of the stack running
@@ -35,8 +36,6 @@ if (!running) {
 }
 Object.assign(process.env, localEnvironment(dataDir, running.storeEndpoint), { LOG_LEVEL: 'silent' });
 
-// Loaded only now: the store reads its configuration once, when first imported.
-const { recount } = await import('../lib/store/recount');
 const report = await recount({ fix: Boolean(args.fix) });
 for (const d of report.drift) console.log(`${d.counter}: counter says ${d.stored}, the actions say ${d.actual}`);
 console.log(

@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { handler as publishEvents } from '../../functions/publishEvents';
+import { createGateway, preloadHandlers } from './gateway';
 import {
   ensureIssuer,
   ensurePrivateDirectory,
@@ -74,10 +76,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
   Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
 
-  // Imported only now: the handlers read their configuration once, when first loaded.
-  const { createGateway, preloadHandlers } = await import('./gateway');
   await preloadHandlers();
-  const { handler: publishEvents } = await import('../../functions/publishEvents');
   const reader: StreamReader = startStreamReader({
     endpoint: store.endpoint,
     tableName: LOCAL_TABLE_NAME,

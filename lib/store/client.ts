@@ -3,7 +3,7 @@ import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dy
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { config } from '../config';
+import { getConfig } from '../config';
 import { ServiceUnavailableError } from '../errors';
 
 /**
@@ -12,29 +12,38 @@ import { ServiceUnavailableError } from '../errors';
  * unreachable (the SDK's own classifiers decide), the cancellation reasons of a transaction.
  */
 
-const client = new DynamoDBClient({
-  region: config.region,
-  maxAttempts: config.storeMaxAttempts,
-  requestHandler: new NodeHttpHandler({
-    connectionTimeout: Math.min(1000, config.storeTimeoutMs),
-    requestTimeout: config.storeTimeoutMs,
-    // Without this a store that accepts a request and never answers only logs a warning.
-    throwOnRequestTimeout: true,
-    // The SDK's default of 50 sockets queues the 51st call, and the connection timeout counts
-    // that wait: 200 creates at once on the local stack, where one process serves every request,
-    // turned into 503s after a second. A Lambda instance serves one request and never gets near.
-    httpAgent: new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY }),
-  }),
-  ...(config.dynamodbEndpoint
-    ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-    : {}),
-});
+function createClient(): DynamoDBDocumentClient {
+  const config = getConfig();
+  const client = new DynamoDBClient({
+    region: config.region,
+    maxAttempts: config.storeMaxAttempts,
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: Math.min(1000, config.storeTimeoutMs),
+      requestTimeout: config.storeTimeoutMs,
+      // Without this a store that accepts a request and never answers only logs a warning.
+      throwOnRequestTimeout: true,
+      // The SDK's default of 50 sockets queues the 51st call, and the connection timeout counts
+      // that wait: 200 creates at once on the local stack, where one process serves every request,
+      // turned into 503s after a second. A Lambda instance serves one request and never gets near.
+      httpAgent: new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY }),
+    }),
+    ...(config.dynamodbEndpoint
+      ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
 
-export const documentClient = DynamoDBDocumentClient.from(client, {
-  marshallOptions: { removeUndefinedValues: true },
-});
+let documentClient: DynamoDBDocumentClient | undefined;
 
-export const TABLE = config.tableName;
+/** The document client: created on first use, then reused for the life of the process. */
+export function getDocumentClient(): DynamoDBDocumentClient {
+  documentClient ??= createClient();
+  return documentClient;
+}
+
+/** The table's name. */
+export const tableName = (): string => getConfig().tableName;
 
 /** Whether an error means "the store cannot serve this now" rather than "this request is wrong". */
 function unavailable(error: unknown): boolean {
@@ -55,8 +64,8 @@ function unavailable(error: unknown): boolean {
  */
 export async function send<T>(command: object): Promise<T> {
   try {
-    return (await documentClient.send(command as never, {
-      abortSignal: AbortSignal.timeout(config.storeTimeoutMs),
+    return (await getDocumentClient().send(command as never, {
+      abortSignal: AbortSignal.timeout(getConfig().storeTimeoutMs),
     })) as T;
   } catch (error) {
     if (unavailable(error)) throw new ServiceUnavailableError('store', 2, { cause: error });

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Action } from '../action';
 import { UNASSIGNED } from '../action';
-import { canBeKey, send, settleAll, TABLE } from './client';
+import { canBeKey, send, settleAll, tableName } from './client';
 import { attr, itemKind, shardOf } from './table';
 
 /**
@@ -73,7 +73,7 @@ export function counterUpdates(id: string, moves: CounterMove[]) {
   const shard = itemKind.counterShard(shardOf(id));
   return moves.map((move) => ({
     Update: {
-      TableName: TABLE,
+      TableName: tableName(),
       Key: { [attr.id]: move.key, [attr.sortKey]: shard },
       UpdateExpression: 'ADD #n :delta',
       ExpressionAttributeNames: { '#n': attr.count },
@@ -101,7 +101,7 @@ export async function readCount(field: CountedField, value: string | number, sta
       ConsumedCapacity?: { CapacityUnits?: number };
     }>(
       new QueryCommand({
-        TableName: TABLE,
+        TableName: tableName(),
         KeyConditionExpression: '#id = :key',
         ExpressionAttributeNames: { '#id': attr.id },
         ExpressionAttributeValues: { ':key': key },

@@ -1,9 +1,9 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Action } from '../action';
-import { config } from '../config';
+import { getConfig } from '../config';
 import { ServiceUnavailableError, ValidationError } from '../errors';
 import type { Clause, ListQuery } from '../filter/query';
-import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, TABLE } from './client';
+import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from './client';
 import { type CountedField, isCounted, readCount, readCounts } from './counters';
 import { filterExpression, Placeholders } from './expression';
 import { fromItem, type Item, isTombstone, valueAt } from './item';
@@ -99,7 +99,7 @@ async function readMerged(
     const p = new Placeholders();
     const page = await query(
       {
-        TableName: TABLE,
+        TableName: tableName(),
         IndexName: index.name,
         KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(cursor.partition)}`,
         ExpressionAttributeNames: p.names,
@@ -208,7 +208,7 @@ async function listPlanned(query: ListQuery, stats: ReadStats): Promise<ListResu
   const chosen = plan(query, await sizesFor(query, stats));
   const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
   if (chosen.empty) return { ...base, actions: [], totalCount: 0, partitions: 0, stats };
-  const budget = config.listReadBudget;
+  const budget = getConfig().listReadBudget;
   if (chosen.entries > budget) {
     const parameter = query.filters[0]?.field.name ?? 'sort';
     throw new ValidationError(
@@ -249,7 +249,7 @@ function queryInput(read: IndexRead, partition: string | number, p = new Placeho
   else if (upper !== undefined) keyCondition += ` AND ${sk()} < ${p.value(upper)}`;
   const filter = filterExpression(read.filter, p);
   return {
-    TableName: TABLE,
+    TableName: tableName(),
     IndexName: read.index.name,
     KeyConditionExpression: keyCondition,
     ...(filter ? { FilterExpression: filter } : {}),
@@ -327,15 +327,15 @@ async function fetchActions(ids: string[], stats: ReadStats): Promise<Action[]> 
         UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
         ConsumedCapacity?: Array<{ CapacityUnits?: number }>;
       } = await send(
-        new BatchGetCommand({ RequestItems: { [TABLE]: { Keys: keys } }, ReturnConsumedCapacity: 'TOTAL' }),
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys } }, ReturnConsumedCapacity: 'TOTAL' }),
       );
       stats.requests++;
-      for (const item of result.Responses?.[TABLE] ?? []) {
+      for (const item of result.Responses?.[tableName()] ?? []) {
         stats.itemsRead++;
         found.set(item[attr.id] as string, item);
       }
       for (const c of result.ConsumedCapacity ?? []) stats.readUnits += c.CapacityUnits ?? 0;
-      keys = result.UnprocessedKeys?.[TABLE]?.Keys;
+      keys = result.UnprocessedKeys?.[tableName()]?.Keys;
     }
   }
   return ids.flatMap((id) => {

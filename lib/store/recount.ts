@@ -1,5 +1,5 @@
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { send, TABLE } from './client';
+import { send, tableName } from './client';
 import { countedFields, countedValues, counterKey } from './counters';
 import { fromItem, type Item, isTombstone } from './item';
 import { attr, itemKind } from './table';
@@ -27,7 +27,7 @@ async function scanAll(each: (item: Item) => void): Promise<void> {
   let startKey: Item | undefined;
   do {
     const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-      new ScanCommand({ TableName: TABLE, ExclusiveStartKey: startKey }),
+      new ScanCommand({ TableName: tableName(), ExclusiveStartKey: startKey }),
     );
     for (const item of page.Items ?? []) each(item);
     startKey = page.LastEvaluatedKey;
@@ -61,7 +61,7 @@ export async function recount(options: { fix?: boolean } = {}): Promise<RecountR
     for (const d of drift) {
       await send(
         new UpdateCommand({
-          TableName: TABLE,
+          TableName: tableName(),
           Key: { [attr.id]: d.counter, [attr.sortKey]: itemKind.counterShard(0) },
           UpdateExpression: 'ADD #n :delta',
           ExpressionAttributeNames: { '#n': attr.count },

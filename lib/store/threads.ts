@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Comment } from '../action';
 import { ValidationError } from '../errors';
 import type { HistoryEntry } from '../history';
-import { canBeKey, send, TABLE } from './client';
+import { canBeKey, send, tableName } from './client';
 import { commentFrom, commentItem, historyEntryFrom, type Item } from './item';
 import { attr, itemKind } from './table';
 
@@ -54,7 +54,7 @@ async function readThread(
   if (!canBeKey(actionId)) return { items: [] };
   const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
     new QueryCommand({
-      TableName: TABLE,
+      TableName: tableName(),
       KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
       ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
       ExpressionAttributeValues: { ':id': actionId, ':prefix': prefix },
@@ -89,7 +89,7 @@ export async function readComments(actionId: string, limit: number, cursor?: str
 export async function latestComments(actionId: string, count: number): Promise<Comment[]> {
   const result = await send<{ Items?: Item[] }>(
     new QueryCommand({
-      TableName: TABLE,
+      TableName: tableName(),
       KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
       ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
       ExpressionAttributeValues: { ':id': actionId, ':prefix': itemKind.commentPrefix },
@@ -106,14 +106,18 @@ export async function readComment(actionId: string, commentId: string): Promise<
   const sortKey = itemKind.comment(commentId);
   if (!COMMENT_KEY.test(sortKey) || !canBeKey(actionId)) return undefined;
   const result = await send<{ Item?: Item }>(
-    new GetCommand({ TableName: TABLE, Key: { [attr.id]: actionId, [attr.sortKey]: sortKey }, ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: { [attr.id]: actionId, [attr.sortKey]: sortKey },
+      ConsistentRead: true,
+    }),
   );
   return result.Item ? commentFrom(result.Item) : undefined;
 }
 
 /** The comment's key, with a condition that it still exists (and, for an edit, who wrote it). */
 const existing = (actionId: string, commentId: string, authorId?: string) => ({
-  TableName: TABLE,
+  TableName: tableName(),
   Key: { [attr.id]: actionId, [attr.sortKey]: itemKind.comment(commentId) },
   ConditionExpression: authorId ? 'attribute_exists(#sk) AND #author.#id = :author' : 'attribute_exists(#sk)',
   ExpressionAttributeNames: { '#sk': attr.sortKey, ...(authorId ? { '#author': 'author', '#id': 'id' } : {}) },
@@ -123,7 +127,7 @@ const existing = (actionId: string, commentId: string, authorId?: string) => ({
 export const commentWrites = {
   add: (actionId: string, comment: Comment) => ({
     Put: {
-      TableName: TABLE,
+      TableName: tableName(),
       Item: commentItem(actionId, comment),
       ConditionExpression: 'attribute_not_exists(#sk)',
       ExpressionAttributeNames: { '#sk': attr.sortKey },

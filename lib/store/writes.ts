@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Action, etagOf, type Person, toView } from '../action';
 import { ForbiddenError, noSuchAction, PreconditionFailedError, ServiceUnavailableError } from '../errors';
 import type { EntryDraft, RecordedEntry } from '../history';
-import { backoff, canBeKey, send, TABLE, TransactionCancelled, transact } from './client';
+import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from './client';
 import { counterMoves, counterUpdates } from './counters';
 import { fromItem, historyItem, type Item, isTombstone, toItem, tombstone } from './item';
 import { attr, itemKind } from './table';
@@ -22,7 +22,11 @@ export async function getItem(id: string): Promise<Item | undefined> {
   // An id no key can hold names no action; asking DynamoDB would be a ValidationException (500).
   if (!canBeKey(id)) return undefined;
   const result = await send<{ Item?: Item }>(
-    new GetCommand({ TableName: TABLE, Key: { [attr.id]: id, [attr.sortKey]: itemKind.action }, ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: { [attr.id]: id, [attr.sortKey]: itemKind.action },
+      ConsistentRead: true,
+    }),
   );
   return result.Item;
 }
@@ -34,7 +38,7 @@ export async function getAction(id: string): Promise<Action | undefined> {
 
 const historyPut = (entry: RecordedEntry): TransactItem => ({
   Put: {
-    TableName: TABLE,
+    TableName: tableName(),
     Item: historyItem(entry),
     // A version is written once: two changes can never both claim it.
     ConditionExpression: 'attribute_not_exists(#sk)',
@@ -71,7 +75,7 @@ export async function putNewAction(action: Action, actor: Person): Promise<boole
   const items: TransactItem[] = [
     {
       Put: {
-        TableName: TABLE,
+        TableName: tableName(),
         Item: item,
         ConditionExpression: 'attribute_not_exists(#id)',
         ExpressionAttributeNames: { '#id': attr.id },
@@ -203,7 +207,7 @@ export async function mutate(
     const items: TransactItem[] = [
       {
         Put: {
-          TableName: TABLE,
+          TableName: tableName(),
           Item: written,
           ConditionExpression: `#v = :version AND attribute_not_exists(#del)${rights.expression}`,
           ExpressionAttributeNames: { '#v': attr.version, '#del': attr.deletedAt, ...rights.names },

@@ -3,10 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as ingestHandler } from '../../functions/ingestActions';
 import { issueToken } from '../../infra/local/issuer';
-import type { LocalStack } from '../../infra/local/stack';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack';
+import { getDocumentClient } from '../../lib/store/client';
+import { recount } from '../../lib/store/recount';
+import { conflictStats } from '../../lib/store/writes';
 import { actionBody, type CallOptions, call, expectProblem, q } from '../support/client';
 
 /**
@@ -19,19 +24,13 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const BUDGET = 150;
 let stack: LocalStack;
 let dataDir: string;
-let conflicts: () => number;
-let recount: typeof import('../../lib/store/recount').recount;
-let ingest: (event: SQSEvent, context: never) => Promise<SQSBatchResponse>;
+const conflicts = () => conflictStats.conflicts;
+const ingest = ingestHandler as unknown as (event: SQSEvent, context: never) => Promise<SQSBatchResponse>;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'actions-counters-'));
   Object.assign(process.env, { LIST_READ_BUDGET: String(BUDGET), LOG_LEVEL: 'silent' });
-  const { startLocalStack } = await import('../../infra/local/stack');
   stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
-  const writes = await import('../../lib/store/writes');
-  conflicts = () => writes.conflictStats.conflicts;
-  recount = (await import('../../lib/store/recount')).recount;
-  ingest = (await import('../../functions/ingestActions')).handler as never;
 });
 
 afterAll(async () => {
@@ -148,9 +147,7 @@ describe('counters', () => {
   }, 120_000);
 
   it('npm run recount reports drift, repairs it with --fix, and then finds none', async () => {
-    const { documentClient } = await import('../../lib/store/client');
-    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-    await documentClient.send(
+    await getDocumentClient().send(
       new UpdateCommand({
         TableName: 'actions',
         Key: { id: 'n#status#1', sk: '00' },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { handler as ingestHandler } from '../../functions/ingestActions';
 import { localEnvironment } from '../../infra/local/stack';
 import { actionBody, call, dataDir, newUser, publishedEvents, uniqueProducer, waitForEvents } from '../support/client';
 
@@ -10,14 +11,10 @@ import { actionBody, call, dataDir, newUser, publishedEvents, uniqueProducer, wa
  */
 
 type Handler = (event: SQSEvent, context: never) => Promise<SQSBatchResponse>;
-let ingest: Handler;
+const ingest = ingestHandler as unknown as Handler;
 
 beforeAll(async () => {
-  const { inject } = await import('vitest');
-  Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), {
-    LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent',
-  });
-  ingest = (await import('../../functions/ingestActions')).handler as unknown as Handler;
+  Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
 });
 
 const record = (body: unknown): SQSRecord =>

@@ -2,6 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { handler as createHandler } from '../../functions/createAction';
+import { handler as getHandler } from '../../functions/getAction';
+import { handler as listHandler } from '../../functions/listActions';
+import { handler as updateHandler } from '../../functions/updateAction';
 import { localEnvironment } from '../../infra/local/stack';
 import { apiEvent } from '../support/api-event';
 import { actionBody, dataDir, newUser, uniqueProducer } from '../support/client';
@@ -16,6 +20,12 @@ import { type Fault, type FaultProxy, startFaultProxy } from '../support/fault-p
  */
 
 type Handler = (event: APIGatewayProxyEventV2, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
+const handlers = {
+  create: createHandler as unknown as Handler,
+  list: listHandler as unknown as Handler,
+  get: getHandler as unknown as Handler,
+  update: updateHandler as unknown as Handler,
+};
 
 const MAX_ATTEMPTS = 2;
 /** Long enough for one throttled retry (the SDK backs off up to 1 s after a throttle), short enough to test. */
@@ -24,7 +34,6 @@ const TIMEOUT_MS = 1_500;
 const BOUND_MS = MAX_ATTEMPTS * TIMEOUT_MS + 1_000;
 
 let proxy: FaultProxy;
-const handlers: Record<'create' | 'list' | 'get' | 'update', Handler> = {} as never;
 const user = newUser('Fay Faults');
 const measured: Record<string, number[]> = {};
 
@@ -35,11 +44,7 @@ beforeAll(async () => {
     STORE_TIMEOUT_MS: String(TIMEOUT_MS),
     LOG_LEVEL: 'silent',
   });
-  // Imported only now: lib/config reads the environment once, when first loaded.
-  handlers.create = (await import('../../functions/createAction')).handler as unknown as Handler;
-  handlers.list = (await import('../../functions/listActions')).handler as unknown as Handler;
-  handlers.get = (await import('../../functions/getAction')).handler as unknown as Handler;
-  handlers.update = (await import('../../functions/updateAction')).handler as unknown as Handler;
+  // The handlers read their configuration at first use, that is, from the environment set here.
 });
 
 afterAll(async () => {

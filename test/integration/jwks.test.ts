@@ -4,7 +4,8 @@ import type { Server, ServerResponse } from 'node:http';
 import { createServer, globalAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { handler as listHandler } from '../../functions/listActions';
 import { localEnvironment } from '../../infra/local/stack';
 import { apiEvent } from '../support/api-event';
 import { dataDir, issuerFiles, newUser } from '../support/client';
@@ -21,7 +22,7 @@ type Mode = 'hang' | 'error' | 'serve';
 let mode: Mode = 'hang';
 let server: Server;
 const hanging: ServerResponse[] = [];
-let list: Handler;
+const list = listHandler as unknown as Handler;
 
 beforeAll(async () => {
   // A key server on loopback with a test certificate, trusted only by this test process.
@@ -34,14 +35,12 @@ beforeAll(async () => {
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const { inject } = await import('vitest');
   const { JWKS_FILE: _localKeys, ...environment } = localEnvironment(dataDir(), inject('storeEndpoint'));
   Object.assign(process.env, environment, {
     JWKS_URI: `https://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`,
     LOG_LEVEL: 'silent',
   });
   delete process.env.JWKS_FILE;
-  list = (await import('../../functions/listActions')).handler as unknown as Handler;
 });
 
 afterAll(async () => {

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { handler as createHandler } from '../../functions/createAction';
+import { handler as listHandler } from '../../functions/listActions';
 import { localEnvironment } from '../../infra/local/stack';
+import { logSink } from '../../lib/logger';
 import { apiEvent } from '../support/api-event';
 import { actionBody, dataDir, newUser, uniqueProducer } from '../support/client';
 
@@ -13,16 +16,12 @@ import { actionBody, dataDir, newUser, uniqueProducer } from '../support/client'
 
 type Handler = (event: APIGatewayProxyEventV2, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
 const lines: string[] = [];
-let create: Handler;
-let list: Handler;
+const create = createHandler as unknown as Handler;
+const list = listHandler as unknown as Handler;
 
 beforeAll(async () => {
-  const { inject } = await import('vitest');
   Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'debug' });
-  const { logSink } = await import('../../lib/logger');
   logSink.write = (line) => lines.push(line);
-  create = (await import('../../functions/createAction')).handler as unknown as Handler;
-  list = (await import('../../functions/listActions')).handler as unknown as Handler;
 });
 
 const event = (method: string, path: string, token: string, correlationId: string, body?: unknown) =>

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureIssuer, issueToken } from '../../infra/local/issuer';
-import type { LocalStack } from '../../infra/local/stack';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack';
 import { actionBody, call } from '../support/client';
 
 /**
@@ -163,7 +163,6 @@ describe('events from the stream', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'actions-bus-down-'));
     dirs.push(dataDir);
     process.env.LOG_LEVEL = 'silent';
-    const { startLocalStack } = await import('../../infra/local/stack');
     stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
     const token = issueToken(stack.issuer, { sub: 'u-bea', name: 'Bea Bus' });
     // The local "bus" is events.ndjson: a directory in its place makes every publish fail.
