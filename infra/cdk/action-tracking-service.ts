@@ -13,29 +13,55 @@ import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AccountRecovery, type IUserPool, type IUserPoolClient, Mfa, UserPool } from 'aws-cdk-lib/aws-cognito';
-import { AttributeType, BillingMode, Operation, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
+import {
+  AccountRecovery,
+  ClientAttributes,
+  type IUserPool,
+  type IUserPoolClient,
+  Mfa,
+  UserPool,
+} from 'aws-cdk-lib/aws-cognito';
+import {
+  AttributeType,
+  BillingMode,
+  type ITable,
+  Operation,
+  ProjectionType,
+  StreamViewType,
+  Table,
+} from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus, type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/docs-assets';
-import { fallbackRoute, ingestFunction, routes, type TableAccess } from '../../lib/routes';
-import { indexList, type KeyType, tableKey } from '../../lib/store/table';
+import { fallbackRoute, ingestFunction, routes, streamFunction, type TableAccess } from '../../lib/routes';
+import { indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
 export interface ActionTrackingServiceProps {
+  /**
+   * Bring your own table: it must have the key schema, indexes and stream (new and old images)
+   * of `lib/store/table.ts`, as `ActionTrackingService.defineTable` makes them. Default: a new
+   * table (on-demand, point-in-time recovery, deletion protection per `deletionProtection`).
+   */
+  table?: ITable;
   /** A user pool whose ID tokens the API accepts. Default: a new pool. */
   userPool?: IUserPool;
   /** An app client of `userPool` (only with `userPool`). Default: a new client of the pool. */
   userPoolClient?: IUserPoolClient;
+  /** The bus producers put `ActionRequested` on and the service publishes to. Default: a new bus. */
+  eventBus?: IEventBus;
+  /** `source` values of the producer events ingested. Default: any source. */
+  producerSources?: string[];
   /** What deleting the stack does to the table and a created user pool. Default: `RETAIN`. */
   removalPolicy?: RemovalPolicy;
-  /** Deletion protection on the table and a created user pool. Default: on. */
+  /** Deletion protection on a created table and user pool. Default: on. */
   deletionProtection?: boolean;
   /** CORS for browser clients. Default: none (same-origin or server-side callers only). */
   cors?: CorsPreflightOptions;
@@ -55,6 +81,8 @@ const attributeType: Record<KeyType, AttributeType> = { S: AttributeType.STRING,
 const operation: Record<TableAccess, Operation> = {
   GetItem: Operation.GET_ITEM,
   PutItem: Operation.PUT_ITEM,
+  UpdateItem: Operation.UPDATE_ITEM,
+  DeleteItem: Operation.DELETE_ITEM,
   Query: Operation.QUERY,
   BatchGetItem: Operation.BATCH_GET_ITEM,
 };
@@ -73,19 +101,22 @@ const INGEST_TIMEOUT = Duration.seconds(30);
 
 /**
  * The action tracking service on AWS: the DynamoDB table as `lib/store/table.ts` describes it,
- * one Lambda function per handler, an HTTP API with exactly the routes of `infra/routes.ts`
+ * one Lambda function per handler, an HTTP API with exactly the routes of `lib/routes.ts`
  * behind a Cognito JWT authorizer, the EventBridge bus with the `ActionRequested` ingest path,
  * and alarms. Each function may make only the DynamoDB calls its route lists.
  */
 export class ActionTrackingService extends Construct {
-  readonly table: Table;
+  readonly table: ITable;
   readonly userPool: IUserPool;
   readonly userPoolClient: IUserPoolClient;
   readonly api: HttpApi;
   readonly stage: HttpStage;
-  readonly eventBus: EventBus;
+  readonly eventBus: IEventBus;
   readonly ingestQueue: Queue;
+  /** Producer events that could not be ingested. */
   readonly deadLetterQueue: Queue;
+  /** Stream batches the event publisher gave up on (their records, to replay). */
+  readonly eventsDeadLetterQueue: Queue;
   /** Every function, by handler name. */
   readonly functions: Record<string, ServiceFunction> = {};
   readonly alarms: Alarm[] = [];
@@ -99,24 +130,9 @@ export class ActionTrackingService extends Construct {
     const deletionProtection = props.deletionProtection ?? true;
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
 
-    this.table = new Table(this, 'Table', {
-      partitionKey: { name: tableKey.name, type: attributeType[tableKey.type] },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection,
-      removalPolicy,
-    });
-    for (const index of indexList) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey.name, type: attributeType[index.partitionKey.type] },
-        sortKey: { name: index.sortKey.name, type: attributeType[index.sortKey.type] },
-        ...(index.projection === 'keys'
-          ? { projectionType: ProjectionType.KEYS_ONLY }
-          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
-      });
-    }
-
+    this.table = props.table ?? ActionTrackingService.defineTable(this, 'Table', { removalPolicy, deletionProtection });
+    if (!this.table.tableStreamArn)
+      throw new Error('the table needs a stream (new and old images): events leave from it');
     this.userPool =
       props.userPool ??
       new UserPool(this, 'UserPool', {
@@ -149,41 +165,32 @@ export class ActionTrackingService extends Construct {
         idTokenValidity: Duration.hours(1),
         accessTokenValidity: Duration.hours(1),
         refreshTokenValidity: Duration.days(30),
+        // The service records a caller's name and email from the ID token as who did what, so a
+        // user must not be able to change them: only an administrator can. Locale and time zone stay theirs.
+        writeAttributes: new ClientAttributes().withStandardAttributes({ locale: true, timezone: true }),
       });
 
-    this.eventBus = new EventBus(this, 'Bus');
+    this.eventBus = props.eventBus ?? new EventBus(this, 'Bus');
     const environment = {
       TABLE_NAME: this.table.tableName,
       USER_POOL_ID: this.userPool.userPoolId,
       USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
-      EVENT_BUS_NAME: this.eventBus.eventBusName,
-      EVENT_SOURCE: props.eventSource ?? 'action-tracking',
     };
-    const handlerFunction = (
-      handler: string,
-      access: readonly TableAccess[],
-      publishes: boolean,
-      timeout = API_TIMEOUT,
-    ) =>
+    const handlerFunction = (handler: string, access: readonly TableAccess[], timeout = API_TIMEOUT) =>
       (this.functions[handler] ??= new ServiceFunction(this, handler, {
         handler,
-        permissions: this.permissions(access, publishes),
+        permissions: this.permissions(access),
         environment,
         timeout,
         logRetention,
         filesBesideBundle: filesBesideBundle[handler],
       }));
 
-    for (const route of routes) handlerFunction(route.handler, route.access, route.publishes);
-    const notFound = handlerFunction(fallbackRoute.handler, [], false);
-    const ingest = handlerFunction(
-      ingestFunction.handler,
-      ingestFunction.access,
-      ingestFunction.publishes,
-      INGEST_TIMEOUT,
-    );
+    for (const route of routes) handlerFunction(route.handler, route.access);
+    const notFound = handlerFunction(fallbackRoute.handler, []);
+    const ingest = handlerFunction(ingestFunction.handler, ingestFunction.access, INGEST_TIMEOUT);
 
-    // The HTTP API: exactly the routes of infra/routes.ts, and the fallback for everything else.
+    // The HTTP API: exactly the routes of lib/routes.ts, and the fallback for everything else.
     this.api = new HttpApi(this, 'Api', {
       description: 'Action tracking service',
       corsPreflight: props.cors,
@@ -221,7 +228,7 @@ export class ActionTrackingService extends Construct {
       if (route.public) {
         Validations.of(created!).acknowledge({
           id: 'AwsSolutions-APIG4',
-          reason: `${route.method} ${route.path} is public by design (infra/routes.ts).`,
+          reason: `${route.method} ${route.path} is public by design (lib/routes.ts).`,
         });
       }
     }
@@ -247,12 +254,56 @@ export class ActionTrackingService extends Construct {
     new Rule(this, 'ActionRequested', {
       eventBus: this.eventBus,
       description: 'Producer events that ask for an action, to the ingest queue',
-      eventPattern: { detailType: ['ActionRequested'] },
+      eventPattern: {
+        detailType: ['ActionRequested'],
+        ...(props.producerSources ? { source: props.producerSources } : {}),
+      },
       // Events EventBridge cannot deliver land in the same dead-letter queue as those ingest gives up on.
       targets: [new SqsQueue(this.ingestQueue, { deadLetterQueue: this.deadLetterQueue })],
     });
     ingest.function.addEventSource(
       new SqsEventSource(this.ingestQueue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+
+    // Events leave from the table's stream: each new history entry is one event, published by the
+    // one function allowed to put events on the bus. Per action, records arrive in version order
+    // (one shard per partition, one batch at a time per shard); a batch that fails is split to find
+    // the record that fails, retried, and past the retries sent to a dead-letter queue.
+    this.eventsDeadLetterQueue = new Queue(this, 'EventsDeadLetterQueue', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    Validations.of(this.eventsDeadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: "This queue is a dead-letter queue: the stream event source mapping's on-failure destination.",
+    });
+    const publisher = (this.functions[streamFunction.handler] = new ServiceFunction(this, streamFunction.handler, {
+      handler: streamFunction.handler,
+      permissions: [new PolicyStatement({ actions: ['events:PutEvents'], resources: [this.eventBus.eventBusArn] })],
+      environment: { EVENT_BUS_NAME: this.eventBus.eventBusName, EVENT_SOURCE: props.eventSource ?? 'action-tracking' },
+      timeout: Duration.seconds(60),
+      logRetention,
+    }));
+    publisher.function.addEventSource(
+      new DynamoEventSource(this.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(1),
+        parallelizationFactor: 1,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: 10,
+        maxRecordAge: Duration.days(1),
+        onFailure: new SqsDlq(this.eventsDeadLetterQueue),
+        // Only new history entries are changes to publish; the action, counter and comment items are state.
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { Keys: { [sortKey.name]: { S: [{ prefix: itemKind.historyPrefix }] } } },
+          }),
+        ],
+      }),
     );
 
     // Alarms: any 5xx, any function error or throttle, any table throttle, anything dead-lettered.
@@ -279,6 +330,20 @@ export class ActionTrackingService extends Construct {
       }),
       'ActionRequested events could not be ingested; they wait in the dead-letter queue.',
     );
+    this.alarm(
+      'EventsDeadLetters',
+      this.eventsDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
+      'Change events could not be published; the stream records to replay wait in the events dead-letter queue.',
+    );
+    this.alarm(
+      'EventsBehind',
+      publisher.function.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
+      'Change events are published more than 5 minutes after their change.',
+      5 * 60 * 1000,
+    );
     if (props.alarmTopic) for (const alarm of this.alarms) alarm.addAlarmAction(new SnsAction(props.alarmTopic));
 
     if (!props.userPool) {
@@ -300,8 +365,39 @@ export class ActionTrackingService extends Construct {
     }
   }
 
-  /** Exactly the calls a handler needs: `Query` on the indexes only, the rest on the table itself. */
-  private permissions(access: readonly TableAccess[], publishes: boolean): PolicyStatement[] {
+  /**
+   * The service's table: `id` + `sk` keys, every index of `lib/store/table.ts`, and a stream with
+   * new and old images. A team that brings its own table makes it with this.
+   */
+  static defineTable(
+    scope: Construct,
+    id: string,
+    options: { removalPolicy?: RemovalPolicy; deletionProtection?: boolean } = {},
+  ): Table {
+    const table = new Table(scope, id, {
+      partitionKey: { name: tableKey.name, type: attributeType[tableKey.type] },
+      sortKey: { name: sortKey.name, type: attributeType[sortKey.type] },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      deletionProtection: options.deletionProtection ?? true,
+      removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
+    });
+    for (const index of indexList) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey.name, type: attributeType[index.partitionKey.type] },
+        sortKey: { name: index.sortKey.name, type: attributeType[index.sortKey.type] },
+        ...(index.projection === 'keys'
+          ? { projectionType: ProjectionType.KEYS_ONLY }
+          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
+      });
+    }
+    return table;
+  }
+
+  /** Exactly the calls a handler needs: `Query` on the table and its indexes, the rest on the table itself. */
+  private permissions(access: readonly TableAccess[]): PolicyStatement[] {
     const statements: PolicyStatement[] = [];
     const onTable = access.filter((a) => a !== 'Query');
     if (onTable.length > 0) {
@@ -313,21 +409,18 @@ export class ActionTrackingService extends Construct {
       statements.push(
         new PolicyStatement({
           actions: ['dynamodb:Query'],
-          resources: indexList.map((index) => `${this.table.tableArn}/index/${index.name}`),
+          resources: [this.table.tableArn, ...indexList.map((index) => `${this.table.tableArn}/index/${index.name}`)],
         }),
       );
-    }
-    if (publishes) {
-      statements.push(new PolicyStatement({ actions: ['events:PutEvents'], resources: [this.eventBus.eventBusArn] }));
     }
     return statements;
   }
 
-  private alarm(id: string, metric: IMetric, description: string): void {
+  private alarm(id: string, metric: IMetric, description: string, threshold = 0): void {
     this.alarms.push(
       new Alarm(this, `${id}Alarm`, {
         metric,
-        threshold: 0,
+        threshold,
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,

@@ -130,6 +130,16 @@ describe('the user pool', () => {
     expect(client.Properties.AllowedOAuthFlows).toBeUndefined();
     expect(client.Properties.PreventUserExistenceErrors).toBe('ENABLED');
   });
+
+  it('lets users write neither their name nor their email: the service records them as who did what', () => {
+    const [[, client]] = deployed.ofType('AWS::Cognito::UserPoolClient') as [[string, typeof api]];
+    const writable = client.Properties.WriteAttributes as string[];
+    // An unset list would let a user write every standard attribute.
+    expect(writable).toBeDefined();
+    expect(writable.sort()).toEqual(['locale', 'zoneinfo']);
+    for (const identity of ['name', 'email', 'email_verified', 'preferred_username'])
+      expect(writable).not.toContain(identity);
+  });
 });
 
 describe('props', () => {

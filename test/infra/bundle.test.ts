@@ -6,10 +6,12 @@ import { promisify } from 'node:util';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_BUDGET_BYTES, type BundleSize, bundleSizes } from '../../infra/cdk/bundle-sizes';
-import { fallbackRoute, ingestFunction, routes } from '../../lib/routes';
+import { fallbackRoute, ingestFunction, routes, streamFunction } from '../../lib/routes';
 
 const run = promisify(execFile);
-const handlers = [...new Set([...routes.map((r) => r.handler), fallbackRoute.handler, ingestFunction.handler])];
+const handlers = [
+  ...new Set([...routes.map((r) => r.handler), fallbackRoute.handler, ingestFunction.handler, streamFunction.handler]),
+];
 
 /**
  * The one test that bundles for real: `npx cdk synth` as a user runs it (the pinned CLI, the

@@ -1,6 +1,6 @@
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, ingestFunction, routes } from '../../lib/routes';
+import { fallbackRoute, ingestFunction, routes, streamFunction } from '../../lib/routes';
 import { list, render, type Statement, statementsOfRole, synthesize } from './synth';
 
 const deployed = synthesize();
@@ -10,6 +10,13 @@ const busId = deployed.id(service.eventBus);
 const queueId = deployed.id(service.ingestQueue);
 const dlqId = deployed.id(service.deadLetterQueue);
 const ingest = service.functions[ingestFunction.handler]!;
+const publisher = service.functions[streamFunction.handler]!;
+const eventsDlqId = deployed.id(service.eventsDeadLetterQueue);
+const mappingOf = (source: string) =>
+  deployed
+    .ofType('AWS::Lambda::EventSourceMapping')
+    .map(([, m]) => m.Properties)
+    .find((m) => render(m.EventSourceArn) === source)!;
 const [[ruleId, rule]] = deployed.ofType('AWS::Events::Rule') as [[string, ReturnType<typeof resource>]];
 
 const queuePolicy = (queue: string) =>
@@ -66,44 +73,96 @@ describe('ingest: ActionRequested events from the bus to ingestActions', () => {
   });
 
   it('feeds the queue to ingestActions in batches that report their failed items', () => {
-    const mappings = deployed.ofType('AWS::Lambda::EventSourceMapping');
-    expect(mappings).toHaveLength(1);
-    const mapping = mappings[0]![1].Properties;
+    expect(deployed.ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(2);
+    const mapping = mappingOf(`${queueId}.Arn`);
     expect(render(mapping.FunctionName)).toBe(deployed.id(ingest.function));
     expect(render(mapping.EventSourceArn)).toBe(`${queueId}.Arn`);
     expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(mapping.BatchSize).toBe(10);
   });
 
-  it('alarms as soon as anything waits in the dead-letter queue', () => {
+  it('alarms as soon as anything waits in either dead-letter queue', () => {
     const alarms = deployed
       .ofType('AWS::CloudWatch::Alarm')
       .map(([, a]) => a.Properties)
       .filter((a) => a.Namespace === 'AWS/SQS');
-    expect(alarms).toHaveLength(1);
-    expect(alarms[0]).toMatchObject({
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      ComparisonOperator: 'GreaterThanThreshold',
-      Threshold: 0,
-      EvaluationPeriods: 1,
+    expect(alarms).toHaveLength(2);
+    for (const alarm of alarms) {
+      expect(alarm).toMatchObject({
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+        EvaluationPeriods: 1,
+      });
+    }
+    expect(alarms.flatMap((a) => a.Dimensions.map((d: { Value: unknown }) => render(d.Value))).sort()).toEqual(
+      [`${dlqId}.QueueName`, `${eventsDlqId}.QueueName`].sort(),
+    );
+  });
+
+  it('takes producer events from the sources it is told to, when told', () => {
+    const limited = synthesize({ producerSources: ['sap.maintenance', 'inspections'] });
+    const [[, only]] = limited.ofType('AWS::Events::Rule') as [[string, ReturnType<typeof resource>]];
+    expect(only.Properties.EventPattern).toEqual({
+      'detail-type': ['ActionRequested'],
+      source: ['sap.maintenance', 'inspections'],
     });
-    expect(alarms[0]!.Dimensions.map((d: { Value: unknown }) => render(d.Value))).toEqual([`${dlqId}.QueueName`]);
   });
 });
 
-describe('publishing', () => {
-  it('only the functions that publish may put events, and only on the bus', () => {
-    const handlers = [...routes, { ...fallbackRoute, publishes: false }, ingestFunction];
-    for (const { handler, publishes } of handlers) {
+describe('publishing: events leave from the table stream', () => {
+  const table = resource(service.table).Properties;
+  const mapping = mappingOf(`${deployed.id(service.table)}.StreamArn`);
+
+  it('the table streams new and old images', () => {
+    expect(table.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  });
+
+  it('the stream feeds publishEvents: in order, failures reported per record, split, retried, then dead-lettered', () => {
+    expect(render(mapping.FunctionName)).toBe(deployed.id(publisher.function));
+    expect(mapping).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      ParallelizationFactor: 1,
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 10,
+      MaximumRecordAgeInSeconds: 24 * 3600,
+    });
+    expect(render(mapping.DestinationConfig.OnFailure.Destination)).toBe(`${eventsDlqId}.Arn`);
+    expect(resource(service.eventsDeadLetterQueue).Properties.SqsManagedSseEnabled).toBe(true);
+  });
+
+  it('only new history entries reach the function: the action, counter and comment items are state, not events', () => {
+    const patterns = mapping.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern));
+    expect(patterns).toEqual([{ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'h#' }] } } } }]);
+  });
+
+  it('only the stream consumer may put events, and only on the bus; no request path can', () => {
+    const handlers = [...routes.map((r) => r.handler), fallbackRoute.handler, ingestFunction.handler];
+    for (const handler of [...handlers, streamFunction.handler]) {
       const role = deployed.id(service.functions[handler]!.role);
       const puts = statementsOfRole(deployed, role).filter((s) => s.actions.some((a) => a.startsWith('events:')));
       expect(puts, handler).toEqual(
-        publishes ? [{ effect: 'Allow', actions: ['events:PutEvents'], resources: [`${busId}.Arn`] }] : [],
+        handler === streamFunction.handler
+          ? [{ effect: 'Allow', actions: ['events:PutEvents'], resources: [`${busId}.Arn`] }]
+          : [],
       );
     }
-    expect(handlers.filter((h) => h.publishes).map((h) => h.handler)).toEqual(
-      expect.arrayContaining(['createAction', 'updateAction', 'deleteAction', 'ingestActions']),
-    );
+  });
+
+  it('alarms when events fall more than five minutes behind their changes', () => {
+    const behind = deployed
+      .ofType('AWS::CloudWatch::Alarm')
+      .map(([, a]) => a.Properties)
+      .find((a) => a.MetricName === 'IteratorAge');
+    expect(behind).toMatchObject({
+      Threshold: 300_000,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Statistic: 'Maximum',
+    });
+    expect(behind!.Dimensions.map((d: { Value: unknown }) => render(d.Value))).toEqual([
+      deployed.id(publisher.function),
+    ]);
   });
 });
 
@@ -161,7 +220,7 @@ describe('alarms', () => {
   it('all trip on the first breaching datapoint, and notify a topic when given one', () => {
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({
-        Threshold: 0,
+        Threshold: alarm.MetricName === 'IteratorAge' ? 300_000 : 0,
         ComparisonOperator: 'GreaterThanThreshold',
         TreatMissingData: 'notBreaching',
       });

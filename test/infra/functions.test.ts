@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, ingestFunction, routes, type TableAccess } from '../../lib/routes';
+import { fallbackRoute, ingestFunction, routes, streamFunction, type TableAccess } from '../../lib/routes';
 import { indexList } from '../../lib/store/table';
 import { render, statementsOfRole, synthesize } from './synth';
 
@@ -8,11 +8,15 @@ const table = `${deployed.id(deployed.service.table)}.Arn`;
 const bus = `${deployed.id(deployed.service.eventBus)}.Arn`;
 const queue = `${deployed.id(deployed.service.ingestQueue)}.Arn`;
 
-/** What each handler is declared to need, from lib/routes.ts. */
+const stream = `${deployed.id(deployed.service.table)}.StreamArn`;
+const eventsQueue = `${deployed.id(deployed.service.eventsDeadLetterQueue)}.Arn`;
+
+/** What each handler is declared to need, from lib/routes.ts; only the stream consumer publishes. */
 const declared = new Map<string, { access: readonly TableAccess[]; publishes: boolean }>([
-  ...routes.map((r) => [r.handler, r] as const),
+  ...routes.map((r) => [r.handler, { access: r.access, publishes: false }] as const),
   [fallbackRoute.handler, { access: [], publishes: false }],
-  [ingestFunction.handler, ingestFunction],
+  [ingestFunction.handler, { access: ingestFunction.access, publishes: false }],
+  [streamFunction.handler, { access: [], publishes: true }],
 ]);
 
 const functionOf = (handler: string) => {
@@ -43,7 +47,7 @@ const dynamoGrants = (handler: string) =>
   );
 
 describe('the functions', () => {
-  it('are one per handler of lib/routes.ts, the fallback and ingest', () => {
+  it('are one per handler of lib/routes.ts, the fallback, ingest and the stream consumer', () => {
     expect(Object.keys(deployed.service.functions).sort()).toEqual([...declared.keys()].sort());
     expect(deployed.ofType('AWS::Lambda::Function')).toHaveLength(declared.size);
   });
@@ -61,33 +65,53 @@ describe('the functions', () => {
         LoggingConfig: { LogGroup: { Ref: deployed.id(fn.logGroup) } },
       });
       expect(deployed.resources[deployed.id(fn.logGroup)]!.Properties.RetentionInDays).toBe(30);
-      expect(resource.Properties.Timeout).toBe(handler === ingestFunction.handler ? 30 : 10);
+      const timeout = { [ingestFunction.handler]: 30, [streamFunction.handler]: 60 }[handler] ?? 10;
+      expect(resource.Properties.Timeout).toBe(timeout);
     },
   );
 
   it.each([...declared.keys()])('%s is configured exactly as lib/config.ts reads it, no local settings', (handler) => {
     const variables = functionOf(handler).resource.Properties.Environment.Variables as Record<string, unknown>;
-    expect(Object.keys(variables).sort()).toEqual(
-      ['EVENT_BUS_NAME', 'EVENT_SOURCE', 'NODE_OPTIONS', 'TABLE_NAME', 'USER_POOL_CLIENT_ID', 'USER_POOL_ID'].sort(),
-    );
-    expect(render(variables.TABLE_NAME)).toBe(deployed.id(deployed.service.table));
+    expect(variables.NODE_OPTIONS).toBe('--enable-source-maps');
+    if (handler === streamFunction.handler) {
+      // The publisher reads no table and checks no token: it needs the bus alone.
+      expect(Object.keys(variables).sort()).toEqual(['EVENT_BUS_NAME', 'EVENT_SOURCE', 'NODE_OPTIONS']);
+      expect(render(variables.EVENT_BUS_NAME)).toBe(deployed.id(deployed.service.eventBus as never));
+      expect(variables.EVENT_SOURCE).toBe('action-tracking');
+      return;
+    }
+    expect(Object.keys(variables).sort()).toEqual([
+      'NODE_OPTIONS',
+      'TABLE_NAME',
+      'USER_POOL_CLIENT_ID',
+      'USER_POOL_ID',
+    ]);
+    expect(render(variables.TABLE_NAME)).toBe(deployed.id(deployed.service.table as never));
     expect(render(variables.USER_POOL_ID)).toBe(deployed.id(deployed.service.userPool as never));
     expect(render(variables.USER_POOL_CLIENT_ID)).toBe(deployed.id(deployed.service.userPoolClient as never));
-    expect(render(variables.EVENT_BUS_NAME)).toBe(deployed.id(deployed.service.eventBus));
-    expect(variables.EVENT_SOURCE).toBe('action-tracking');
-    expect(variables.NODE_OPTIONS).toBe('--enable-source-maps');
   });
 });
 
 describe('least privilege', () => {
   it.each([...declared])(
-    '%s may make exactly its declared DynamoDB calls, Query on the indexes only',
+    '%s may make exactly its declared DynamoDB calls, Query on the table and its indexes',
     (handler, need) => {
       const expected = new Map<string, string[]>();
       const onTable = need.access.filter((a) => a !== 'Query').map((a) => `dynamodb:${a}`);
+      if (need.access.includes('Query')) onTable.push('dynamodb:Query');
       if (onTable.length > 0) expected.set(table, onTable.sort());
       if (need.access.includes('Query')) {
         for (const index of indexList) expected.set(`${table}/index/${index.name}`, ['dynamodb:Query']);
+      }
+      if (handler === streamFunction.handler) {
+        // The event source mapping reads the stream with the function's role; no item is readable.
+        expect(dynamoGrants(handler)).toEqual(
+          new Map([
+            ['*', ['dynamodb:ListStreams']],
+            [stream, ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']],
+          ]),
+        );
+        return;
       }
       expect(dynamoGrants(handler)).toEqual(expected);
     },
@@ -103,12 +127,17 @@ describe('least privilege', () => {
     (handler) => {
       const { fn } = functionOf(handler);
       const others = [...grants(handler)].filter(
-        ([resource]) => resource !== table && !resource.startsWith(`${table}/`) && resource !== bus,
+        ([resource]) =>
+          resource !== table && !resource.startsWith(`${table}/`) && resource !== bus && resource !== stream,
       );
       const expected = new Map<string, Set<string>>([
         [`${deployed.id(fn.logGroup)}.Arn`, new Set(['logs:CreateLogStream', 'logs:PutLogEvents'])],
         ['*', new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords'])],
       ]);
+      if (handler === streamFunction.handler) {
+        expected.set(eventsQueue, new Set(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']));
+        expected.get('*')?.add('dynamodb:ListStreams');
+      }
       if (handler === ingestFunction.handler) {
         expected.set(
           queue,
@@ -130,21 +159,25 @@ describe('least privilege', () => {
     const create = [...dynamoGrants('createAction').values()].flat();
     expect(list).toContain('dynamodb:Query');
     expect(list).not.toContain('dynamodb:PutItem');
-    expect(create).toEqual(['dynamodb:PutItem']);
+    expect(create).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
     expect(create).not.toContain('dynamodb:Query');
     expect(create).not.toContain('dynamodb:Scan');
   });
 
-  it('no policy in the stack allows Scan, DeleteItem or any DynamoDB wildcard, and no role has a managed policy', () => {
+  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment may delete an item', () => {
     const actions = deployed
       .ofType('AWS::IAM::Policy')
       .flatMap(([, policy]) =>
         policy.Properties.PolicyDocument.Statement.flatMap((s: { Action: unknown }) => s.Action),
       );
     expect(actions.filter((a: string) => a.startsWith('dynamodb:'))).not.toHaveLength(0);
-    for (const forbidden of ['dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:*', '*']) {
+    for (const forbidden of ['dynamodb:Scan', 'dynamodb:*', '*']) {
       expect(actions).not.toContain(forbidden);
     }
+    const deleters = [...declared.keys()].filter((h) =>
+      [...dynamoGrants(h).values()].flat().includes('dynamodb:DeleteItem'),
+    );
+    expect(deleters).toEqual(['deleteComment']);
     for (const [, role] of deployed.ofType('AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });

@@ -36,6 +36,7 @@ const expectedRules = [
   'AwsSolutions-APIG4', // public routes and $default
   'AwsSolutions-COG2', // MFA optional
   'AwsSolutions-COG8', // no Plus plan
+  'AwsSolutions-SQS3', // the events dead-letter queue is one (the stream mapping's on-failure destination)
 ];
 
 describe('cdk-nag AwsSolutions', () => {

@@ -1,6 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { attributeDefinitions, globalSecondaryIndexes, tableKey } from '../../lib/store/table';
+import { attributeDefinitions, globalSecondaryIndexes, sortKey, tableKey } from '../../lib/store/table';
 import { synthesize } from './synth';
 
 const deployed = synthesize();
@@ -9,7 +9,10 @@ const [[, table]] = deployed.ofType('AWS::DynamoDB::Table') as [[string, (typeof
 describe('the table', () => {
   it('is the only table, keyed as lib/store/table.ts says', () => {
     expect(deployed.ofType('AWS::DynamoDB::Table')).toHaveLength(1);
-    expect(table.Properties.KeySchema).toEqual([{ AttributeName: tableKey.name, KeyType: 'HASH' }]);
+    expect(table.Properties.KeySchema).toEqual([
+      { AttributeName: tableKey.name, KeyType: 'HASH' },
+      { AttributeName: sortKey.name, KeyType: 'RANGE' },
+    ]);
   });
 
   it('has exactly the indexes of lib/store/table.ts, in its order, with their keys and projections', () => {
