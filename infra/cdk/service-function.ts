@@ -1,15 +1,22 @@
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { type PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../bundling';
 
-/** The repository root: handler entries are `functions/<handler>.ts` under it. */
+/**
+ * The repository root (handler entries are `functions/<handler>.ts` under it), or, in the
+ * installed package, the package root, where `npm pack` put the prebuilt bundles.
+ */
 export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Where `npm pack` (scripts/build-package.ts) puts each handler's prebuilt bundle. */
+export const prebuiltDirectory = (handler: string) => join(projectRoot, 'dist', 'functions', handler);
 
 /** Files a handler reads at run time, copied from the project into a folder beside its bundle. */
 export interface FilesBesideBundle {
@@ -43,7 +50,7 @@ export interface ServiceFunctionProps {
  * the given statements plus its own log group and X-Ray; no managed policy.
  */
 export class ServiceFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
@@ -58,11 +65,7 @@ export class ServiceFunction extends Construct {
     this.logGroup.grantWrite(this.role);
     for (const statement of props.permissions) this.role.addToPrincipalPolicy(statement);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: join(projectRoot, 'functions', `${props.handler}.ts`),
-      handler: 'handler',
-      projectRoot,
-      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+    const common = {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
@@ -73,24 +76,40 @@ export class ServiceFunction extends Construct {
       // Stack traces in the logs point at the TypeScript sources, through the bundled source maps.
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       description: `functions/${props.handler}.ts`,
-      bundling: {
-        forceDockerBundling: false,
-        format: OutputFormat.ESM,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        mainFields,
-        // Bundled CommonJS dependencies call require(), which ESM output does not define.
-        banner: esmRequireBanner,
-        // Empty would leave the runtime's SDK to be used; the bundle carries the tested one instead.
-        externalModules: unreachableCredentialProviders,
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (inputDir, outputDir) => copyCommands(inputDir, outputDir, props.filesBesideBundle),
-        },
-      },
-    });
+    };
+    const entry = join(projectRoot, 'functions', `${props.handler}.ts`);
+    // In this repository the handler is bundled from its source at synth time; an installed
+    // package has no sources, only the bundles `npm pack` built with the same settings.
+    this.function = existsSync(entry)
+      ? new NodejsFunction(this, 'Function', {
+          ...common,
+          entry,
+          handler: 'handler',
+          projectRoot,
+          depsLockFilePath: join(projectRoot, 'package-lock.json'),
+          bundling: {
+            forceDockerBundling: false,
+            format: OutputFormat.ESM,
+            minify: true,
+            sourceMap: true,
+            sourcesContent: false,
+            mainFields,
+            // Bundled CommonJS dependencies call require(), which ESM output does not define.
+            banner: esmRequireBanner,
+            // Empty would leave the runtime's SDK to be used; the bundle carries the tested one instead.
+            externalModules: unreachableCredentialProviders,
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (inputDir, outputDir) => copyCommands(inputDir, outputDir, props.filesBesideBundle),
+            },
+          },
+        })
+      : new LambdaFunction(this, 'Function', {
+          ...common,
+          code: Code.fromAsset(prebuiltDirectory(props.handler)),
+          handler: 'index.handler',
+        });
 
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
