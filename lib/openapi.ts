@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { limits as bodyLimits, createActionSchema, locationFields, patchActionSchema, UNASSIGNED } from './action';
+import { commentBodySchema, threadLimits } from './comments';
 import { problemTypeBase } from './errors';
 import { fields } from './filter/fields';
 import { limits as queryLimits } from './filter/query';
@@ -16,6 +17,43 @@ import { type RouteDefinition, routes } from './routes';
 extendZodWithOpenApi(z);
 
 const person = z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }).openapi('Person');
+
+const comment = z
+  .object({
+    id: z.string().openapi({ description: 'A time-ordered UUID (v7)' }),
+    author: person,
+    text: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Comment');
+
+const endorsement = z
+  .object({ id: z.string(), name: z.string(), email: z.string().nullable(), endorsedAt: z.string() })
+  .openapi('Endorsement');
+
+const historyEntry = z
+  .object({
+    version: z.number().int().openapi({ description: 'Versions run 1, 2, 3... with no gaps' }),
+    type: z.enum([
+      'created',
+      'updated',
+      'deleted',
+      'commented',
+      'comment-edited',
+      'comment-deleted',
+      'endorsed',
+      'endorsement-withdrawn',
+    ]),
+    actor: person,
+    time: z.string(),
+    changes: z
+      .record(z.string(), z.object({ before: z.unknown(), after: z.unknown() }))
+      .optional()
+      .openapi({ description: 'For `updated`: exactly the fields that changed' }),
+    comment: z.object({ id: z.string(), text: z.string().optional() }).optional(),
+  })
+  .openapi('HistoryEntry');
 
 const actionView = z
   .object({
@@ -33,7 +71,9 @@ const actionView = z
     assignee: person.openapi({
       description: `Nobody assigned shows as ${JSON.stringify(UNASSIGNED)}.`,
     }),
-    endorsedBy: z.array(z.unknown()),
+    endorsedBy: z
+      .array(endorsement)
+      .openapi({ description: `In endorsement order, at most ${bodyLimits.endorsements}` }),
     attachments: z.array(
       z.object({
         url: z.string(),
@@ -43,7 +83,10 @@ const actionView = z
       }),
     ),
     tags: z.array(z.string()),
-    comments: z.array(z.unknown()),
+    comments: z
+      .array(comment)
+      .openapi({ description: `The latest ${bodyLimits.latestComments} comments, oldest of them first` }),
+    commentCount: z.number().int().openapi({ description: 'How many comments the action has in all' }),
     createdAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
     updatedAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
   })
@@ -100,17 +143,51 @@ const listParameters = z.object({
       ];
     }),
   ),
-  skip: z.string().optional().openapi({ description: 'Records to skip (integer >= 0, default 0).' }),
+  skip: z
+    .number()
+    .int()
+    .min(0)
+    .max(queryLimits.maxWindow)
+    .default(0)
+    .optional()
+    .openapi({ description: `Records to skip (default 0). skip + limit <= ${queryLimits.maxWindow}.` }),
   limit: z
-    .string()
+    .number()
+    .int()
+    .min(0)
+    .max(queryLimits.maxLimit)
+    .default(queryLimits.defaultLimit)
     .optional()
     .openapi({
-      description: `Records to return (0-${queryLimits.maxLimit}, default ${queryLimits.defaultLimit}; 0 returns only totalCount). skip + limit <= ${queryLimits.maxWindow}.`,
+      description: `Records to return (default ${queryLimits.defaultLimit}; 0 returns only totalCount). skip + limit <= ${queryLimits.maxWindow}.`,
     }),
-  sort: z.string().optional().openapi({
-    description:
-      'Any filterable field; prefix "-" for descending, e.g. `-dueAt`. Default: -createdAt. Ties are broken by id in the same direction. owner/assignee sort by name.',
-  }),
+  sort: z
+    .enum(fields.flatMap((field) => [field.name, `-${field.name}`]) as [string, ...string[]])
+    .optional()
+    .openapi({
+      description:
+        'Any filterable field; prefix "-" for descending, e.g. `-dueAt`. Default: -createdAt. Ties are broken by id in the same direction. owner/assignee sort by name.',
+    }),
+});
+
+const threadParameters = z.object({
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(threadLimits.maxLimit)
+    .default(threadLimits.defaultLimit)
+    .optional()
+    .openapi({ description: `Entries per page (default ${threadLimits.defaultLimit})` }),
+  cursor: z
+    .string()
+    .optional()
+    .openapi({ description: 'The `nextCursor` of the previous page; opaque, valid for this action only' }),
+});
+
+const commentParameters = z.object({
+  id: z.string().openapi({ description: 'The action id' }),
+  commentId: z.string().openapi({ description: 'The comment id' }),
 });
 
 const idParameter = z.object({ id: z.string().openapi({ description: 'The action id' }) });
@@ -136,7 +213,8 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is invalid; `errors` names each parameter or field.',
   401: 'A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from.',
   403: 'Not allowed for this caller.',
-  404: 'No such action.',
+  404: 'No such action (or comment).',
+  409: 'The action already has the most endorsements it can hold.',
   412: 'If-Match does not match the current version; the ETag header carries the current one.',
   413: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
   415: 'The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8.',
@@ -178,7 +256,7 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
   }),
   getAction: (r) => ({
     method: 'get',
-    path: r.path.replace('{id}', '{id}'),
+    path: r.path,
     summary: 'Get one action',
     request: { params: idParameter },
     responses: {
@@ -214,6 +292,88 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
     summary: 'Delete an action (owner only)',
     request: { params: idParameter, headers: ifMatch },
     responses: { 204: { description: 'Deleted' }, ...problems(401, 403, 404, 412, 503) },
+  }),
+  addComment: (r) => ({
+    method: 'post',
+    path: r.path,
+    summary: 'Comment on an action',
+    description: `Any signed-in caller. Text: non-blank, at most ${bodyLimits.comment} characters, well-formed Unicode; line breaks and tabs allowed. Moves the action's version, updatedAt and ETag.`,
+    request: { params: idParameter, body: jsonBody(commentBodySchema) },
+    responses: {
+      201: { description: 'The comment; Location names it', content: { 'application/json': { schema: comment } } },
+      ...problems(400, 401, 404, 413, 415, 503),
+    },
+  }),
+  listComments: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: 'The whole comment thread, oldest first, in pages',
+    request: { params: idParameter, query: threadParameters },
+    responses: {
+      200: {
+        description: 'A page of comments; nextCursor is absent on the last page',
+        content: {
+          'application/json': { schema: z.object({ comments: z.array(comment), nextCursor: z.string().optional() }) },
+        },
+      },
+      ...problems(400, 401, 404, 503),
+    },
+  }),
+  editComment: (r) => ({
+    method: 'patch',
+    path: r.path,
+    summary: 'Edit a comment (its author only)',
+    request: {
+      params: commentParameters,
+      body: jsonBody(commentBodySchema, ['application/json', 'application/merge-patch+json']),
+    },
+    responses: {
+      200: { description: 'The edited comment', content: { 'application/json': { schema: comment } } },
+      ...problems(400, 401, 403, 404, 413, 415, 503),
+    },
+  }),
+  deleteComment: (r) => ({
+    method: 'delete',
+    path: r.path,
+    summary: "Delete a comment (its author or the action's owner)",
+    request: { params: commentParameters },
+    responses: { 204: { description: 'Deleted' }, ...problems(401, 403, 404, 503) },
+  }),
+  endorseAction: (r) => ({
+    method: 'put',
+    path: r.path,
+    summary: 'Endorse the action as the caller',
+    description: `Any signed-in caller; endorsing again changes nothing. At most ${bodyLimits.endorsements} endorsements (409 past that).`,
+    request: { params: idParameter },
+    responses: {
+      200: { description: 'The action with its ETag', content: { 'application/json': { schema: actionView } } },
+      ...problems(401, 404, 409, 503),
+    },
+  }),
+  withdrawEndorsement: (r) => ({
+    method: 'delete',
+    path: r.path,
+    summary: "Withdraw the caller's endorsement",
+    request: { params: idParameter },
+    responses: { 204: { description: 'Withdrawn (also when there was none)' }, ...problems(401, 404, 503) },
+  }),
+  getHistory: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: 'Every change of the action, oldest first, in pages',
+    description: 'Any signed-in caller, also after the action is deleted; 404 only for an id that never existed.',
+    request: { params: idParameter, query: threadParameters },
+    responses: {
+      200: {
+        description: 'A page of history entries; nextCursor is absent on the last page',
+        content: {
+          'application/json': {
+            schema: z.object({ entries: z.array(historyEntry), nextCursor: z.string().optional() }),
+          },
+        },
+      },
+      ...problems(400, 401, 404, 503),
+    },
   }),
   openApi: (r) => ({
     method: 'get',

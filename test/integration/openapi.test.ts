@@ -32,7 +32,10 @@ describe('GET /api/openapi.json', () => {
     const { token } = newUser();
     for (const operation of documented) {
       const [method, path] = operation.split(' ') as [string, string];
-      const concrete = path.replace('{id}', '00000000-0000-4000-8000-000000000000').replace('{file}', 'swagger-ui.css');
+      const concrete = path
+        .replace('{id}', '00000000-0000-4000-8000-000000000000')
+        .replace('{file}', 'swagger-ui.css')
+        .replace('{commentId}', '01900000-0000-7000-8000-000000000000');
       const reply = await call(method, concrete, {
         token,
         body: method === 'POST' || method === 'PATCH' ? {} : undefined,
