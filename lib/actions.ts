@@ -52,6 +52,9 @@ export async function ingestActionRequested(detail: unknown): Promise<{ id: stri
   return { id, created };
 }
 
+/** The most a list page may weigh; Lambda's response limit is 6 MB. */
+const MAX_LIST_PAGE_BYTES = 5_500_000;
+
 export async function listActions(rawQueryString: string) {
   const query = parseListQuery(rawQueryString);
   const result = await listStored(query);
@@ -62,7 +65,19 @@ export async function listActions(rawQueryString: string) {
     matched: result.totalCount,
     ...result.stats,
   });
-  return { actions: result.actions.map(toView), totalCount: result.totalCount };
+  const page = { actions: result.actions.map(toView), totalCount: result.totalCount };
+  // Lambda answers at most 6 MB; a page of the largest actions can pass that, and is then refused.
+  const bytes = Buffer.byteLength(JSON.stringify(page), 'utf8');
+  if (bytes > MAX_LIST_PAGE_BYTES) {
+    const fits = Math.max(1, Math.floor((query.limit * MAX_LIST_PAGE_BYTES) / bytes));
+    throw new ValidationError([
+      {
+        parameter: 'limit',
+        message: `this page would be ${bytes} bytes, more than a response can carry; use limit=${fits} or less`,
+      },
+    ]);
+  }
+  return page;
 }
 
 export async function getAction(id: string): Promise<Action> {

@@ -73,10 +73,27 @@ async function readThread(
 const HISTORY_KEY = /^h#\d{10}$/;
 const COMMENT_KEY = /^c#[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** One page of an action's history, oldest first. */
+/**
+ * A history page stops early once it holds this many bytes of entries (an edit's entry carries
+ * the changed fields before and after, up to ~130 KB), so no page outgrows Lambda's 6 MB response.
+ */
+export const MAX_HISTORY_PAGE_BYTES = 4_000_000;
+
+/** One page of an action's history, oldest first; shorter than `limit` when its entries are large. */
 export async function readHistory(actionId: string, limit: number, cursor?: string): Promise<Page<HistoryEntry>> {
   const page = await readThread(actionId, itemKind.historyPrefix, HISTORY_KEY, limit, cursor);
-  return { items: page.items.map(historyEntryFrom), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  const entries: HistoryEntry[] = [];
+  let bytes = 0;
+  for (const [index, item] of page.items.entries()) {
+    const entry = historyEntryFrom(item);
+    bytes += Buffer.byteLength(JSON.stringify(entry), 'utf8');
+    if (bytes > MAX_HISTORY_PAGE_BYTES && entries.length > 0) {
+      const last = page.items[index - 1] as Item;
+      return { items: entries, nextCursor: encode({ a: actionId, k: last[attr.sortKey] as string }) };
+    }
+    entries.push(entry);
+  }
+  return { items: entries, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
 
 /** One page of an action's comments, oldest first. */

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Action, etagOf, type Person, toView } from '../action';
-import { ForbiddenError, noSuchAction, PreconditionFailedError, ServiceUnavailableError } from '../errors';
+import {
+  ConflictError,
+  ForbiddenError,
+  noSuchAction,
+  PreconditionFailedError,
+  ServiceUnavailableError,
+} from '../errors';
 import type { EntryDraft, RecordedEntry } from '../history';
 import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from './client';
 import { counterMoves, counterUpdates } from './counters';
@@ -36,6 +42,22 @@ export async function getAction(id: string): Promise<Action | undefined> {
   return item && !isTombstone(item) ? fromItem(item) : undefined;
 }
 
+/**
+ * The most an action item may weigh, as UTF-8 JSON (a little more than DynamoDB counts). DynamoDB
+ * refuses items over 400 KB, and the history entry of a delete carries the whole action, so an
+ * action stops growing well below that: see docs/comments-and-history.md.
+ */
+export const MAX_ACTION_BYTES = 300_000;
+
+function refuseOversized(item: Item): void {
+  const bytes = Buffer.byteLength(JSON.stringify(item), 'utf8');
+  if (bytes > MAX_ACTION_BYTES) {
+    throw new ConflictError(
+      `This change would make the action ${bytes} bytes, more than the ${MAX_ACTION_BYTES} one action can hold; remove attachments, tags, endorsements or comments, or shorten the description first.`,
+    );
+  }
+}
+
 const historyPut = (entry: RecordedEntry): TransactItem => ({
   Put: {
     TableName: tableName(),
@@ -64,6 +86,7 @@ export const conflictStats = { conflicts: 0 };
 export async function putNewAction(action: Action, actor: Person): Promise<boolean> {
   const token = randomUUID();
   const item = { ...toItem(action), [attr.createToken]: token };
+  refuseOversized(item);
   const entry: RecordedEntry = {
     actionId: action.id,
     version: action.version,
@@ -203,6 +226,7 @@ export async function mutate(
       ...(change.next ? {} : { action: toView(current) }),
     };
     const written = change.next ? toItem({ ...change.next, version, updatedAt: stamp }) : tombstone(id, version, stamp);
+    refuseOversized(written);
     const rights = rightsCondition(guard.rights);
     const items: TransactItem[] = [
       {
