@@ -172,7 +172,17 @@ export function describeLoad(r: LoadResult, connections: number): string {
   ].join('\n');
 }
 
+const USAGE = `usage: npm run load [-- --duration <seconds> --connections <n> --url <base url> --token <jwt>]
+
+Drives the service with autocannon (creates and lists mixed) for --duration seconds (default 30)
+over --connections connections (default 50), against --url with --token, or against a stack of
+its own; fails on any non-2xx answer and on any lost or phantom write.`;
+
 async function main() {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
   const { values } = parseArgs({
     options: {
       duration: { type: 'string', default: '30' },
@@ -184,7 +194,7 @@ async function main() {
   const duration = Number(values.duration);
   const connections = Number(values.connections);
   if (!(duration > 0) || !Number.isInteger(connections) || connections < 1) {
-    console.error('usage: npm run load [-- --duration <seconds> --connections <n> --url <base url> --token <jwt>]');
+    console.error(USAGE);
     process.exit(2);
   }
   const user = { sub: `load-${randomUUID()}`, name: 'Load Tester', email: 'load@example.com' };

@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { localEnvironment, runningStack } from '../infra/local/stack';
-import { type LocalStore, startStore } from '../infra/local/store';
+import { fail, helpIfAsked, requireRunningStack } from '../infra/local/cli';
+import { localEnvironment } from '../infra/local/stack';
 
 /**
  * `npm run seed -- --actions N [--seed S]`: fills the local store under $DATA_DIR with the
@@ -11,32 +9,30 @@ import { type LocalStore, startStore } from '../infra/local/store';
  * actions (same ids), so seeding twice overwrites rather than duplicates.
  */
 
+helpIfAsked(`usage: npm run seed [-- --actions <n> --seed <s>]
+
+Fills the stack that \`npm start\` runs on DATA_DIR (default .data) with --actions (default 1000)
+realistic, deterministic actions; the same --actions and --seed write the same actions.`);
+
 const { values: args } = parseArgs({
   options: {
     actions: { type: 'string', default: '1000' },
     seed: { type: 'string', default: '1' },
   },
+  strict: false,
 });
 const actions = Number(args.actions);
 const seed = Number(args.seed);
-if (!Number.isSafeInteger(actions) || actions < 1) throw new Error('--actions must be a positive integer');
-if (!Number.isSafeInteger(seed)) throw new Error('--seed must be an integer');
+if (!Number.isSafeInteger(actions) || actions < 1) fail('--actions must be a positive integer.');
+if (!Number.isSafeInteger(seed)) fail('--seed must be an integer.');
 
-const dataDir = resolve(process.env.DATA_DIR || '.data');
-const running = await runningStack(dataDir);
-let own: LocalStore | undefined;
-if (!running) {
-  mkdirSync(dataDir, { recursive: true });
-  own = await startStore({ path: join(dataDir, 'store') });
-}
-const endpoint = running?.storeEndpoint ?? (own as LocalStore).endpoint;
+const running = await requireRunningStack('seed');
+const { dataDir } = running;
+const endpoint = running.storeEndpoint;
 Object.assign(process.env, localEnvironment(dataDir, endpoint), { LOG_LEVEL: 'silent' });
 
 // Loaded only now: the store reads its configuration once, when first imported.
 const { generateActions, writeActions } = await import('../bench/generate');
 await writeActions(generateActions(actions, seed), actions, `seeding ${actions} actions`);
-await own?.close();
-console.log(
-  `Seeded ${actions} actions (seed ${seed}) into ${running ? `the stack running at ${running.url}` : `${dataDir}/store`}.`,
-);
+console.log(`Seeded ${actions} actions (seed ${seed}) into the stack running at ${running.url} (DATA_DIR=${dataDir}).`);
 process.exit(0);

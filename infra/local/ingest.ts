@@ -1,37 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { localEnvironment, runningStack } from './stack';
-import { startStore } from './store';
+import { handler } from '../../functions/ingestActions';
+import { logSink } from '../../lib/logger';
+import { fail, helpIfAsked, requireRunningStack } from './cli';
+import { localEnvironment } from './stack';
 
 /**
  * `npm run ingest -- <file.ndjson>`: delivers one `ActionRequested` event per line through the
- * same ingest handler AWS runs (as SQS records, the way the queue hands them over), against the
- * running local stack's store, or the store under DATA_DIR when no stack runs. Prints each
- * rejected line with its errors and exits 1 when there were any.
+ * same ingest handler AWS runs (as SQS records, the way the queue hands them over), to the stack
+ * running on DATA_DIR. Prints each rejected line with its errors and exits 1 when there were any.
  */
 
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: npm run ingest -- <file.ndjson>');
-  process.exit(2);
-}
-const dataDir = resolve(process.env.DATA_DIR || '.data');
+helpIfAsked(`usage: npm run ingest -- <file.ndjson>
+
+Delivers one ActionRequested event per line (an EventBridge event: detail-type, source, detail)
+through the real ingest handler to the stack that \`npm start\` runs on DATA_DIR (default .data).
+Prints each rejected line with its errors; exits 1 when any was rejected.`);
+
+const file = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+if (!file) fail('usage: npm run ingest -- <file.ndjson>');
+if (!existsSync(file)) fail(`No such file: ${file}`);
 const lines = readFileSync(file, 'utf8')
   .split('\n')
   .map((text, index) => ({ text: text.trim(), line: index + 1 }))
   .filter((l) => l.text !== '');
 
-const running = await runningStack(dataDir);
-const ownStore = running ? undefined : await startStore({ path: resolve(dataDir, 'store') });
-Object.assign(process.env, localEnvironment(dataDir, running?.storeEndpoint ?? (ownStore?.endpoint as string)), {
-  LOG_LEVEL: 'info',
-});
-
-// Loaded after the environment is set: the handler reads its configuration once.
-const { logSink } = await import('../../lib/logger');
-const { handler } = await import('../../functions/ingestActions');
+const running = await requireRunningStack('ingest');
+Object.assign(process.env, localEnvironment(running.dataDir, running.storeEndpoint), { LOG_LEVEL: 'info' });
 
 const rejections = new Map<string, unknown[]>();
 logSink.write = (text: string) => {
@@ -70,6 +66,7 @@ for (let i = 0; i < records.length; i += 10) {
     console.error(`line ${record?.line}: rejected: ${JSON.stringify(rejections.get(failure.itemIdentifier) ?? [])}`);
   }
 }
-console.log(`${records.length - failed} accepted, ${failed} rejected (of ${records.length} events)`);
-await ownStore?.close();
+console.log(
+  `${records.length - failed} accepted, ${failed} rejected (of ${records.length} events), delivered to the stack at ${running.url} (DATA_DIR=${running.dataDir})`,
+);
 process.exit(failed > 0 ? 1 : 0);

@@ -86,7 +86,14 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   });
   const server = createGateway();
   server.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    // A busy port: leave nothing running behind the error.
+    await reader.stop();
+    await store.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   writePrivateFile(stackFile(dataDir), JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint }));

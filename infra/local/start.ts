@@ -1,31 +1,60 @@
+import { mkdirSync } from 'node:fs';
+import { dataDirectory, fail, helpIfAsked, lockDataDir } from './cli';
 import { issueToken } from './issuer';
-import { type StoreKind, startLocalStack } from './stack';
+import { type LocalStack, type StoreKind, startLocalStack } from './stack';
+import { StoreStartError } from './store';
 
-/** `npm start`: the whole service on http://127.0.0.1:$PORT, data under $DATA_DIR. */
-const dataDir = process.env.DATA_DIR || '.data';
+helpIfAsked(`usage: npm start
+
+Runs the whole service on http://127.0.0.1:$PORT: AWS's DynamoDB Local (Java 17+), the local
+token issuer, the real handlers behind a local API gateway, and the stream reader that appends
+every change event to $DATA_DIR/events.ndjson. Stop it with Ctrl-C (or SIGTERM).
+
+  PORT       port to listen on (default 3000; 0 picks a free one)
+  DATA_DIR   where the store, the issuer's keys and the events live (default .data)
+  STORE      memory: keep the store in memory only (default: on disk under DATA_DIR)
+  LOG_LEVEL  debug, info, warn, error or silent (default info)`);
+
+const { dataDir, isDefault } = dataDirectory();
 const store = (process.env.STORE || 'disk') as StoreKind;
-if (!['disk', 'memory', 'dynamodb-local'].includes(store)) {
-  console.error(`STORE must be memory or dynamodb-local (or unset for the disk store), not '${store}'`);
-  process.exit(2);
+if (!['disk', 'memory'].includes(store)) fail(`STORE must be memory (or unset for the disk store), not '${store}'.`);
+const port = Number(process.env.PORT || 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number, not '${process.env.PORT}'.`);
+
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+const unlock = lockDataDir(dataDir);
+let stack: LocalStack;
+try {
+  stack = await startLocalStack({ dataDir, store, port });
+} catch (error) {
+  unlock();
+  if ((error as { code?: string }).code === 'EADDRINUSE') {
+    fail(`Port ${port} is in use: stop what listens there, or start on another port, e.g. PORT=${port + 1} npm start.`);
+  }
+  if (error instanceof StoreStartError) fail(error.message);
+  fail(`npm start failed: ${error instanceof Error ? error.message : String(error)}`, 1);
 }
-const stack = await startLocalStack({ dataDir, store, port: Number(process.env.PORT || 3000) });
 const token = issueToken(stack.issuer, { sub: 'dev-user', name: 'Dev User', email: 'dev@example.com' });
+const withDataDir = isDefault ? '' : `DATA_DIR=${dataDir} `;
 
-console.log(`Action tracking service on ${stack.url}  (store: ${store === 'disk' ? `${stack.dataDir}/store` : store})
+console.log(`Action tracking service on ${stack.url}  (store: ${store === 'disk' ? `DynamoDB Local in ${dataDir}/dynamodb` : 'DynamoDB Local in memory'})
 Docs:    ${stack.url}/docs
-Events:  ${stack.eventsFile}
+Events:  ${stack.eventsFile}  (every change, read from the table's stream)
 
-Try it (token valid for one hour; more with: npm run --silent token -- --sub <id> --name <name>):
+Try it (token valid for one hour; more with: ${withDataDir}npm run --silent token -- --sub <id> --name <name>):
 
   curl -s -H "Authorization: Bearer ${token}" '${stack.url}/api/actions?limit=5'
 `);
 
-// Ctrl-C (and a group SIGTERM) reaches this process twice, directly and through tsx: close once.
+// Ctrl-C reaches this process directly and through npm: close once.
 let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  void stack.close().then(() => process.exit(0));
+  void stack.close().then(() => {
+    unlock();
+    process.exit(0);
+  });
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -1,7 +1,15 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { dataDirectory, fail, helpIfAsked, noStackRuns } from './cli';
 import { ensureIssuer, issueToken } from './issuer';
+import { runningStack } from './stack';
 
-/** `npm run --silent token -- --sub <id> --name <name> --email <email> [--expires-in <s>]`: prints one token. */
+helpIfAsked(`usage: npm run --silent token -- --sub <id> --name <name> --email <email> [--expires-in <seconds>]
+
+Prints one bearer token (and nothing else on stdout) that the stack running on the same DATA_DIR
+accepts, shaped like a Cognito ID token (email_verified: true when --email is given).`);
+
 const { values } = parseArgs({
   options: {
     sub: { type: 'string', default: 'dev-user' },
@@ -11,11 +19,16 @@ const { values } = parseArgs({
   },
 });
 const expiresIn = Number(values['expires-in']);
-if (!Number.isInteger(expiresIn) || expiresIn <= 0) {
-  console.error('--expires-in must be a positive whole number of seconds');
-  process.exit(2);
+if (!Number.isInteger(expiresIn) || expiresIn <= 0) fail('--expires-in must be a positive whole number of seconds.');
+
+const { dataDir } = dataDirectory();
+const keysExist = existsSync(join(dataDir, 'issuer-key.json'));
+if (!(await runningStack(dataDir))) {
+  // Keys made now would match no server: say so instead of printing a token every call refuses.
+  if (!keysExist) fail(`${noStackRuns(dataDir, 'token')} (It holds no token keys yet.)`);
+  console.error(`Note: no stack runs on DATA_DIR=${dataDir} now; this token is for the one that starts there.`);
 }
-const issuer = ensureIssuer(process.env.DATA_DIR || '.data');
+const issuer = ensureIssuer(dataDir);
 process.stdout.write(
   `${issueToken(issuer, { sub: values.sub as string, name: values.name, email: values.email }, expiresIn)}\n`,
 );
