@@ -278,13 +278,14 @@ export class ActionTrackingService extends Construct {
       id: 'AwsSolutions-SQS3',
       reason: "This queue is a dead-letter queue: the stream event source mapping's on-failure destination.",
     });
-    const publisher = (this.functions[streamFunction.handler] = new ServiceFunction(this, streamFunction.handler, {
+    const publisher = new ServiceFunction(this, streamFunction.handler, {
       handler: streamFunction.handler,
       permissions: [new PolicyStatement({ actions: ['events:PutEvents'], resources: [this.eventBus.eventBusArn] })],
       environment: { EVENT_BUS_NAME: this.eventBus.eventBusName, EVENT_SOURCE: props.eventSource ?? 'action-tracking' },
       timeout: Duration.seconds(60),
       logRetention,
-    }));
+    });
+    this.functions[streamFunction.handler] = publisher;
     publisher.function.addEventSource(
       new DynamoEventSource(this.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,

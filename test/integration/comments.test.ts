@@ -260,7 +260,9 @@ describe('size limits at their edges', () => {
     expect((await list(owner.token, `${q('actionProducer.name', producer)}&limit=100`)).actions).toHaveLength(1);
     const history = await call('GET', `/api/actions/${id}/history?limit=100`, { token: owner.token });
     expect(history.body.entries).toHaveLength(100);
-    const rest = await call('GET', `/api/actions/${id}/history?cursor=${history.body.nextCursor}`, { token: owner.token });
+    const rest = await call('GET', `/api/actions/${id}/history?cursor=${history.body.nextCursor}`, {
+      token: owner.token,
+    });
     expect(rest.body.entries.map((e: { version: number }) => e.version)).toEqual([101, 102, 103, 104, 105, 106, 107]);
   }, 120_000);
 
