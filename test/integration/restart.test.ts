@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureIssuer, issueToken } from '../../infra/local/issuer';
+import { freePort } from '../../infra/local/store';
 import { actionBody, call, create, list, q } from '../support/client';
 
 /**
@@ -14,14 +14,6 @@ import { actionBody, call, create, list, q } from '../support/client';
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 interface Running {
   child: ChildProcess;
