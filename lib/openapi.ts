@@ -125,10 +125,35 @@ const TYPE_NOTES: Record<string, { description: string; example: string }> = {
   },
 };
 
+/**
+ * One meaningful example per parameter, each of which finds actions in what `npm run seed`
+ * writes (test/integration/readme-examples.test.ts checks every one).
+ */
+const FIELD_EXAMPLES: Record<string, string> = {
+  title: '*belt',
+  status: '~1,2',
+  priority: '>2',
+  dueAt: '<2026-12-01',
+  createdAt: '>2026-09-01',
+  updatedAt: '>2026-09-01',
+  owner: 'u-ann',
+  assignee: 'undefined',
+  'actionProducer.name': 'Inspections',
+  'actionProducer.reference': '*INS',
+  'location.businessUnit': 'Mining',
+  'location.site': 'North Pit',
+  'location.department': 'HSE',
+  'location.workGroup': 'WG-3',
+  'location.productiveUnit': '~PU-1,PU-2',
+  'location.team': 'Night shift',
+  'location.crew': '~A\\,B,C',
+};
+
 const listParameters = z.object({
   ...Object.fromEntries(
     fields.map((field) => {
       const note = TYPE_NOTES[field.type] as { description: string; example: string };
+      const example = FIELD_EXAMPLES[field.name] ?? note.example;
       const extra =
         field.name === 'owner' || field.name === 'assignee'
           ? ` Matches the person's id; \`assignee=undefined\` finds unassigned actions.`
@@ -139,7 +164,7 @@ const listParameters = z.object({
         z
           .string()
           .optional()
-          .openapi({ description: `${note.description}${extra} E.g. \`${field.name}=${note.example}\`.` }),
+          .openapi({ description: `${note.description}${extra} E.g. \`${field.name}=${example}\`.` }),
       ];
     }),
   ),

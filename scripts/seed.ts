@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
 import { fail, helpIfAsked, requireRunningStack } from '../infra/local/cli';
 import { localEnvironment } from '../infra/local/stack';
+import { putNewAction } from '../lib/store/writes';
+import { seedActions } from './seed-data';
 
 /**
- * `npm run seed -- --actions N [--seed S]`: fills the local store under $DATA_DIR with the
- * benchmark's realistic, deterministic actions. Uses the store of a running `npm start` when
- * there is one, else opens $DATA_DIR/store itself. The same N and seed always write the same
- * actions (same ids), so seeding twice overwrites rather than duplicates.
+ * `npm run seed -- --actions N [--seed S]`: fills the stack running on $DATA_DIR with the
+ * benchmark's realistic, deterministic actions, fitted to the README (scripts/seed-data.ts),
+ * through the real write path. The same N and seed always make the same actions (same ids), so
+ * seeding twice adds nothing.
  */
 
 helpIfAsked(`usage: npm run seed [-- --actions <n> --seed <s>]
@@ -31,8 +33,12 @@ const { dataDir } = running;
 const endpoint = running.storeEndpoint;
 Object.assign(process.env, localEnvironment(dataDir, endpoint), { LOG_LEVEL: 'silent' });
 
-// Loaded only now: the store reads its configuration once, when first imported.
-const { generateActions, writeActions } = await import('../bench/generate');
-await writeActions(generateActions(actions, seed), actions, `seeding ${actions} actions`);
+// Through the real write path, so counters, history and events are as any create makes them.
+const queue = seedActions(actions, seed);
+await Promise.all(
+  Array.from({ length: 16 }, async () => {
+    for (let next = queue.next(); !next.done; next = queue.next()) await putNewAction(next.value, next.value.owner);
+  }),
+);
 console.log(`Seeded ${actions} actions (seed ${seed}) into the stack running at ${running.url} (DATA_DIR=${dataDir}).`);
 process.exit(0);
