@@ -143,7 +143,8 @@ function countedClause(query: ListQuery): (Clause & { field: { name: CountedFiel
 /** Serves the common shapes from counters and an ordered merge; `undefined` for any other shape. */
 async function listCounted(query: ListQuery, stats: ReadStats): Promise<ListResult | undefined> {
   const sort = query.sort ?? DEFAULT_SORT;
-  const window = query.skip + query.limit;
+  // A count-only call (`limit=0`) reads no entries, whatever its `skip`: the counters answer it.
+  const window = query.limit === 0 ? 0 : query.skip + query.limit;
   if (query.filters.length === 0) {
     const ordered = query.limit === 0 ? indexes.allByCreated : orderedIndexes[sort.field.name];
     if (!ordered) return undefined;
