@@ -1,15 +1,22 @@
 import { REFERENCE_DATE, type World } from './world';
 
 /**
- * The fixed mix of list queries the benchmark runs: the default list, every index-served
- * filter, `~`, date ranges, a `*` search, deep paging, a count-only call and several sorts.
- * Values come from the seeded world, so the mix is the same on every run.
+ * The fixed mix of list queries the benchmark runs. Values come from the seeded world, so the
+ * mix is the same on every run.
+ *
+ * `counted` marks the common shapes of issue 13 (point 2): no filter in an order an
+ * all-actions index keeps, count only, one value or a `~` of a few values of one counted field
+ * newest or oldest first. They take `totalCount` from the counters and read about one page, so
+ * their cost must not grow with the table (at most 25 read units, and at 100,000 actions at
+ * most 1.2x what they read at 10,000). The rest go to the planner and still cost their matches.
  */
 
 export interface BenchQuery {
   name: string;
   /** The raw query string, as a client would send it. */
   query: string;
+  /** A common shape (served by counters and an ordered merge), held to the page-cost targets. */
+  counted: boolean;
 }
 
 const q = (parts: Record<string, string | number>) =>
@@ -24,31 +31,42 @@ export function benchQueries(w: World, reference: string): BenchQuery[] {
   const [, , , owner] = w.people;
   const assignee = w.people[10];
   const site = w.sites[4];
+  const counted = (name: string, query: string): BenchQuery => ({ name, query, counted: true });
+  const other = (name: string, query: string): BenchQuery => ({ name, query, counted: false });
   return [
-    { name: 'default list', query: '' },
-    { name: 'owner', query: q({ owner: owner?.id ?? '' }) },
-    { name: 'assignee', query: q({ assignee: assignee?.id ?? '' }) },
-    { name: 'unassigned', query: 'assignee=undefined' },
-    { name: 'site', query: q({ 'location.site': site?.name ?? '' }) },
-    { name: 'site + status', query: `${q({ 'location.site': site?.name ?? '' })}&status=1` },
-    { name: 'business unit', query: q({ 'location.businessUnit': w.businessUnits[2] ?? '' }) },
-    { name: 'producer', query: q({ 'actionProducer.name': 'Audits' }) },
-    { name: 'reference', query: q({ 'actionProducer.reference': reference }) },
-    { name: 'status', query: 'status=1' },
-    { name: 'priority', query: 'priority=5' },
-    { name: 'status ~', query: 'status=~1,2' },
-    { name: 'priority >', query: 'priority=>3' },
-    { name: 'overdue open, by due', query: `dueAt=<${encodeURIComponent(REFERENCE_DATE)}&status=~1,2&sort=dueAt` },
-    { name: 'due next 7 days', query: `dueAt=>${day(0)}&dueAt=<${day(7)}&sort=dueAt&limit=50` },
-    { name: 'created since a date', query: `createdAt=>${day(-14).slice(0, 10)}` },
-    { name: 'created on a day', query: `createdAt=${day(-20).slice(0, 10)}&limit=100` },
-    { name: 'title search', query: 'title=*pump' },
-    { name: 'deep skip', query: 'skip=9000' },
-    { name: 'count only', query: 'limit=0' },
-    { name: 'sort dueAt', query: 'sort=dueAt' },
-    { name: 'sort -priority', query: 'sort=-priority' },
-    { name: 'sort title', query: 'sort=title' },
-    { name: 'sort owner', query: 'sort=owner' },
-    { name: 'owner, by -due', query: `${q({ owner: owner?.id ?? '' })}&sort=-dueAt&limit=50` },
+    counted('default list', ''),
+    counted('count only', 'limit=0'),
+    counted('sort createdAt', 'sort=createdAt'),
+    counted('sort dueAt', 'sort=dueAt'),
+    counted('sort -dueAt', 'sort=-dueAt'),
+    counted('sort updatedAt', 'sort=updatedAt'),
+    counted('sort -updatedAt', 'sort=-updatedAt'),
+    counted('sort title', 'sort=title'),
+    counted('sort -title', 'sort=-title'),
+    counted('status', 'status=1'),
+    counted('status, oldest first', 'status=1&sort=createdAt'),
+    counted('status ~', 'status=~1,2'),
+    counted('business unit', q({ 'location.businessUnit': w.businessUnits[2] ?? '' })),
+    counted('site', q({ 'location.site': site?.name ?? '' })),
+    counted('unassigned', 'assignee=undefined'),
+    counted('owner', q({ owner: owner?.id ?? '' })),
+    counted('assignee', q({ assignee: assignee?.id ?? '' })),
+    counted('priority', 'priority=5'),
+    counted('producer', q({ 'actionProducer.name': 'Audits' })),
+    counted('status ~, count only', 'status=~1,2,5&limit=0'),
+    // Counted, but a deep page costs its depth (about skip + limit entries), by design.
+    other('deep skip', 'skip=9000'),
+    other('count only, skipped', 'status=1&skip=2000&limit=0'),
+    other('reference', q({ 'actionProducer.reference': reference })),
+    other('site + status', `${q({ 'location.site': site?.name ?? '' })}&status=1`),
+    other('owner, by -due', `${q({ owner: owner?.id ?? '' })}&sort=-dueAt&limit=50`),
+    other('priority >', 'priority=>3'),
+    other('overdue open, by due', `dueAt=<${encodeURIComponent(REFERENCE_DATE)}&status=~1,2&sort=dueAt`),
+    other('due next 7 days', `dueAt=>${day(0)}&dueAt=<${day(7)}&sort=dueAt&limit=50`),
+    other('created since a date', `createdAt=>${day(-14).slice(0, 10)}`),
+    other('created on a day', `createdAt=${day(-20).slice(0, 10)}&limit=100`),
+    other('title search', 'title=*pump'),
+    other('sort -priority', 'sort=-priority'),
+    other('sort owner', 'sort=owner'),
   ];
 }

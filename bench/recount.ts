@@ -1,0 +1,110 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { getDocumentClient, tableName } from '../lib/store/client';
+import { type CountedField, counterKey, readCount } from '../lib/store/counters';
+import { attr, filterKey, itemKind } from '../lib/store/table';
+
+/**
+ * The benchmark's proof that the counters equal the truth: one full Scan of the table counts
+ * every live action by each counted value, straight from the stored filter map (not through the
+ * counter code's own `countedValues`), and sums every counter item it meets; then every counter
+ * is also read the way a list reads it (`readCount`). Any difference is a mismatch.
+ *
+ * Imports the store, so load it after the environment points at one.
+ */
+
+/** Where the stored filter map keeps each counted value. */
+const counted: Array<[Exclude<CountedField, 'all'>, string]> = [
+  ['owner', filterKey.ownerId],
+  ['assignee', filterKey.assigneeId],
+  ['status', filterKey.status],
+  ['priority', filterKey.priority],
+  ['location.site', filterKey.site],
+  ['location.businessUnit', filterKey.businessUnit],
+  ['actionProducer.name', filterKey.producerName],
+];
+
+export interface RecountResult {
+  actions: number;
+  /** Distinct counters (field and value), over all their shards. */
+  counters: number;
+  counterItems: number;
+  mismatches: string[];
+  seconds: number;
+}
+
+const SEGMENTS = 4;
+
+export async function recount(): Promise<RecountResult> {
+  const started = Date.now();
+  const truth = new Map<string, { field: CountedField; value: string; count: number }>();
+  const stored = new Map<string, number>();
+  let actions = 0;
+  let counterItems = 0;
+  const bump = (field: CountedField, value: string) => {
+    const key = counterKey(field, value);
+    const entry = truth.get(key) ?? { field, value, count: 0 };
+    entry.count++;
+    truth.set(key, entry);
+  };
+  await Promise.all(
+    Array.from({ length: SEGMENTS }, async (_, segment) => {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await getDocumentClient().send(
+          new ScanCommand({
+            TableName: tableName(),
+            Segment: segment,
+            TotalSegments: SEGMENTS,
+            ProjectionExpression: '#id, #sk, #f, #del, #n',
+            ExpressionAttributeNames: {
+              '#id': attr.id,
+              '#sk': attr.sortKey,
+              '#f': attr.filters,
+              '#del': attr.deletedAt,
+              '#n': attr.count,
+            },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          const id = item[attr.id] as string;
+          if (item[attr.sortKey] === itemKind.action) {
+            if (item[attr.deletedAt] !== undefined) continue;
+            actions++;
+            bump('all', '');
+            const f = (item[attr.filters] ?? {}) as Record<string, unknown>;
+            for (const [field, key] of counted) bump(field, String(f[key] ?? ''));
+          } else if (id.startsWith('n#')) {
+            counterItems++;
+            stored.set(id, (stored.get(id) ?? 0) + Number(item[attr.count] ?? 0));
+          }
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }),
+  );
+
+  const mismatches: string[] = [];
+  for (const key of new Set([...truth.keys(), ...stored.keys()])) {
+    const want = truth.get(key)?.count ?? 0;
+    const have = stored.get(key) ?? 0;
+    if (want !== have) mismatches.push(`${key}: counters ${have}, actions ${want}`);
+  }
+  // And as a list reads them: every shard, one Query per counter.
+  const entries = [...truth.values()];
+  const workers = Array.from({ length: 8 }, async () => {
+    for (let entry = entries.pop(); entry; entry = entries.pop()) {
+      const read = await readCount(entry.field, entry.value);
+      if (read !== entry.count)
+        mismatches.push(`${counterKey(entry.field, entry.value)}: read ${read}, actions ${entry.count}`);
+    }
+  });
+  await Promise.all(workers);
+  return {
+    actions,
+    counters: new Set([...truth.keys(), ...stored.keys()]).size,
+    counterItems,
+    mismatches,
+    seconds: (Date.now() - started) / 1000,
+  };
+}

@@ -1,0 +1,145 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { getDocumentClient, tableName } from '../lib/store/client';
+import { attr, indexList, itemKind } from '../lib/store/table';
+import { indexWriteUnits, itemBytes, type StoredItem, stored, writeUnitsOf } from './item-size';
+
+/**
+ * What the service's writes cost, by DynamoDB's rules: every transaction the store sends is
+ * watched, the items it names are read just before and just after it, and the units are
+ * computed from those images:
+ * - each item written in a transaction: 2 write units per started KB of the larger of its old
+ *   and new image (a transactional write is two underlying writes, prepare and commit);
+ * - each global secondary index: the rules in `indexWriteUnits` (an entry put, removed, moved
+ *   or left alone), at the standard rate of one unit per KB: the index is updated from the
+ *   table after the transaction commits.
+ * DynamoDB Local's own report is kept beside it, but it does not follow those rules (it
+ * charges 4 units per KB for a Put in a transaction, one charge for all the Updates of a
+ * transaction, and nothing for the index of an ordinary UpdateItem), so it is not the figure.
+ *
+ * Imports the store, so load it after the environment points at one.
+ */
+
+export interface TransactionCost {
+  /** Table write units by kind of item. */
+  item: number;
+  history: number;
+  counters: number;
+  other: number;
+  /** Index write units, in all and by index. */
+  indexes: number;
+  byIndex: Record<string, number>;
+  /** Items in the transaction, and how many of them were counters. */
+  items: number;
+  counterItems: number;
+  /** What DynamoDB Local reported for the transaction. */
+  reported: number;
+}
+
+type Send = (command: unknown, options?: unknown) => Promise<unknown>;
+
+const keyOf = (entry: Record<string, unknown>): Record<string, unknown> | undefined => {
+  const write = (entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck) as
+    | { Item?: Record<string, unknown>; Key?: Record<string, unknown> }
+    | undefined;
+  const source = write?.Item ?? write?.Key;
+  return source ? { [attr.id]: source[attr.id], [attr.sortKey]: source[attr.sortKey] } : undefined;
+};
+
+/** Runs `work`, recording the cost of every transaction the store sends meanwhile. */
+export async function recordingTransactions<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; costs: TransactionCost[] }> {
+  const client = getDocumentClient() as unknown as { send: Send };
+  const original = client.send.bind(client) as Send;
+  const costs: TransactionCost[] = [];
+  const image = async (key: Record<string, unknown>): Promise<StoredItem | undefined> => {
+    const got = (await original(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))) as {
+      Item?: Record<string, unknown>;
+    };
+    return got.Item ? stored(got.Item) : undefined;
+  };
+  client.send = async (command, options) => {
+    if (!(command instanceof TransactWriteCommand)) return original(command, options);
+    const entries = (command.input.TransactItems ?? []) as Array<Record<string, unknown>>;
+    const keys = entries.map(keyOf);
+    const before = await Promise.all(keys.map((k) => (k ? image(k) : undefined)));
+    const answer = (await original(command, options)) as { ConsumedCapacity?: Array<{ CapacityUnits?: number }> };
+    const after = await Promise.all(keys.map((k) => (k ? image(k) : undefined)));
+    const cost: TransactionCost = {
+      item: 0,
+      history: 0,
+      counters: 0,
+      other: 0,
+      indexes: 0,
+      byIndex: {},
+      items: entries.length,
+      counterItems: 0,
+      reported: (answer.ConsumedCapacity ?? []).reduce((s, c) => s + (c.CapacityUnits ?? 0), 0),
+    };
+    entries.forEach((entry, i) => {
+      if (entry.ConditionCheck) return;
+      const old = before[i];
+      const next = after[i];
+      const units = writeUnitsOf(Math.max(old ? itemBytes(old) : 0, next ? itemBytes(next) : 0), true);
+      const id = String(keys[i]?.[attr.id] ?? '');
+      const sort = String(keys[i]?.[attr.sortKey] ?? '');
+      if (id.startsWith('n#')) {
+        cost.counters += units;
+        cost.counterItems++;
+      } else if (sort === itemKind.action) cost.item += units;
+      else if (sort.startsWith(itemKind.historyPrefix)) cost.history += units;
+      else cost.other += units;
+      for (const index of indexList) {
+        const u = indexWriteUnits(index, old, next);
+        if (u === 0) continue;
+        cost.indexes += u;
+        cost.byIndex[index.name] = (cost.byIndex[index.name] ?? 0) + u;
+      }
+    });
+    costs.push(cost);
+    return answer;
+  };
+  try {
+    return { result: await work(), costs };
+  } finally {
+    client.send = original;
+  }
+}
+
+export interface CostSummary {
+  samples: number;
+  /** Per write, on average. */
+  item: number;
+  history: number;
+  counters: number;
+  counterItems: number;
+  indexes: number;
+  total: number;
+  /** The largest single write. */
+  max: number;
+  byIndex: Record<string, number>;
+  /** What DynamoDB Local reported, on average (not DynamoDB's rules; see above). */
+  reported: number;
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+export function summarize(costs: TransactionCost[]): CostSummary {
+  const n = Math.max(1, costs.length);
+  const mean = (f: (c: TransactionCost) => number) => round(costs.reduce((s, c) => s + f(c), 0) / n);
+  const total = (c: TransactionCost) => c.item + c.history + c.counters + c.other + c.indexes;
+  const byIndex: Record<string, number> = {};
+  for (const c of costs) for (const [k, v] of Object.entries(c.byIndex)) byIndex[k] = (byIndex[k] ?? 0) + v;
+  return {
+    samples: costs.length,
+    item: mean((c) => c.item),
+    history: mean((c) => c.history),
+    counters: mean((c) => c.counters),
+    counterItems: mean((c) => c.counterItems),
+    indexes: mean((c) => c.indexes),
+    total: mean(total),
+    max: Math.max(0, ...costs.map(total)),
+    byIndex: Object.fromEntries(Object.entries(byIndex).map(([k, v]) => [k, round(v / n)])),
+    reported: mean((c) => c.reported),
+  };
+}
