@@ -1,0 +1,42 @@
+import { ingestActionRequested } from './actions';
+import { ValidationError } from './errors';
+import { errorFields, logger, withLogContext } from './logger';
+
+/**
+ * One `ActionRequested` EventBridge event, as a queue message body: creates its action once, and
+ * says whether the message failed (SQS then retries it and, after its retries, moves it to the
+ * dead-letter queue). Invalid events are logged with their errors, not as internal failures.
+ */
+export async function ingestMessage(messageId: string, body: string): Promise<{ failed: boolean }> {
+  return withLogContext({ correlationId: messageId }, async () => {
+    try {
+      const { id, created } = await ingestActionRequested(requestedDetail(JSON.parse(body)));
+      logger.info(created ? 'action created from event' : 'duplicate event ignored', { actionId: id });
+      return { failed: false };
+    } catch (error) {
+      if (error instanceof ValidationError) {
+        logger.warn('invalid ActionRequested event', { errors: error.errors });
+      } else if (error instanceof SyntaxError) {
+        logger.warn('ActionRequested event is not JSON');
+      } else {
+        logger.error('ingesting an event failed', errorFields(error));
+      }
+      return { failed: true };
+    }
+  });
+}
+
+/** The `detail` of an `ActionRequested` EventBridge event; anything else is an invalid event. */
+function requestedDetail(envelope: unknown): unknown {
+  if (envelope === null || typeof envelope !== 'object' || Array.isArray(envelope)) {
+    throw new ValidationError([{ field: 'event', message: 'must be a JSON object (an EventBridge event)' }]);
+  }
+  const event = envelope as { 'detail-type'?: unknown; detail?: unknown };
+  if (event['detail-type'] !== 'ActionRequested') {
+    throw new ValidationError([{ field: 'detail-type', message: "must be 'ActionRequested'" }]);
+  }
+  if (event.detail === null || typeof event.detail !== 'object' || Array.isArray(event.detail)) {
+    throw new ValidationError([{ field: 'detail', message: 'must be a JSON object (a create body with an owner)' }]);
+  }
+  return event.detail;
+}
