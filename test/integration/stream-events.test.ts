@@ -105,7 +105,9 @@ describe('events from the stream', () => {
     );
     // Kill the service while creates are still in flight: some stored, some not, some answered,
     // some not. The store outlives it, as DynamoDB outlives a Lambda instance.
-    await until('the first creates to answer', 30_000, () => (answered >= 20 ? true : undefined));
+    await until(`the first creates to answer 201 (${answered} answered)`, 60_000, () =>
+      answeredIds.length >= 20 ? true : undefined,
+    );
     const exited = once(first.child, 'exit');
     process.kill(first.child.pid as number, 'SIGKILL');
     await exited;
