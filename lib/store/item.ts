@@ -18,6 +18,8 @@ import {
   itemKind,
   locationKeys,
   lowerKey,
+  nameKey,
+  priorityKeyPrefix,
   shardOf,
   TITLE_KEY_SEPARATOR,
 } from './table';
@@ -82,6 +84,9 @@ export function toItem(action: Action): Item {
     [attr.updatedKey]: `${action.updatedAt}#${action.id}`,
     [attr.titleKey]: `${titleLower}${TITLE_KEY_SEPARATOR}${action.id}`,
     [attr.titleLower]: titleLower,
+    [attr.priorityOrderKey]: `${priorityKeyPrefix(action.priority)}#${action.id}`,
+    [attr.ownerNameKey]: nameKey(action.owner.name, action.id),
+    [attr.assigneeNameKey]: nameKey(assignee.name, action.id),
     [attr.ownerKey]: action.owner.id,
     [attr.assigneeKey]: assignee.id,
     [attr.producerKey]: action.actionProducer.name,

@@ -9,6 +9,7 @@ import {
   filterPath,
   type IndexDefinition,
   indexes,
+  priorityKeyPrefix,
   TITLE_KEY_AFTER,
   TITLE_KEY_SEPARATOR,
 } from './table';
@@ -92,12 +93,19 @@ function valueShare(field: string, value: string | number, equality: EqualityInd
   return field === 'assignee' && value === UNASSIGNED.id ? UNASSIGNED_SHARE : equality.selectivity;
 }
 
-/** Indexes over every action, by the field their sort key orders. */
+/**
+ * Indexes over every action, by the field their sort key orders. The name indexes order `owner`
+ * and `assignee` by name, while their filters compare ids, so only dates, titles and priorities
+ * become key ranges (`boundsOf`).
+ */
 export const orderedIndexes: Record<string, IndexDefinition> = {
   createdAt: indexes.allByCreated,
   dueAt: indexes.allByDue,
   updatedAt: indexes.allByUpdated,
   title: indexes.allByTitle,
+  priority: indexes.allByPriority,
+  owner: indexes.allByOwnerName,
+  assignee: indexes.allByAssigneeName,
 };
 
 /**
@@ -189,7 +197,7 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
     // A count-only call (`limit=0`) orders nothing, so any index can serve it.
     const sortAttribute = query.limit === 0 ? index.sortKey.name : orderAttribute(index, sort.field);
     if (sortAttribute === undefined || filter.some((c) => c === undefined)) return;
-    const kept = share * (range ? rangeShare(index, rest) : 1);
+    const kept = share * (range ? rangeShare(index, rest, sizes) : 1);
     const cost = kept * entryBytes(index);
     if (best && cost >= best.cost) return;
     const read = { index, partitions, ...(range ? { range } : {}), filter: filter as StoredClause[] };
@@ -224,10 +232,14 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
 }
 
 /** The share of a partition the key range over `clauses` keeps. */
-function rangeShare(index: IndexDefinition, clauses: Clause[]): number {
+function rangeShare(index: IndexDefinition, clauses: Clause[], sizes?: Sizes): number {
   const field = orderedFieldOf(index);
   const bounding = clauses.filter((c) => c.field.name === field && boundsOf(c) !== undefined);
-  if (bounding.some((c) => c.op === '=')) return EQUAL_SHARE;
+  const equal = bounding.find((c) => c.op === '=');
+  // One priority is one counted value: the counters know its share.
+  const equality = field === undefined ? undefined : equalityIndexes[field];
+  if (equal && equality) return valueShare(field as string, equal.values[0] as number, equality, sizes);
+  if (equal) return EQUAL_SHARE;
   const hasLower = bounding.some((c) => c.op === '>');
   const hasUpper = bounding.some((c) => c.op === '<');
   return hasLower && hasUpper ? RANGE_SHARE.bounded : RANGE_SHARE.open;
@@ -278,10 +290,17 @@ export function keyRangeFor(
 }
 
 /**
- * Key bounds for one clause. Date keys are `<iso>#<id>`: `#` sorts below every id character and
- * `$` just above `#`. Title keys are `<lower title>\u0001<id>`, with `\u0002` just above.
+ * Key bounds for one clause. Date keys are `<iso>#<id>` and priority keys `<padded priority>#<id>`:
+ * `#` sorts below every id character and `$` just above `#`. Title keys are
+ * `<lower title>\u0001<id>`, with `\u0002` just above.
  */
 function boundsOf(clause: Clause): KeyRange | undefined {
+  if (clause.type === 'integer' && clause.values.length === 1) {
+    const v = priorityKeyPrefix(clause.values[0] as number);
+    if (clause.op === '=') return { lower: `${v}#`, upper: `${v}$` };
+    if (clause.op === '<') return { upper: `${v}#` };
+    if (clause.op === '>') return { lower: `${v}$` };
+  }
   if (clause.type === 'date' && clause.values.length === 1) {
     const [v] = clause.values as [(typeof clause.values)[number]];
     const start = v.kind === 'day' ? `${v.start}#` : `${v.at}#`;

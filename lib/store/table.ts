@@ -50,6 +50,11 @@ export const attr = {
   dueKey: 'kd',
   updatedKey: 'ku',
   titleKey: 'kt',
+  /** `<priority, zero-padded>#<id>`: priority order, ties by id. */
+  priorityOrderKey: 'kp',
+  /** `<owner name, escaped>\u0001\u0001<id>` (see `nameKey`): owner-name order, ties by id. */
+  ownerNameKey: 'ko',
+  assigneeNameKey: 'ka',
   /** The lower-case title, top level for the title index to project alone. */
   titleLower: 'ti',
   ownerKey: 'ow',
@@ -137,6 +142,41 @@ export const TITLE_KEY_SEPARATOR = '\u0001';
 /** Sorts after the separator and before any title character: the upper bound of one title. */
 export const TITLE_KEY_AFTER = '\u0002';
 
+/** Digits a priority takes in its key: any integer a filter can name (15 digits) sorts as a number. */
+export const PRIORITY_KEY_DIGITS = 15;
+export const priorityKeyPrefix = (priority: number) => String(priority).padStart(PRIORITY_KEY_DIGITS, '0');
+
+/**
+ * Ends the name in a name key. Names sent in bodies hold no control characters, but an owner's
+ * name comes from a token and might: `\u0000` and `\u0001` are escaped to `\u0001\u0002` and
+ * `\u0001\u0003`, which keeps code point order, and the end mark sorts below both and below every
+ * other character, so a name sorts before every longer name it begins.
+ */
+export const NAME_KEY_END = '\u0001\u0001';
+/** The most bytes of a name a key holds: a key is at most 1,024 bytes and also holds the end mark and an id. */
+export const NAME_KEY_BYTES = 900;
+
+/**
+ * The sort key of a name index: the escaped name, cut to `NAME_KEY_BYTES`, then the id. Keys
+ * order exactly as (name, id) except between names over 900 bytes that share their first 900.
+ */
+export function nameKey(name: string, id: string): string {
+  const escaped = name.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0002' : '\u0001\u0003'));
+  let cut = escaped;
+  if (Buffer.byteLength(escaped, 'utf8') > NAME_KEY_BYTES) {
+    cut = '';
+    let bytes = 0;
+    for (const character of escaped) {
+      bytes += Buffer.byteLength(character, 'utf8');
+      if (bytes > NAME_KEY_BYTES) break;
+      cut += character;
+    }
+    // An escape cut in half would sort as the end mark.
+    if (cut.endsWith('\u0001')) cut = cut.slice(0, -1);
+  }
+  return `${cut}${NAME_KEY_END}${id}`;
+}
+
 /** What an index that must filter and sort anything projects: the one map of filter values. */
 const everyFilterValue = [attr.filters] as const;
 
@@ -188,6 +228,27 @@ export const indexes = {
     partitionKey: { name: attr.everything, type: 'S' },
     sortKey: { name: attr.titleKey, type: 'S' },
     projection: [attr.titleLower, attr.createdKey],
+  },
+  /** Every action by priority, and the created key: a priority order, or a priority range newest first. */
+  allByPriority: {
+    name: 'all-by-priority',
+    partitionKey: { name: attr.everything, type: 'S' },
+    sortKey: { name: attr.priorityOrderKey, type: 'S' },
+    projection: [attr.createdKey],
+  },
+  /** Every action by its owner's name (`sort=owner`). */
+  allByOwnerName: {
+    name: 'all-by-owner-name',
+    partitionKey: { name: attr.everything, type: 'S' },
+    sortKey: { name: attr.ownerNameKey, type: 'S' },
+    projection: 'keys',
+  },
+  /** Every action by its assignee's name (`sort=assignee`; "Unknown user" when nobody is assigned). */
+  allByAssigneeName: {
+    name: 'all-by-assignee-name',
+    partitionKey: { name: attr.everything, type: 'S' },
+    sortKey: { name: attr.assigneeNameKey, type: 'S' },
+    projection: 'keys',
   },
   byOwner: {
     name: 'by-owner',

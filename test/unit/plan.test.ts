@@ -55,11 +55,35 @@ describe('equality filters read one index partition per value', () => {
       ['actionProducer.reference=INS-1', 'by-reference', ['INS-1']],
       ['location.businessUnit=Mining', 'by-business-unit', ['Mining']],
       ['status=3', 'by-status', [3]],
-      ['priority=5', 'by-priority', [5]],
+      ['priority=~4,5', 'by-priority', [4, 5]],
     ];
     for (const [query, index, partitions] of cases) {
       expect(describeRead(planFor(query).read)).toEqual({ index, partitions, range: undefined, filter: [] });
     }
+  });
+
+  it("priority=5 reads its key range of all-by-priority, whose entries are a third the size of by-priority's", () => {
+    expect(describeRead(planFor('priority=5').read)).toEqual({
+      index: 'all-by-priority',
+      partitions: everythingPartitions,
+      range: { lower: '000000000000005#', upper: '000000000000005$' },
+      filter: [],
+    });
+    // It holds no status, so a second filter on status goes back to an equality index.
+    expect(planFor('priority=5&status=1').read.index.name).toMatch(/^by-(status|priority)$/);
+  });
+
+  it('a priority range is a key range of all-by-priority, which holds the created key for the default order', () => {
+    const p = planFor('priority=>3');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-priority',
+      partitions: everythingPartitions,
+      range: { lower: '000000000000003$' },
+      filter: [],
+    });
+    expect(p.sortAttribute).toBe(attr.createdKey);
+    expect(planFor('priority=<3&sort=-priority').read.range).toEqual({ upper: '000000000000003#' });
+    expect(planFor('priority=>5&priority=<3').empty).toBe(true);
   });
 
   it('status=~1,2 uses by-status with two partitions; repeated values are read once', () => {
@@ -222,11 +246,23 @@ describe('no filters: every shard of an ordered index (the counted path serves t
     expect(planFor('sort=updatedAt').read.index.name).toBe('all-by-updated');
   });
 
-  it('a sort no index orders (priority, owner name) reads every value from the thinnest index that holds them', () => {
+  it('priority and the owner and assignee names have ordered indexes of their own', () => {
     for (const [query, index, sortAttribute] of [
-      ['sort=-priority', 'all-by-updated', attr.priorityKey],
+      ['sort=-priority', 'all-by-priority', attr.priorityOrderKey],
+      ['sort=owner', 'all-by-owner-name', attr.ownerNameKey],
+      ['sort=-assignee', 'all-by-assignee-name', attr.assigneeNameKey],
+    ]) {
+      const p = planFor(query as string);
+      expect(p.read.index.name).toBe(index);
+      expect(p.sortAttribute).toBe(sortAttribute);
+    }
+    // The name indexes order by name; an owner filter compares ids, so it never becomes their key range.
+    expect(planFor('owner=>m&sort=owner').read.range).toBeUndefined();
+  });
+
+  it('a sort no index orders (status, a location) reads every value from the thinnest index that holds them', () => {
+    for (const [query, index, sortAttribute] of [
       ['sort=status', 'all-by-updated', attr.statusKey],
-      ['sort=owner', 'all-by-due', 'f.on'],
       ['sort=location.site', 'all-by-due', 'f.ls'],
     ]) {
       const p = planFor(query as string);
@@ -296,7 +332,7 @@ describe('what an index holds', () => {
     const titles = planFor('sort=title').read.index;
     expect(pathIn(titles, 'f.ti')).toBe(attr.titleLower);
     expect(pathIn(titles, 'f.pr')).toBeUndefined();
-    expect(pathIn(planFor('sort=-priority').read.index, 'f.pr')).toBe(attr.priorityKey);
+    expect(pathIn(planFor('sort=-status').read.index, 'f.pr')).toBe(attr.priorityKey);
     expect(pathIn(planFor('location.site=X').read.index, 'f.ls')).toBe('f.ls');
   });
 
