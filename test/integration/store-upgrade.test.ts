@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureTable, localClient, StoreStartError } from '../../infra/local/store';
+import type { Action } from '../../lib/action';
+import { toItem } from '../../lib/store/item';
+import {
+  attr,
+  attributeDefinitions,
+  globalSecondaryIndexes,
+  indexes,
+  indexList,
+  itemKind,
+  sortKey,
+  tableKey,
+} from '../../lib/store/table';
+
+/**
+ * A store on disk outlives an upgrade: `npm start` on a DATA_DIR an earlier version filled must
+ * add the indexes that version lacked and give its actions the keys they order by, or the new
+ * sorts would miss them. Here the earlier version is a table without the priority and name
+ * indexes, holding an action written without their keys, in the test stack's DynamoDB Local.
+ */
+
+let endpoint: string;
+const client = () => DynamoDBDocumentClient.from(localClient(endpoint));
+const added: string[] = [indexes.allByPriority.name, indexes.allByOwnerName.name, indexes.allByAssigneeName.name];
+const newKeys = [attr.priorityOrderKey, attr.ownerNameKey, attr.assigneeNameKey];
+
+beforeAll(async () => {
+  const { inject } = await import('vitest');
+  endpoint = inject('storeEndpoint');
+});
+
+/** A table as the version before the priority and name indexes made it. */
+async function earlierTable(name: string, change: (indexes: ReturnType<typeof globalSecondaryIndexes>) => void) {
+  const earlier = globalSecondaryIndexes().filter((index) => !added.includes(index.IndexName));
+  change(earlier);
+  const used = new Set(earlier.flatMap((index) => index.KeySchema.map((k) => k.AttributeName)));
+  await localClient(endpoint).send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: tableKey.name, KeyType: 'HASH' },
+        { AttributeName: sortKey.name, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: attributeDefinitions().filter(
+        (d) => used.has(d.AttributeName) || d.AttributeName === tableKey.name || d.AttributeName === sortKey.name,
+      ),
+      GlobalSecondaryIndexes: earlier,
+    }),
+  );
+}
+
+const action = (priority: number): Action => {
+  const at = new Date().toISOString();
+  const person = { id: `u-${randomUUID()}`, name: 'Ann Lee', email: null };
+  return {
+    id: randomUUID(),
+    title: 'Guard missing on tail pulley',
+    description: '',
+    actionProducer: { name: 'Inspections' },
+    location: {
+      businessUnit: '',
+      site: 'North Pit',
+      department: '',
+      workGroup: '',
+      productiveUnit: '',
+      team: '',
+      crew: '',
+    },
+    allowAnonymousEdits: false,
+    dueAt: at,
+    priority,
+    status: 1,
+    owner: person,
+    initiator: person,
+    assignee: null,
+    endorsedBy: [],
+    attachments: [],
+    tags: [],
+    comments: [],
+    commentCount: 0,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+};
+
+describe('npm start on a store an earlier version made', () => {
+  it('adds the indexes it lacks and gives its actions their keys', async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await earlierTable(name, () => {});
+    const old = [action(3), action(7)];
+    for (const a of old) {
+      const item = toItem(a);
+      for (const key of newKeys) delete item[key];
+      await client().send(new PutCommand({ TableName: name, Item: item }));
+    }
+
+    await ensureTable(endpoint, name);
+
+    const table = (await localClient(endpoint).send(new DescribeTableCommand({ TableName: name }))).Table;
+    expect(new Set(table?.GlobalSecondaryIndexes?.map((i) => i.IndexName))).toEqual(
+      new Set(indexList.map((i) => i.name)),
+    );
+    for (const a of old) {
+      const { Item } = await client().send(
+        new GetCommand({ TableName: name, Key: { [attr.id]: a.id, [attr.sortKey]: itemKind.action } }),
+      );
+      expect(Item?.[attr.priorityOrderKey]).toBe(`00000000000000${a.priority}#${a.id}`);
+      expect(Item?.[attr.ownerNameKey]).toBe(`Ann Lee\u0001\u0001${a.id}`);
+      expect(Item?.[attr.assigneeNameKey]).toBe(`Unknown user\u0001\u0001${a.id}`);
+      // Nothing else moved: not the version, not the values.
+      expect(Item?.[attr.version]).toBe(1);
+      expect(Item?.[attr.filters]).toEqual(toItem(a)[attr.filters]);
+    }
+    // The actions are in the new index, in priority order.
+    const shards = new Set(old.map((a) => toItem(a)[attr.everything] as string));
+    const found: string[] = [];
+    for (const shard of shards) {
+      const page = await client().send(
+        new QueryCommand({
+          TableName: name,
+          IndexName: indexes.allByPriority.name,
+          KeyConditionExpression: '#k = :k',
+          ExpressionAttributeNames: { '#k': attr.everything },
+          ExpressionAttributeValues: { ':k': shard },
+        }),
+      );
+      found.push(...(page.Items ?? []).map((i) => i[attr.id] as string));
+    }
+    expect(found.sort()).toEqual(old.map((a) => a.id).sort());
+
+    // A second start finds nothing to do.
+    await ensureTable(endpoint, name);
+  });
+
+  it('refuses, naming it, an index whose keys or projection changed', async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await earlierTable(name, (earlier) => {
+      const title = earlier.find((i) => i.IndexName === indexes.allByTitle.name);
+      if (title) title.Projection = { ProjectionType: 'KEYS_ONLY' } as never;
+    });
+    const failure = await ensureTable(endpoint, name).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StoreStartError);
+    expect((failure as Error).message).toMatch(/index all-by-title differs.*move DATA_DIR's dynamodb folder aside/);
+  });
+});
