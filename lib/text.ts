@@ -6,3 +6,16 @@
  * (Lower-casing can leave a text outside NFC, hence the second normalization.)
  */
 export const foldForComparison = (text: string): string => text.normalize('NFC').toLowerCase().normalize('NFC');
+
+/** The longest start of `text` that is at most `maxBytes` bytes of UTF-8, cut between code points. */
+export function cutToBytes(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
+  let cut = '';
+  let bytes = 0;
+  for (const character of text) {
+    bytes += Buffer.byteLength(character, 'utf8');
+    if (bytes > maxBytes) break;
+    cut += character;
+  }
+  return cut;
+}

@@ -160,23 +160,38 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   try {
     const existing = await describe(client, tableName);
     if (existing) await upgradeTable(client, existing);
-    else
-      await client.send(
-        new CreateTableCommand({
-          TableName: tableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          KeySchema: [
-            { AttributeName: tableKey.name, KeyType: 'HASH' },
-            { AttributeName: sortKey.name, KeyType: 'RANGE' },
-          ],
-          AttributeDefinitions: attributeDefinitions(),
-          GlobalSecondaryIndexes: globalSecondaryIndexes(),
-          StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-        }),
-      );
+    else await createTable(client, tableName);
   } finally {
     client.destroy();
   }
+}
+
+type WantedIndex = ReturnType<typeof globalSecondaryIndexes>[number];
+
+/** Creates the table with these indexes (all of them unless told otherwise) and its stream. */
+export async function createTable(
+  client: DynamoDBClient,
+  tableName: string,
+  gsis: WantedIndex[] = globalSecondaryIndexes(),
+): Promise<void> {
+  const keyNames = new Set([
+    tableKey.name,
+    sortKey.name,
+    ...gsis.flatMap((i) => i.KeySchema.map((k) => k.AttributeName)),
+  ]);
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: tableKey.name, KeyType: 'HASH' },
+        { AttributeName: sortKey.name, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: attributeDefinitions().filter((d) => keyNames.has(d.AttributeName)),
+      GlobalSecondaryIndexes: gsis,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    }),
+  );
 }
 
 async function describe(client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> {
@@ -187,8 +202,6 @@ async function describe(client: DynamoDBClient, tableName: string): Promise<Tabl
     throw error;
   }
 }
-
-type WantedIndex = ReturnType<typeof globalSecondaryIndexes>[number];
 
 /** Whether a stored index has the keys and projection the store expects. */
 const sameIndex = (have: GlobalSecondaryIndexDescription, want: WantedIndex) =>

@@ -3,6 +3,7 @@ import type { Action } from '../action';
 import { getConfig } from '../config';
 import { ServiceUnavailableError, ValidationError } from '../errors';
 import type { Clause, ListQuery } from '../filter/query';
+import { cutToBytes } from '../text';
 import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from './client';
 import { type CountedField, isCounted, readCount, readCounts } from './counters';
 import { filterExpression, Placeholders } from './expression';
@@ -266,15 +267,7 @@ function queryInput(read: IndexRead, partition: string | number, p = new Placeho
  * within those bytes, and compares with the full bound the same way.
  */
 function clampSortKey(bound: string): string {
-  if (Buffer.byteLength(bound, 'utf8') <= MAX_SORT_KEY_BYTES) return bound;
-  let cut = '';
-  let bytes = 0;
-  for (const character of bound) {
-    bytes += Buffer.byteLength(character, 'utf8');
-    if (bytes > MAX_SORT_KEY_BYTES) break;
-    cut += character;
-  }
-  return cut;
+  return cutToBytes(bound, MAX_SORT_KEY_BYTES);
 }
 
 /** Runs one query per partition, a few at a time. */

@@ -1,4 +1,5 @@
 import type { LocationField } from '../action';
+import { cutToBytes } from '../text';
 
 /**
  * The one description of the DynamoDB table: attribute names, key schema and every index.
@@ -162,18 +163,9 @@ export const NAME_KEY_BYTES = 900;
  */
 export function nameKey(name: string, id: string): string {
   const escaped = name.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0002' : '\u0001\u0003'));
-  let cut = escaped;
-  if (Buffer.byteLength(escaped, 'utf8') > NAME_KEY_BYTES) {
-    cut = '';
-    let bytes = 0;
-    for (const character of escaped) {
-      bytes += Buffer.byteLength(character, 'utf8');
-      if (bytes > NAME_KEY_BYTES) break;
-      cut += character;
-    }
-    // An escape cut in half would sort as the end mark.
-    if (cut.endsWith('\u0001')) cut = cut.slice(0, -1);
-  }
+  let cut = cutToBytes(escaped, NAME_KEY_BYTES);
+  // An escape cut in half would sort as the end mark.
+  if (cut.endsWith('\u0001')) cut = cut.slice(0, -1);
   return `${cut}${NAME_KEY_END}${id}`;
 }
 

@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureTable, localClient, StoreStartError } from '../../infra/local/store';
+import { createTable, ensureTable, localClient, StoreStartError } from '../../infra/local/store';
 import type { Action } from '../../lib/action';
 import { toItem } from '../../lib/store/item';
-import {
-  attr,
-  attributeDefinitions,
-  globalSecondaryIndexes,
-  indexes,
-  indexList,
-  itemKind,
-  sortKey,
-  tableKey,
-} from '../../lib/store/table';
+import { attr, globalSecondaryIndexes, indexes, indexList, itemKind } from '../../lib/store/table';
 
 /**
  * A store on disk outlives an upgrade: `npm start` on a DATA_DIR an earlier version filled must
@@ -33,25 +24,11 @@ beforeAll(async () => {
   endpoint = inject('storeEndpoint');
 });
 
-/** A table as the version before the priority and name indexes made it. */
+/** A table as the version before the priority and name indexes made it, give or take `change`. */
 async function earlierTable(name: string, change: (indexes: ReturnType<typeof globalSecondaryIndexes>) => void) {
   const earlier = globalSecondaryIndexes().filter((index) => !added.includes(index.IndexName));
   change(earlier);
-  const used = new Set(earlier.flatMap((index) => index.KeySchema.map((k) => k.AttributeName)));
-  await localClient(endpoint).send(
-    new CreateTableCommand({
-      TableName: name,
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [
-        { AttributeName: tableKey.name, KeyType: 'HASH' },
-        { AttributeName: sortKey.name, KeyType: 'RANGE' },
-      ],
-      AttributeDefinitions: attributeDefinitions().filter(
-        (d) => used.has(d.AttributeName) || d.AttributeName === tableKey.name || d.AttributeName === sortKey.name,
-      ),
-      GlobalSecondaryIndexes: earlier,
-    }),
-  );
+  await createTable(localClient(endpoint), name, earlier);
 }
 
 const action = (priority: number): Action => {

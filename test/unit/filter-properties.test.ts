@@ -216,6 +216,7 @@ const rangeField: Record<string, string> = {
   [attr.dueKey]: 'dueAt',
   [attr.updatedKey]: 'updatedAt',
   [attr.titleKey]: 'title',
+  [attr.priorityOrderKey]: 'priority',
 };
 
 /** A clause as the client asked for it; the planner may move it onto a top-level copy of its value. */
