@@ -1,7 +1,6 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { getDocumentClient, tableName } from '../lib/store/client';
 import { type CountedField, counterKey, readCount } from '../lib/store/counters';
 import { attr, filterKey, itemKind } from '../lib/store/table';
+import { scanEvery } from './scan';
 
 /**
  * The benchmark's proof that the counters equal the truth: one full Scan of the table counts
@@ -32,9 +31,8 @@ export interface RecountResult {
   seconds: number;
 }
 
-const SEGMENTS = 4;
-
-export async function recount(): Promise<RecountResult> {
+/** `expectedItems`: about how many items the table holds, to size the scan's segments. */
+export async function recount(expectedItems: number): Promise<RecountResult> {
   const started = Date.now();
   const truth = new Map<string, { field: CountedField; value: string; count: number }>();
   const stored = new Map<string, number>();
@@ -46,42 +44,31 @@ export async function recount(): Promise<RecountResult> {
     entry.count++;
     truth.set(key, entry);
   };
-  await Promise.all(
-    Array.from({ length: SEGMENTS }, async (_, segment) => {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await getDocumentClient().send(
-          new ScanCommand({
-            TableName: tableName(),
-            Segment: segment,
-            TotalSegments: SEGMENTS,
-            ProjectionExpression: '#id, #sk, #f, #del, #n',
-            ExpressionAttributeNames: {
-              '#id': attr.id,
-              '#sk': attr.sortKey,
-              '#f': attr.filters,
-              '#del': attr.deletedAt,
-              '#n': attr.count,
-            },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          const id = item[attr.id] as string;
-          if (item[attr.sortKey] === itemKind.action) {
-            if (item[attr.deletedAt] !== undefined) continue;
-            actions++;
-            bump('all', '');
-            const f = (item[attr.filters] ?? {}) as Record<string, unknown>;
-            for (const [field, key] of counted) bump(field, String(f[key] ?? ''));
-          } else if (id.startsWith('n#')) {
-            counterItems++;
-            stored.set(id, (stored.get(id) ?? 0) + Number(item[attr.count] ?? 0));
-          }
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-    }),
+  await scanEvery(
+    expectedItems,
+    (item) => {
+      const id = item[attr.id] as string;
+      if (item[attr.sortKey] === itemKind.action) {
+        if (item[attr.deletedAt] !== undefined) return;
+        actions++;
+        bump('all', '');
+        const f = (item[attr.filters] ?? {}) as Record<string, unknown>;
+        for (const [field, key] of counted) bump(field, String(f[key] ?? ''));
+      } else if (id.startsWith('n#')) {
+        counterItems++;
+        stored.set(id, (stored.get(id) ?? 0) + Number(item[attr.count] ?? 0));
+      }
+    },
+    {
+      ProjectionExpression: '#id, #sk, #f, #del, #n',
+      ExpressionAttributeNames: {
+        '#id': attr.id,
+        '#sk': attr.sortKey,
+        '#f': attr.filters,
+        '#del': attr.deletedAt,
+        '#n': attr.count,
+      },
+    },
   );
 
   const mismatches: string[] = [];
