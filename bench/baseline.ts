@@ -1,4 +1,4 @@
-import type { Action } from '../lib/action';
+import { type Action, toView } from '../lib/action';
 import { fromItem, isTombstone } from '../lib/store/item';
 import type { ReadStats } from '../lib/store/list';
 import { attr, itemKind } from '../lib/store/table';
@@ -22,21 +22,6 @@ export interface ScannedTable {
   seconds: number;
 }
 
-/** An action as the oracle reads it: the API's view of the fields a list filters and sorts. */
-const listed = (a: Action): ListedAction => ({
-  id: a.id,
-  title: a.title,
-  owner: { id: a.owner.id, name: a.owner.name },
-  assignee: a.assignee ? { id: a.assignee.id, name: a.assignee.name } : { id: 'undefined', name: 'Unknown user' },
-  actionProducer: a.actionProducer,
-  location: { ...a.location },
-  dueAt: a.dueAt,
-  createdAt: a.createdAt,
-  updatedAt: a.updatedAt,
-  priority: String(a.priority),
-  status: String(a.status),
-});
-
 /** `expectedItems`: about how many items the table holds, to size the scan's segments. */
 export async function scanTable(expectedItems: number): Promise<ScannedTable> {
   const actions = new Map<string, Action>();
@@ -45,7 +30,8 @@ export async function scanTable(expectedItems: number): Promise<ScannedTable> {
     const action = fromItem(item);
     actions.set(action.id, action);
   });
-  return { actions, listed: [...actions.values()].map(listed), stats, segments, seconds };
+  // The oracle reads actions as the API shows them.
+  return { actions, listed: [...actions.values()].map(toView), stats, segments, seconds };
 }
 
 /** What the contract says the list answers, from the scanned actions. */

@@ -14,9 +14,10 @@ import { REFERENCE_DATE, world } from './world';
  * DynamoDB Local (in memory, or on disk with `--disk`) with N generated actions and their
  * counters, proves every counter equals a full count, runs a fixed mix of list queries through
  * the real list code, checks each answer against the contract's reading of the query over one
- * full scan of the table (the baseline), and reports what each read against what the scan read; then measures what creates, edits and deletes write, and proves the
- * counters again. Read units are DynamoDB Local's (`ReturnConsumedCapacity`), which size reads
- * by DynamoDB's rules; write units are computed by DynamoDB's rules (`bench/writes.ts`).
+ * full scan of the table (the baseline), and reports what each read against what the scan
+ * read; then measures what creates, edits and deletes write, and proves the counters again.
+ * Read units are DynamoDB Local's (`ReturnConsumedCapacity`), which size reads by DynamoDB's
+ * rules; write units are computed by DynamoDB's rules (`bench/writes.ts`).
  * Compares the common shapes with the results of the other size (10,000 vs 100,000) when they
  * exist. Exits 1 when a result differs from the baseline or a counter from the truth.
  */
@@ -124,7 +125,7 @@ const scanned = await scanTable(ACTIONS + seeded.counterItems);
 const scan = { itemsRead: scanned.stats.itemsRead, readUnits: scanned.stats.readUnits, ms: scanned.seconds * 1000 };
 
 const mix = benchQueries(w, someReference());
-const progress = progressBar(`running ${mix.length} queries (x${REPEAT}) and their scans`, mix.length);
+const progress = progressBar(`running ${mix.length} queries (x${REPEAT})`, mix.length);
 const rows: Row[] = [];
 for (const { name, query, counted } of mix) {
   const parsed = parseListQuery(query);

@@ -3,7 +3,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTable, ensureTable, localClient, StoreStartError } from '../../infra/local/store';
-import type { Action } from '../../lib/action';
+import { type Action, type CreateActionBody, newAction } from '../../lib/action';
 import { toItem } from '../../lib/store/item';
 import { attr, globalSecondaryIndexes, indexes, indexList, itemKind } from '../../lib/store/table';
 
@@ -31,39 +31,18 @@ async function earlierTable(name: string, change: (indexes: ReturnType<typeof gl
   await createTable(localClient(endpoint), name, earlier);
 }
 
+/** An action as the service would create it, through the domain's own constructor. */
 const action = (priority: number): Action => {
-  const at = new Date().toISOString();
   const person = { id: `u-${randomUUID()}`, name: 'Ann Lee', email: null };
-  return {
-    id: randomUUID(),
+  const body: CreateActionBody = {
     title: 'Guard missing on tail pulley',
-    description: '',
     actionProducer: { name: 'Inspections' },
-    location: {
-      businessUnit: '',
-      site: 'North Pit',
-      department: '',
-      workGroup: '',
-      productiveUnit: '',
-      team: '',
-      crew: '',
-    },
-    allowAnonymousEdits: false,
-    dueAt: at,
+    location: { site: 'North Pit' },
+    dueAt: new Date().toISOString(),
     priority,
     status: 1,
-    owner: person,
-    initiator: person,
-    assignee: null,
-    endorsedBy: [],
-    attachments: [],
-    tags: [],
-    comments: [],
-    commentCount: 0,
-    createdAt: at,
-    updatedAt: at,
-    version: 1,
   };
+  return newAction(randomUUID(), body, person, person, new Date().toISOString());
 };
 
 describe('npm start on a store an earlier version made', () => {
