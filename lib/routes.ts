@@ -50,8 +50,12 @@ export const routes: readonly RouteDefinition[] = [
 /** Answers requests no route matches (API Gateway's `$default` route). */
 export const fallbackRoute = { handler: 'notFound' } as const;
 
-/** The event-driven entry point: SQS batches of `ActionRequested` events. */
-export const ingestFunction = { handler: 'ingestActions', access: WRITE };
+/**
+ * The event-driven entry point: SQS batches of `ActionRequested` events. A record the function
+ * reports as failed (an invalid event, or a store that answered "busy") is received again, up to
+ * `maxReceives` times in all, then moved to the dead-letter queue.
+ */
+export const ingestFunction = { handler: 'ingestActions', access: WRITE, maxReceives: 3 };
 
 /** The table's stream consumer: publishes each history entry as an event; it alone may put events. */
 export const streamFunction = { handler: 'publishEvents' } as const;

@@ -249,7 +249,7 @@ export class ActionTrackingService extends Construct {
       // SQS-managed keys: EventBridge cannot deliver to a queue encrypted with the AWS managed KMS key.
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 3 },
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: ingestFunction.maxReceives },
     });
     new Rule(this, 'ActionRequested', {
       eventBus: this.eventBus,
