@@ -1,10 +1,10 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
-import { limits as bodyLimits, createActionSchema, locationFields, patchActionSchema, UNASSIGNED } from './action';
+import { actionLimits, createActionSchema, locationFields, patchActionSchema, UNASSIGNED } from './action';
 import { commentBodySchema, threadLimits } from './comments';
 import { problemTypeBase } from './errors';
 import { fields } from './filter/fields';
-import { limits as queryLimits } from './filter/query';
+import { queryLimits } from './filter/query';
 import { MAX_BODY_BYTES } from './limits';
 import { type RouteDefinition, routes } from './routes';
 
@@ -73,7 +73,7 @@ const actionView = z
     }),
     endorsedBy: z
       .array(endorsement)
-      .openapi({ description: `In endorsement order, at most ${bodyLimits.endorsements}` }),
+      .openapi({ description: `In endorsement order, at most ${actionLimits.endorsements}` }),
     attachments: z.array(
       z.object({
         url: z.string(),
@@ -85,7 +85,7 @@ const actionView = z
     tags: z.array(z.string()),
     comments: z
       .array(comment)
-      .openapi({ description: `The latest ${bodyLimits.latestComments} comments, oldest of them first` }),
+      .openapi({ description: `The latest ${actionLimits.latestComments} comments, oldest of them first` }),
     commentCount: z.number().int().openapi({ description: 'How many comments the action has in all' }),
     createdAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
     updatedAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
@@ -256,7 +256,7 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
     method: 'post',
     path: r.path,
     summary: 'Create an action',
-    description: `The caller becomes owner and initiator; the id is a random UUID. actionProducer.reference is kept as data: only the producer's own ActionRequested event claims a reference. Strings: title 1-${bodyLimits.title} chars, description up to ${bodyLimits.description}; text must be well-formed Unicode, and one-line fields (title, names, references, location, tags, attachment name and type) refuse control and bidirectional formatting characters.`,
+    description: `The caller becomes owner and initiator; the id is a random UUID. actionProducer.reference is kept as data: only the producer's own ActionRequested event claims a reference. Strings: title 1-${actionLimits.title} chars, description up to ${actionLimits.description}; text must be well-formed Unicode, and one-line fields (title, names, references, location, tags, attachment name and type) refuse control and bidirectional formatting characters.`,
     request: { body: jsonBody(createActionSchema) },
     responses: {
       201: { description: 'Created', content: { 'application/json': { schema: z.object({ id: z.string() }) } } },
@@ -322,7 +322,7 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
     method: 'post',
     path: r.path,
     summary: 'Comment on an action',
-    description: `Any signed-in caller. Text: non-blank, at most ${bodyLimits.comment} characters, well-formed Unicode; line breaks and tabs allowed. Moves the action's version, updatedAt and ETag.`,
+    description: `Any signed-in caller. Text: non-blank, at most ${actionLimits.comment} characters, well-formed Unicode; line breaks and tabs allowed. Moves the action's version, updatedAt and ETag.`,
     request: { params: idParameter, body: jsonBody(commentBodySchema) },
     responses: {
       201: { description: 'The comment; Location names it', content: { 'application/json': { schema: comment } } },
@@ -368,7 +368,7 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
     method: 'put',
     path: r.path,
     summary: 'Endorse the action as the caller',
-    description: `Any signed-in caller; endorsing again changes nothing. At most ${bodyLimits.endorsements} endorsements (409 past that).`,
+    description: `Any signed-in caller; endorsing again changes nothing. At most ${actionLimits.endorsements} endorsements (409 past that).`,
     request: { params: idParameter },
     responses: {
       200: { description: 'The action with its ETag', content: { 'application/json': { schema: actionView } } },
