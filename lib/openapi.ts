@@ -89,6 +89,11 @@ const actionView = z
     commentCount: z.number().int().openapi({ description: 'How many comments the action has in all' }),
     createdAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
     updatedAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
+    version: z.number().int().openapi({
+      example: 3,
+      description:
+        'Moves with every change; the ETag is this number in quotes, so `If-Match: "3"` edits only this version.',
+    }),
   })
   .openapi('Action');
 
@@ -156,7 +161,7 @@ const listParameters = z.object({
       const example = FIELD_EXAMPLES[field.name] ?? note.example;
       const extra =
         field.name === 'owner' || field.name === 'assignee'
-          ? ` Matches the person's id; \`assignee=undefined\` finds unassigned actions.`
+          ? ` Matches the person's id; \`me\` (also in a \`~\` list) is the caller's id; \`assignee=undefined\` finds unassigned actions.`
           : '';
       // Examples go in the text: Swagger UI would pre-fill an `example` into every filter box.
       return [
