@@ -48,7 +48,7 @@ async function start(extra: Record<string, string>): Promise<{ child: ChildProce
   child.stderr?.on('data', (chunk) => {
     output += chunk;
   });
-  const deadline = Date.now() + 45_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     const url = /Action tracking service on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
     if (url && output.includes('curl')) return { child, url, banner: output };
@@ -185,7 +185,7 @@ describe('what long and batch commands tell a person (issue 28)', () => {
   beforeAll(async () => {
     dir = tempDir();
     stack = await start({ DATA_DIR: dir });
-  }, 90_000);
+  }, 120_000);
 
   it('seed and recount show progress lines (rate, time left) on a terminal, and none when piped', () => {
     if (!hasScript) {
@@ -278,6 +278,7 @@ describe('what long and batch commands tell a person (issue 28)', () => {
   }, 240_000);
 
   afterAll(async () => {
+    if (!stack) return;
     const exited = once(stack.child, 'exit');
     stack.child.kill('SIGTERM');
     await exited;
