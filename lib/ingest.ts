@@ -41,15 +41,15 @@ function requestedEvent(envelope: unknown): { source: string; detail: unknown } 
   if (event['detail-type'] !== 'ActionRequested') {
     throw new ValidationError([{ field: 'detail-type', message: "must be 'ActionRequested'" }]);
   }
+  if (event.detail === null || typeof event.detail !== 'object' || Array.isArray(event.detail)) {
+    throw new ValidationError([{ field: 'detail', message: 'must be a JSON object (a create body with an owner)' }]);
+  }
   if (typeof event.source !== 'string' || event.source === '') {
     throw new ValidationError([{ field: 'source', message: 'must be a non-empty string (the producer)' }]);
   }
   const { producerSources } = getConfig();
   if (producerSources && !producerSources.includes(event.source)) {
     throw new ValidationError([{ field: 'source', message: 'is not a producer source this service ingests' }]);
-  }
-  if (event.detail === null || typeof event.detail !== 'object' || Array.isArray(event.detail)) {
-    throw new ValidationError([{ field: 'detail', message: 'must be a JSON object (a create body with an owner)' }]);
   }
   return { source: event.source, detail: event.detail };
 }

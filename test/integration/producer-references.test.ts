@@ -116,7 +116,9 @@ describe('producer references: only the producer claims one', () => {
 
 describe("producer references: only the producer's own source claims one (issue 23)", () => {
   it('an impostor source naming the producer and its reference neither takes nor blocks it', async () => {
-    const impostor = await runIngest([requested('INC-2001', 'evil.producer')]);
+    const event = requested('INC-2001', 'evil.producer');
+    const eve = { id: `eve-${randomUUID()}`, name: 'Eve Impostor', email: 'eve@example.com' };
+    const impostor = await runIngest([{ ...event, detail: { ...event.detail, title: 'Taken', owner: eve } }]);
     expect(impostor.code, impostor.stderr).toBe(0);
     const taken = await byReference('INC-2001');
     expect(taken.map((a) => a.id)).toEqual([producerActionId('evil.producer', producer, 'INC-2001')]);
