@@ -253,6 +253,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   412: 'If-Match does not match the current version; the ETag header carries the current one.',
   413: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
   415: 'The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8.',
+  429: 'Too many requests of this kind from this caller; Retry-After says in how many seconds to try again.',
   503: 'The store is busy or unreachable; see Retry-After.',
 };
 
@@ -378,19 +379,20 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
     method: 'put',
     path: r.path,
     summary: 'Endorse the action as the caller',
-    description: `Any signed-in caller; endorsing again changes nothing. At most ${bodyLimits.endorsements} endorsements (409 past that).`,
+    description: `Any signed-in caller; endorsing again changes nothing. At most ${bodyLimits.endorsements} endorsements (409 past that). A caller may change their endorsement of one action at most 10 times an hour (429 past that).`,
     request: { params: idParameter },
     responses: {
       200: { description: 'The action with its ETag', content: { 'application/json': { schema: actionView } } },
-      ...problems(401, 404, 409, 503),
+      ...problems(401, 404, 409, 429, 503),
     },
   }),
   withdrawEndorsement: (r) => ({
     method: 'delete',
     path: r.path,
     summary: "Withdraw the caller's endorsement",
+    description: 'A caller may change their endorsement of one action at most 10 times an hour (429 past that).',
     request: { params: idParameter },
-    responses: { 204: { description: 'Withdrawn (also when there was none)' }, ...problems(401, 404, 503) },
+    responses: { 204: { description: 'Withdrawn (also when there was none)' }, ...problems(401, 404, 429, 503) },
   }),
   getHistory: (r) => ({
     method: 'get',
