@@ -1,3 +1,4 @@
+import { progress } from '../infra/local/progress';
 import { type Action, type Attachment, newAction, type Person, producerActionId } from '../lib/action';
 import { type BulkWriteSummary, writeActionsInBulk } from '../lib/store/bulk-write';
 import {
@@ -128,41 +129,8 @@ export function* generateActions(count: number, seed = 1, w: World = buildWorld(
   for (let i = 0; i < count; i++) yield actionAt(w, i, seed);
 }
 
-/** A one-line progress bar on stderr, redrawn at most every 100 ms. No dependency. */
-export function progressBar(label: string, total: number) {
-  const started = Date.now();
-  let drawn = 0;
-  let logged = Date.now();
-  let done = 0;
-  const tty = process.stderr.isTTY;
-  const draw = (final: boolean) => {
-    const share = total === 0 ? 1 : done / total;
-    const width = 30;
-    const filled = Math.round(share * width);
-    const seconds = (Date.now() - started) / 1000;
-    const rate = seconds > 0 ? Math.round(done / seconds) : 0;
-    const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${done}/${total} ${rate}/s`;
-    if (tty) process.stderr.write(`\r${line}${final ? '\n' : ''}`);
-    else if (final) process.stderr.write(`${line} in ${seconds.toFixed(1)}s\n`);
-    else if (Date.now() - logged >= 30_000) {
-      // Not a terminal (a log file): a line every 30 s, so a long run shows it is moving.
-      logged = Date.now();
-      process.stderr.write(`${line}\n`);
-    }
-  };
-  return {
-    tick(n = 1) {
-      done += n;
-      if (Date.now() - drawn > 100) {
-        drawn = Date.now();
-        draw(false);
-      }
-    },
-    finish() {
-      draw(true);
-    },
-  };
-}
+/** The benchmark's steps show progress the way every long local command does (infra/local/progress.ts). */
+export const progressBar = (label: string, total: number) => progress(label, 'done', total);
 
 /** What a bulk write did, for the caller's report. */
 export interface WriteSummary extends BulkWriteSummary {

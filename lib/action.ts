@@ -77,7 +77,7 @@ export interface Endorsement extends Person {
 }
 
 /** What the API returns for an action (the seed's "actions object"). */
-export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'version'> {
+export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee'> {
   priority: string;
   status: string;
   assignee: { id: string; name: string; email: string | null };
@@ -480,15 +480,20 @@ export function changesBetween(before: Action, after: Action): Record<string, { 
   const b = toView(after) as unknown as Record<string, unknown>;
   const changes: Record<string, { before: unknown; after: unknown }> = {};
   for (const key of Object.keys(b)) {
-    if (key === 'updatedAt') continue;
+    // Both move with every change; a change is what the person or producer changed.
+    if (key === 'updatedAt' || key === 'version') continue;
     if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) changes[key] = { before: a[key], after: b[key] };
   }
   return changes;
 }
 
-/** The action as the API shows it: numbers as strings, nobody assigned as the seed's placeholder. */
+/**
+ * The action as the API shows it: numbers as strings, nobody assigned as the seed's placeholder,
+ * and its `version` (the number in its ETag), so a list shows what a safe `If-Match` edit needs
+ * without a GET of each action.
+ */
 export function toView(action: Action): ActionView {
-  const { version: _version, priority, status, assignee, ...rest } = action;
+  const { priority, status, assignee, ...rest } = action;
   return {
     ...rest,
     priority: String(priority),

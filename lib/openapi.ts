@@ -86,7 +86,7 @@ const listParameters = z.object({
       const example = FIELD_EXAMPLES[field.name] ?? note.example;
       const extra =
         field.name === 'owner' || field.name === 'assignee'
-          ? ` Matches the person's id; \`assignee=undefined\` finds unassigned actions.`
+          ? ` Matches the person's id; \`me\` (also in a \`~\` list) is the caller's id; \`assignee=undefined\` finds unassigned actions.`
           : '';
       // Examples go in the text: Swagger UI would pre-fill an `example` into every filter box.
       return [

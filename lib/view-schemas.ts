@@ -92,6 +92,11 @@ export const actionViewSchema = z
     commentCount: z.number().int().openapi({ description: 'How many comments the action has in all' }),
     createdAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
     updatedAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
+    version: z.number().int().openapi({
+      example: 3,
+      description:
+        'Moves with every change; the ETag is this number in quotes, so `If-Match: "3"` edits only this version.',
+    }),
   })
   .openapi('Action');
 

@@ -65,8 +65,16 @@ function decode(text: string, parameter: string): string {
   }
 }
 
-/** Parses a whole list query; collects every problem before failing so a client sees them all. */
-export function parseListQuery(rawQueryString: string): ListQuery {
+/** The filters where `me` stands for the caller's id. */
+const PEOPLE = new Set(['owner', 'assignee']);
+const ME = 'me';
+
+/**
+ * Parses a whole list query; collects every problem before failing so a client sees them all.
+ * `callerId` is who asks: `owner=me`, `assignee=!me` and `assignee=~me,undefined` mean that id
+ * (without a caller, `me` is just text).
+ */
+export function parseListQuery(rawQueryString: string, callerId?: string): ListQuery {
   const problems: Problem[] = [];
   const filters: Clause[] = [];
   const paging = new Map<string, string>();
@@ -83,7 +91,8 @@ export function parseListQuery(rawQueryString: string): ListQuery {
       continue;
     }
     try {
-      filters.push(parseClause(field, value));
+      const clause = parseClause(field, value);
+      filters.push(callerId !== undefined && PEOPLE.has(field.name) ? meAs(clause, callerId) : clause);
     } catch (error) {
       if (error instanceof ValidationError && error.errors) problems.push(...error.errors);
       else throw error;
@@ -107,6 +116,12 @@ export function parseListQuery(rawQueryString: string): ListQuery {
 
   if (problems.length > 0) throw new ValidationError(problems);
   return { filters, sort, skip, limit };
+}
+
+/** `me` in an exact comparison of a person's id is the caller; in a `*` search it is text. */
+function meAs(clause: Clause, callerId: string): Clause {
+  if (clause.type !== 'string' || clause.op === '*') return clause;
+  return { ...clause, values: clause.values.map((v) => (v === ME ? callerId : v)) };
 }
 
 function parsePagingInteger(value: string | undefined, name: string, fallback: number, problems: Problem[]): number {
