@@ -33,6 +33,8 @@ export interface Config {
   storeMaxAttempts: number;
   /** The most index entries a list may read to find its matches; past it the list is a 400. */
   listReadBudget: number;
+  /** The `source` values whose `ActionRequested` events are ingested; unset: any source. */
+  producerSources?: string[];
   logLevel: LogLevel;
 }
 
@@ -54,6 +56,10 @@ function load(): Config {
     storeTimeoutMs: Number(optional('STORE_TIMEOUT_MS') ?? 5000),
     storeMaxAttempts: Number(optional('STORE_MAX_ATTEMPTS') ?? 3),
     listReadBudget: Number(optional('LIST_READ_BUDGET') ?? 200_000),
+    producerSources: optional('PRODUCER_SOURCES')
+      ?.split(',')
+      .map((source) => source.trim())
+      .filter((source) => source !== ''),
     logLevel: getLogLevel(),
   };
   if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {

@@ -41,7 +41,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/docs-assets';
 import { fallbackRoute, ingestFunction, routes, streamFunction, type TableAccess } from '../../lib/routes';
-import { indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
+import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
 export interface ActionTrackingServiceProps {
@@ -189,6 +189,8 @@ export class ActionTrackingService extends Construct {
     for (const route of routes) handlerFunction(route.handler, route.access);
     const notFound = handlerFunction(fallbackRoute.handler, []);
     const ingest = handlerFunction(ingestFunction.handler, ingestFunction.access, INGEST_TIMEOUT);
+    // The rule below routes only these sources; ingest also refuses any other, whatever the way in.
+    if (props.producerSources) ingest.function.addEnvironment('PRODUCER_SOURCES', props.producerSources.join(','));
 
     // The HTTP API: exactly the routes of lib/routes.ts, and the fallback for everything else.
     this.api = new HttpApi(this, 'Api', {
@@ -381,6 +383,8 @@ export class ActionTrackingService extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      // Items that only count something for a while (endorsement toggles) expire; reads ignore expired ones.
+      timeToLiveAttribute: attr.expiresAt,
       deletionProtection: options.deletionProtection ?? true,
       removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
     });
