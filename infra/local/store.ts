@@ -105,7 +105,8 @@ export async function startStore(options: { path?: string } = {}): Promise<Local
   if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid), { mode: 0o600 });
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilServing(endpoint, child, 30_000);
+    // A few seconds on a quiet machine; a JVM on two cores shared with other work can take a minute or more.
+    await waitUntilServing(endpoint, child, 120_000);
     await ensureTable(endpoint, LOCAL_TABLE_NAME);
   } catch (error) {
     child.kill('SIGKILL');
