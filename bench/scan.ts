@@ -18,7 +18,7 @@ export async function scanEvery(
   projection?: Pick<ScanCommandInput, 'ProjectionExpression' | 'ExpressionAttributeNames'>,
 ): Promise<{ stats: ReadStats; segments: number; seconds: number }> {
   const started = Date.now();
-  const stats: ReadStats = { itemsRead: 0, readUnits: 0, requests: 0 };
+  const stats: ReadStats = { itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 };
   const segments = Math.max(1, Math.min(1_000_000, Math.ceil(expectedItems / 1000)));
   const queue = Array.from({ length: segments }, (_, segment) => segment);
   const workers = Array.from({ length: Math.min(8, segments) }, async () => {
