@@ -126,6 +126,13 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
+/** 429: a caller's quota is used up; `Retry-After` says in how many seconds it refills. */
+export class TooManyRequestsError extends HttpError {
+  constructor(detail: string, headers: Record<string, string>) {
+    super(429, 'Too Many Requests', detail, 'too-many-requests', undefined, headers);
+  }
+}
+
 /** What a 503 waited on: the table, or the user pool's signing keys. */
 export type Dependency = 'store' | 'identity keys';
 

@@ -14,10 +14,12 @@ import {
 } from './errors';
 import { MAX_BODY_BYTES } from './limits';
 import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from './logger';
+import { admit, charge, type QuotaState, quotaHeaders } from './quotas';
+import { enterUsage, type Usage } from './usage';
 
 /**
  * The HTTP edge shared by every API handler: correlation ids and access logs, authentication,
- * body limits and parsing, and one place that turns any error into problem+json.
+ * per-caller quotas, body limits and parsing, and one place that turns any error into problem+json.
  */
 
 export interface ApiEvent extends Omit<APIGatewayProxyEventV2, 'body'> {
@@ -134,6 +136,50 @@ const authentication = (): Middleware => ({
   },
 });
 
+/** Where a request's quota state and usage wait for the end of the request. */
+interface Metered {
+  state?: QuotaState;
+  usage?: Usage;
+}
+const metered = (request: { internal: Record<string, unknown> }): Metered => {
+  request.internal.quota ??= {};
+  return request.internal.quota as Metered;
+};
+
+/**
+ * Counts each authenticated request against its caller's quotas before it does anything (a
+ * request past a quota is a 429 and writes nothing), and starts counting what it reads.
+ */
+const quotaCheck = (): Middleware => ({
+  before: async (request) => {
+    // Synchronous, before any await, so the usage context carries through the handler.
+    const meter = metered(request);
+    meter.usage = enterUsage();
+    meter.state = await admit(request.event.caller.id);
+  },
+});
+
+/**
+ * Charges what the request's lists read, then puts the RateLimit fields on the response, error
+ * or not. It runs after problemJson has built the response (middy runs `after` and `onError`
+ * in reverse order), so it is registered before it.
+ */
+const quotaFields = (): Middleware => {
+  const finish = async (request: Parameters<NonNullable<Middleware['after']>>[0]) => {
+    const meter = metered(request);
+    if (!meter.state) return;
+    let state = meter.state;
+    try {
+      state = await charge(state, meter.usage?.indexEntries ?? 0);
+    } catch (error) {
+      // The answer is ready; a charge the store could not take is logged, not turned into a 503.
+      logger.warn('read quota charge failed', errorFields(error));
+    }
+    if (request.response) request.response.headers = { ...request.response.headers, ...quotaHeaders(state) };
+  };
+  return { after: finish, onError: finish };
+};
+
 /** What a route's body may be: plain JSON, or (for PATCH) also a JSON merge patch (RFC 7396). */
 export type BodyKind = 'json' | 'merge-patch';
 
@@ -189,12 +235,13 @@ export interface ApiOptions {
   public?: boolean;
 }
 
-/** Everything an API route needs, in order. Public routes skip authentication. */
+/** Everything an API route needs, in order. Public routes skip authentication and quotas. */
 export function httpApi(options: ApiOptions = {}): Middleware[] {
   return [
     correlation(),
+    ...(options.public ? [] : [quotaFields()]),
     problemJson(),
-    ...(options.public ? [] : [authentication()]),
+    ...(options.public ? [] : [authentication(), quotaCheck()]),
     ...(options.body ? [bodyLimits(options.body), jsonBodyParser] : []),
   ];
 }

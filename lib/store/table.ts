@@ -43,6 +43,11 @@ export const attr = {
   commentCount: 'cc',
   /** A counter item's value. */
   count: 'n',
+  /** When an expiring item (a quota window) may be deleted, in epoch seconds: the table's TTL attribute. */
+  expiresAt: 'ttl',
+  /** A quota window's requests, and index entries read. */
+  quotaRequests: 'qr',
+  quotaReads: 'qe',
   /** A comment item's own id (the item's `id` is its action's). */
   commentId: 'cid',
   // Index keys. Sort keys end in "#<id>" so ties order by id, as the API promises.
@@ -137,6 +142,8 @@ export const itemKind = {
   comment: (commentId: string) => `c#${commentId}`,
   commentPrefix: 'c#',
   counterShard: (shard: number) => String(shard).padStart(2, '0'),
+  /** A caller's use in one quota window (`id` = `q#<sub>#<window>`; see `lib/store/quotas.ts`). */
+  quota: 'q',
 } as const;
 /** Separates a title from the id in the title index key; titles may not contain control characters. */
 export const TITLE_KEY_SEPARATOR = '\u0001';
