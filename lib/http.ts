@@ -57,6 +57,16 @@ const correlationIdOf = (event: ApiEvent): string => {
     : (event.requestContext?.requestId ?? randomUUID());
 };
 
+/** Where a request's quota state and usage wait for the end of the request. */
+interface Metered {
+  state?: QuotaState;
+  usage?: Usage;
+}
+const metered = (request: { internal: Record<string, unknown> }): Metered => {
+  request.internal.quota ??= {};
+  return request.internal.quota as Metered;
+};
+
 /** Correlation id (echoed in the response, so a client can quote it) and the access log line. */
 const correlation = (): Middleware => ({
   before: (request) => {
@@ -68,6 +78,9 @@ const correlation = (): Middleware => ({
       path: event.rawPath,
       startedAt: Date.now(),
     });
+    // Likewise what the request reads, for the read quota: an async context entered in a later
+    // hook (after the first await of the request) does not reach the handler.
+    metered(request).usage = enterUsage();
   },
   after: (request) => finish(request.response, 200),
   onError: (request) => finish(request.response, 500),
@@ -136,26 +149,13 @@ const authentication = (): Middleware => ({
   },
 });
 
-/** Where a request's quota state and usage wait for the end of the request. */
-interface Metered {
-  state?: QuotaState;
-  usage?: Usage;
-}
-const metered = (request: { internal: Record<string, unknown> }): Metered => {
-  request.internal.quota ??= {};
-  return request.internal.quota as Metered;
-};
-
 /**
  * Counts each authenticated request against its caller's quotas before it does anything (a
  * request past a quota is a 429 and writes nothing), and starts counting what it reads.
  */
 const quotaCheck = (): Middleware => ({
   before: async (request) => {
-    // Synchronous, before any await, so the usage context carries through the handler.
-    const meter = metered(request);
-    meter.usage = enterUsage();
-    meter.state = await admit(request.event.caller.id);
+    metered(request).state = await admit(request.event.caller.id);
   },
 });
 

@@ -243,6 +243,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   412: 'If-Match does not match the current version; the ETag header carries the current one.',
   413: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
   415: 'The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8.',
+  429: 'The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done.',
   503: 'The store is busy or unreachable; see Retry-After.',
 };
 
@@ -431,7 +432,10 @@ export function openApiDocument(): Record<string, unknown> {
   for (const route of routes) {
     const operation = operations[route.handler];
     if (!operation) throw new Error(`No OpenAPI description for the ${route.handler} route`);
-    registry.registerPath(operation(route));
+    const described = operation(route);
+    // Every authenticated route counts against the caller's quotas (lib/quotas.ts).
+    if (!route.public) described.responses = { ...described.responses, ...problems(429) };
+    registry.registerPath(described);
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -439,7 +443,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Action tracking service',
       version: '1.0.0',
       description:
-        'Safety, maintenance and quality actions: create, list with filters, paging and sorting, and edit under the owner/assignee rule. Every error is application/problem+json.',
+        'Safety, maintenance and quality actions: create, list with filters, paging and sorting, and edit under the owner/assignee rule. Every error is application/problem+json. Each caller has a quota of requests and of index entries read a minute; every authenticated answer carries the RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10) of the quota nearest to running out ("requests", or "reads" counted in index entries), and past a quota the answer is 429 with Retry-After.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],

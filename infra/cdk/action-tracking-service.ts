@@ -41,7 +41,14 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/docs-assets';
-import { fallbackRoute, ingestFunction, QUOTA_ACCESS, routes, streamFunction, type TableAccess } from '../../lib/routes';
+import {
+  fallbackRoute,
+  ingestFunction,
+  QUOTA_ACCESS,
+  routes,
+  streamFunction,
+  type TableAccess,
+} from '../../lib/routes';
 import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 

@@ -123,7 +123,8 @@ export async function startStore(options: { path?: string } = {}): Promise<Local
   if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid), { mode: 0o600 });
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilServing(endpoint, child, 30_000);
+    // A machine busy with other work can take longer to start the JVM; STORE_START_TIMEOUT_MS allows for it.
+    await waitUntilServing(endpoint, child, Number(process.env.STORE_START_TIMEOUT_MS) || 30_000);
     await ensureTable(endpoint, LOCAL_TABLE_NAME);
   } catch (error) {
     child.kill('SIGKILL');

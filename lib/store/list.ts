@@ -351,7 +351,12 @@ interface Row {
 }
 
 /** Every match's id and sort value. */
-async function readMatches(read: IndexRead, sortAttribute: string, budget: ReadBudget, stats: ReadStats): Promise<Row[]> {
+async function readMatches(
+  read: IndexRead,
+  sortAttribute: string,
+  budget: ReadBudget,
+  stats: ReadStats,
+): Promise<Row[]> {
   let unread = read.partitions.filter(canBeKey).length;
   const lists = await eachPartition(read, async (partition) => {
     const p = new Placeholders();

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, ingestFunction, QUOTA_ACCESS, routes, streamFunction, type TableAccess } from '../../lib/routes';
+import {
+  fallbackRoute,
+  ingestFunction,
+  QUOTA_ACCESS,
+  routes,
+  streamFunction,
+  type TableAccess,
+} from '../../lib/routes';
 import { indexList } from '../../lib/store/table';
 import { render, statementsOfRole, synthesize } from './synth';
 

@@ -10,7 +10,7 @@ import { synthesize } from './synth';
 
 const publicKeys = [...routes.filter((r) => r.public).map((r) => `${r.method} ${r.path}`), '$default'];
 const stageOf = (deployed: ReturnType<typeof synthesize>) => {
-  const [[, stage]] = deployed.ofType('AWS::ApiGatewayV2::Stage') as [[string, { Properties: any }]];
+  const [[, stage]] = deployed.ofType('AWS::ApiGatewayV2::Stage') as unknown as [[string, { Properties: any }]];
   return stage.Properties;
 };
 const functionResources = (deployed: ReturnType<typeof synthesize>) =>
@@ -36,7 +36,9 @@ describe('quotas and throttles', () => {
   });
 
   it('the stage depends on every public route, so CloudFormation finds the routes its settings name', () => {
-    const [[stageId, stage]] = plain.ofType('AWS::ApiGatewayV2::Stage') as [[string, { DependsOn?: string[] }]];
+    const [[stageId, stage]] = plain.ofType('AWS::ApiGatewayV2::Stage') as unknown as [
+      [string, { DependsOn?: string[] }],
+    ];
     const routeIds = plain
       .ofType('AWS::ApiGatewayV2::Route')
       .filter(([, r]) => publicKeys.includes(r.Properties.RouteKey))
@@ -64,7 +66,7 @@ describe('quotas and throttles', () => {
       expect(properties.ReservedConcurrentExecutions, handler).toBe(reserved);
     }
     expect(stageOf(tuned).RouteSettings['GET /docs']).toEqual({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 4 });
-    expect(stageOf(tuned).RouteSettings[`$default`]).toEqual({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 4 });
+    expect(stageOf(tuned).RouteSettings.$default).toEqual({ ThrottlingRateLimit: 2, ThrottlingBurstLimit: 4 });
     expect(fallbackRoute.handler).toBe('notFound');
   });
 
@@ -74,7 +76,7 @@ describe('quotas and throttles', () => {
   });
 
   it('expires quota windows through the table TTL attribute `ttl`', () => {
-    const [[, table]] = plain.ofType('AWS::DynamoDB::Table') as [[string, { Properties: any }]];
+    const [[, table]] = plain.ofType('AWS::DynamoDB::Table') as unknown as [[string, { Properties: any }]];
     expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'ttl', Enabled: true });
   });
 });
