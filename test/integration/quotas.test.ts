@@ -19,7 +19,7 @@ import { actionBody, type CallOptions, call, expectProblem, q } from '../support
 const BUDGET = 100;
 const REQUESTS = 30;
 const READS = 400;
-const SEEDED = 300;
+const SEEDED = 200;
 const WINDOW = 60;
 
 let stack: LocalStack;
@@ -36,14 +36,22 @@ beforeAll(async () => {
   stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
   const actions = [...seedActions(SEEDED, 23)];
   await Promise.all(
-    Array.from({ length: 8 }, async (_, worker) => {
-      for (let i = worker; i < actions.length; i += 8) {
+    Array.from({ length: 4 }, async (_, worker) => {
+      for (let i = worker; i < actions.length; i += 4) {
         const action = actions[i] as (typeof actions)[number];
-        await putNewAction(action, action.owner);
+        // A busy shared machine can time a write out; a retried create of the same action changes nothing.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await putNewAction(action, action.owner);
+            break;
+          } catch (error) {
+            if (attempt >= 5) throw error;
+          }
+        }
       }
     }),
   );
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await stack?.close();
@@ -80,7 +88,7 @@ describe('the list budget', () => {
     const caller = newCaller();
     const at = await windowWithRoom(10);
     // Every seeded action is due between these dates; the planner used to guess that a
-    // two-sided range keeps a tenth of the table (30 entries here) and read all of it.
+    // two-sided range keeps a tenth of the table (20 entries here) and read all of it.
     const query = `${q('dueAt', '>1900-01-01')}&${q('dueAt', '<2200-01-01')}&${q('title', '*zzzq')}`;
     const refused = await send('GET', `/api/actions?${query}`, { token: caller.token });
     expectProblem(refused, 400, { parameter: 'dueAt' });
