@@ -76,7 +76,7 @@ export interface Endorsement extends Person {
 }
 
 /** What the API returns for an action (the seed's "actions object"). */
-export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'version'> {
+export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee'> {
   priority: string;
   status: string;
   assignee: { id: string; name: string; email: string | null };
@@ -85,7 +85,8 @@ export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assign
 /** How the seed shows an action nobody is assigned to. */
 export const UNASSIGNED = { id: 'undefined', name: 'Unknown user', email: '' } as const;
 
-export const limits = {
+/** What one action may hold (`queryLimits` bounds a list query, `MAX_BODY_BYTES` a request body). */
+export const actionLimits = {
   title: 200,
   description: 10_000,
   shortText: 200,
@@ -99,6 +100,7 @@ export const limits = {
   latestComments: 5,
   endorsements: 100,
 } as const;
+const limits = actionLimits;
 
 /** Fields only the service sets; a body that sends one is refused, naming it. */
 export const SERVICE_FIELDS = [
@@ -443,15 +445,20 @@ export function changesBetween(before: Action, after: Action): Record<string, { 
   const b = toView(after) as unknown as Record<string, unknown>;
   const changes: Record<string, { before: unknown; after: unknown }> = {};
   for (const key of Object.keys(b)) {
-    if (key === 'updatedAt') continue;
+    // Both move with every change; a change is what the person or producer changed.
+    if (key === 'updatedAt' || key === 'version') continue;
     if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) changes[key] = { before: a[key], after: b[key] };
   }
   return changes;
 }
 
-/** The action as the API shows it: numbers as strings, nobody assigned as the seed's placeholder. */
+/**
+ * The action as the API shows it: numbers as strings, nobody assigned as the seed's placeholder,
+ * and its `version` (the number in its ETag), so a list shows what a safe `If-Match` edit needs
+ * without a GET of each action.
+ */
 export function toView(action: Action): ActionView {
-  const { version: _version, priority, status, assignee, ...rest } = action;
+  const { priority, status, assignee, ...rest } = action;
   return {
     ...rest,
     priority: String(priority),

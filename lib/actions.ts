@@ -55,8 +55,9 @@ export async function ingestActionRequested(detail: unknown): Promise<{ id: stri
 /** The most a list page may weigh; Lambda's response limit is 6 MB. */
 const MAX_LIST_PAGE_BYTES = 5_500_000;
 
-export async function listActions(rawQueryString: string) {
-  const query = parseListQuery(rawQueryString);
+/** A list for `caller`, who is `me` in its owner and assignee filters. */
+export async function listActions(rawQueryString: string, caller?: Pick<Person, 'id'>) {
+  const query = parseListQuery(rawQueryString, caller?.id);
   const result = await listStored(query);
   logger.info('list cost', {
     strategy: result.strategy,

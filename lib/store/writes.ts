@@ -49,7 +49,7 @@ export async function getAction(id: string): Promise<Action | undefined> {
  */
 export const MAX_ACTION_BYTES = 300_000;
 
-function refuseOversized(item: Item): void {
+export function refuseOversized(item: Item): void {
   const bytes = Buffer.byteLength(JSON.stringify(item), 'utf8');
   if (bytes > MAX_ACTION_BYTES) {
     throw new ConflictError(
