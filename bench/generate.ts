@@ -94,7 +94,10 @@ export function actionAt(w: World, index: number, seed = 1): Action {
         };
 
   const reference = producer?.prefix ? `${producer.prefix}-${String(index + 1).padStart(7, '0')}` : undefined;
-  const id = reference && producer ? producerActionId(producer.name, reference) : uuidFrom(next);
+  const id =
+    reference && producer
+      ? producerActionId(`${producer.prefix?.toLowerCase()}.example`, producer.name, reference)
+      : uuidFrom(next);
   const action = newAction(
     id,
     {

@@ -37,6 +37,8 @@ export interface Config {
   rateLimitRequests: number;
   /** Index entries one caller's lists may read a minute; past it, 429. */
   rateLimitReads: number;
+  /** The `source` values whose `ActionRequested` events are ingested; unset: any source. */
+  producerSources?: string[];
   logLevel: LogLevel;
 }
 
@@ -60,6 +62,10 @@ function load(): Config {
     listReadBudget: Number(optional('LIST_READ_BUDGET') ?? 200_000),
     rateLimitRequests: Number(optional('RATE_LIMIT_REQUESTS') ?? 600),
     rateLimitReads: Number(optional('RATE_LIMIT_READS') ?? 2_000_000),
+    producerSources: optional('PRODUCER_SOURCES')
+      ?.split(',')
+      .map((source) => source.trim())
+      .filter((source) => source !== ''),
     logLevel: getLogLevel(),
   };
   if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {

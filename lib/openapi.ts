@@ -332,7 +332,7 @@ const operations: {
     method: 'put',
     path: r.path,
     summary: 'Endorse the action as the caller',
-    description: `Any signed-in caller; endorsing again changes nothing. At most ${actionLimits.endorsements} endorsements (409 past that).`,
+    description: `Any signed-in caller; endorsing again changes nothing. At most ${actionLimits.endorsements} endorsements (409 past that). A caller may change their endorsement of one action at most 10 times an hour (past that a 429 problem+json with Retry-After).`,
     request: { params: idParameter },
     responses: {
       200: { description: 'The action with its ETag', content: { 'application/json': { schema: actionView } } },
@@ -343,6 +343,8 @@ const operations: {
     method: 'delete',
     path: r.path,
     summary: "Withdraw the caller's endorsement",
+    description:
+      'A caller may change their endorsement of one action at most 10 times an hour (past that a 429 problem+json with Retry-After).',
     request: { params: idParameter },
     responses: { 204: { description: 'Withdrawn (also when there was none)' }, ...problems(401, 404, 503) },
   }),

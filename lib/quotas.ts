@@ -62,7 +62,8 @@ export async function admit(caller: string, nowMs = Date.now()): Promise<QuotaSt
     const retryAfter = secondsLeft(windowStart, nowMs);
     throw new TooManyRequestsError(
       `This caller has used its quota of ${over} a minute; retry in ${retryAfter} seconds.`,
-      { ...quotaHeaders(state, nowMs), 'retry-after': String(retryAfter) },
+      retryAfter,
+      quotaHeaders(state, nowMs),
     );
   }
   return state;

@@ -51,7 +51,7 @@ const routeTable = [
   },
   { method: 'PUT', path: '/api/actions/{id}/endorsements/me', handler: 'endorseAction', access: WRITE },
   { method: 'DELETE', path: '/api/actions/{id}/endorsements/me', handler: 'withdrawEndorsement', access: WRITE },
-  { method: 'GET', path: '/api/actions/{id}/history', handler: 'getHistory', access: ['Query'] },
+  { method: 'GET', path: '/api/actions/{id}/history', handler: 'getHistory', access: ['Query', 'BatchGetItem'] },
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },
   { method: 'GET', path: '/docs', handler: 'docs', access: [], public: true },
   { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], public: true },

@@ -41,7 +41,17 @@ export const historyEntrySchema = z
       .record(z.string(), z.object({ before: z.unknown(), after: z.unknown() }))
       .optional()
       .openapi({ description: 'For `updated`: exactly the fields that changed' }),
-    comment: z.object({ id: z.string(), text: z.string().optional() }).optional(),
+    comment: z
+      .object({
+        id: z.string(),
+        author: person.optional(),
+        text: z.string().optional().openapi({
+          description:
+            "The comment's current text while it exists; absent once the comment or its action is deleted (earlier texts are not kept)",
+        }),
+      })
+      .optional()
+      .openapi({ description: 'For the comment types: which comment, and who wrote it' }),
   })
   .openapi('HistoryEntry');
 

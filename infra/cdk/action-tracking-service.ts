@@ -226,6 +226,8 @@ export class ActionTrackingService extends Construct {
       handlerFunction(route.handler, route.public ? route.access : [...new Set([...route.access, QUOTA_ACCESS])]);
     const notFound = handlerFunction(fallbackRoute.handler, []);
     const ingest = handlerFunction(ingestFunction.handler, ingestFunction.access, INGEST_TIMEOUT);
+    // The rule below routes only these sources; ingest also refuses any other, whatever the way in.
+    if (props.producerSources) ingest.function.addEnvironment('PRODUCER_SOURCES', props.producerSources.join(','));
 
     // The HTTP API: exactly the routes of lib/routes.ts, and the fallback for everything else.
     this.api = new HttpApi(this, 'Api', {
@@ -430,7 +432,8 @@ export class ActionTrackingService extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
-      // Expiring items (quota windows) carry their deletion time here; DynamoDB deletes them for free.
+      // Items that only count something for a while (quota windows, endorsement toggles) expire;
+      // reads ignore expired ones, and DynamoDB deletes them for free.
       timeToLiveAttribute: attr.expiresAt,
       deletionProtection: options.deletionProtection ?? true,
       removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,

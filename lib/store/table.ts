@@ -43,13 +43,15 @@ export const attr = {
   commentCount: 'cc',
   /** A counter item's value. */
   count: 'n',
-  /** When an expiring item (a quota window) may be deleted, in epoch seconds: the table's TTL attribute. */
-  expiresAt: 'ttl',
   /** A quota window's requests, and index entries read. */
   quotaRequests: 'qr',
   quotaReads: 'qe',
   /** A comment item's own id (the item's `id` is its action's). */
   commentId: 'cid',
+  /** When an expiring item may go (epoch seconds); the table's TTL attribute. Reads ignore expired items themselves. */
+  expiresAt: 'ttl',
+  /** An endorsement-toggle item's recent toggle times (epoch seconds), oldest first. */
+  toggleTimes: 'tt',
   // Index keys. Sort keys end in "#<id>" so ties order by id, as the API promises.
   everything: 'k',
   createdKey: 'kc',
@@ -141,6 +143,8 @@ export const itemKind = {
   /** `c#<id>`: comment ids are time-ordered (UUIDv7), so comments sort oldest first. */
   comment: (commentId: string) => `c#${commentId}`,
   commentPrefix: 'c#',
+  /** `e#<caller id>`: when the caller last changed their endorsement of the action (see `lib/store/toggles.ts`). */
+  endorsementToggles: (callerId: string) => `e#${callerId}`,
   counterShard: (shard: number) => String(shard).padStart(2, '0'),
   /** A caller's use in one quota window (`id` = `q#<sub>#<window>`; see `lib/store/quotas.ts`). */
   quota: 'q',
