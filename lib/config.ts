@@ -33,6 +33,10 @@ export interface Config {
   storeMaxAttempts: number;
   /** The most index entries a list may read to find its matches; past it the list is a 400. */
   listReadBudget: number;
+  /** Requests one caller (token `sub`) may make a minute; past it, 429. */
+  rateLimitRequests: number;
+  /** Index entries one caller's lists may read a minute; past it, 429. */
+  rateLimitReads: number;
   /** The `source` values whose `ActionRequested` events are ingested; unset: any source. */
   producerSources?: string[];
   logLevel: LogLevel;
@@ -56,6 +60,8 @@ function load(): Config {
     storeTimeoutMs: Number(optional('STORE_TIMEOUT_MS') ?? 5000),
     storeMaxAttempts: Number(optional('STORE_MAX_ATTEMPTS') ?? 3),
     listReadBudget: Number(optional('LIST_READ_BUDGET') ?? 200_000),
+    rateLimitRequests: Number(optional('RATE_LIMIT_REQUESTS') ?? 600),
+    rateLimitReads: Number(optional('RATE_LIMIT_READS') ?? 2_000_000),
     producerSources: optional('PRODUCER_SOURCES')
       ?.split(',')
       .map((source) => source.trim())
@@ -67,6 +73,12 @@ function load(): Config {
   }
   if (!Number.isSafeInteger(config.listReadBudget) || config.listReadBudget <= 0) {
     throw new Error('LIST_READ_BUDGET must be a positive whole number');
+  }
+  for (const [name, value] of [
+    ['RATE_LIMIT_REQUESTS', config.rateLimitRequests],
+    ['RATE_LIMIT_READS', config.rateLimitReads],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
   }
   return config;
 }

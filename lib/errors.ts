@@ -126,10 +126,14 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
-/** 429: the caller did this too often; `Retry-After` says in how many seconds it may again. */
+/**
+ * 429: the caller did this too often; `Retry-After` says in how many seconds it may again.
+ * `headers` adds fields of its own (a quota's RateLimit fields).
+ */
 export class TooManyRequestsError extends HttpError {
-  constructor(detail: string, retryAfterSeconds: number) {
+  constructor(detail: string, retryAfterSeconds: number, headers: Record<string, string> = {}) {
     super(429, 'Too Many Requests', detail, 'too-many-requests', undefined, {
+      ...headers,
       'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
     });
   }

@@ -15,10 +15,12 @@ import {
 } from './errors';
 import { MAX_BODY_BYTES } from './limits';
 import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from './logger';
+import { admit, charge, type QuotaState, quotaHeaders } from './quotas';
+import { enterUsage, type Usage } from './usage';
 
 /**
  * The HTTP edge shared by every API handler: correlation ids and access logs, authentication,
- * body limits and parsing, and one place that turns any error into problem+json.
+ * per-caller quotas, body limits and parsing, and one place that turns any error into problem+json.
  */
 
 export interface ApiEvent extends Omit<APIGatewayProxyEventV2, 'body'> {
@@ -56,6 +58,16 @@ const correlationIdOf = (event: ApiEvent): string => {
     : (event.requestContext?.requestId ?? randomUUID());
 };
 
+/** Where a request's quota state and usage wait for the end of the request. */
+interface Metered {
+  state?: QuotaState;
+  usage?: Usage;
+}
+const metered = (request: { internal: Record<string, unknown> }): Metered => {
+  request.internal.quota ??= {};
+  return request.internal.quota as Metered;
+};
+
 /** Correlation id (echoed in the response, so a client can quote it) and the access log line. */
 const correlation = (): Middleware => ({
   before: (request) => {
@@ -67,6 +79,9 @@ const correlation = (): Middleware => ({
       path: event.rawPath,
       startedAt: Date.now(),
     });
+    // Likewise what the request reads, for the read quota: an async context entered in a later
+    // hook (after the first await of the request) does not reach the handler.
+    metered(request).usage = enterUsage();
   },
   after: (request) => finish(request.response, 200),
   onError: (request) => finish(request.response, 500),
@@ -135,6 +150,37 @@ const authentication = (): Middleware => ({
   },
 });
 
+/**
+ * Counts each authenticated request against its caller's quotas before it does anything (a
+ * request past a quota is a 429 and writes nothing), and starts counting what it reads.
+ */
+const quotaCheck = (): Middleware => ({
+  before: async (request) => {
+    metered(request).state = await admit(request.event.caller.id);
+  },
+});
+
+/**
+ * Charges what the request's lists read, then puts the RateLimit fields on the response, error
+ * or not. It runs after problemJson has built the response (middy runs `after` and `onError`
+ * in reverse order), so it is registered before it.
+ */
+const quotaFields = (): Middleware => {
+  const finish = async (request: Parameters<NonNullable<Middleware['after']>>[0]) => {
+    const meter = metered(request);
+    if (!meter.state) return;
+    let state = meter.state;
+    try {
+      state = await charge(state, meter.usage?.indexEntries ?? 0);
+    } catch (error) {
+      // The answer is ready; a charge the store could not take is logged, not turned into a 503.
+      logger.warn('read quota charge failed', errorFields(error));
+    }
+    if (request.response) request.response.headers = { ...request.response.headers, ...quotaHeaders(state) };
+  };
+  return { after: finish, onError: finish };
+};
+
 /** What a route's body may be: plain JSON, or (for PATCH) also a JSON merge patch (RFC 7396). */
 export type BodyKind = 'json' | 'merge-patch';
 
@@ -195,12 +241,13 @@ export interface ApiOptions {
   public?: boolean;
 }
 
-/** Everything an API route needs, in order. Public routes skip authentication. */
+/** Everything an API route needs, in order. Public routes skip authentication and quotas. */
 export function httpApi(options: ApiOptions = {}): Middleware[] {
   return [
     correlation(),
+    ...(options.public ? [] : [quotaFields()]),
     problemJson(),
-    ...(options.public ? [] : [authentication()]),
+    ...(options.public ? [] : [authentication(), quotaCheck()]),
     ...(options.body ? [bodyLimits(options.body), jsonBodyParser] : []),
   ];
 }

@@ -173,6 +173,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   412: 'If-Match does not match the current version; the ETag header carries the current one.',
   413: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
   415: 'The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8.',
+  429: 'The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done.',
   503: 'The store is busy or unreachable; see Retry-After.',
 };
 
@@ -187,6 +188,14 @@ const throttled = {
     content: {
       'application/json': { schema: z.object({ message: z.string().openapi({ example: 'Too Many Requests' }) }) },
     },
+  },
+};
+
+/** 429 on an authenticated route: past the caller's quota (a problem), or, in AWS, the API's throttle. */
+const quotaOrThrottle = {
+  429: {
+    description: `${PROBLEM_DESCRIPTIONS[429]} In AWS the API's throttle also answers 429, with its own small JSON body.`,
+    content: { 'application/problem+json': { schema: problem }, ...throttled[429].content },
   },
 };
 
@@ -408,7 +417,9 @@ export function openApiDocument(): Record<string, unknown> {
     const operationId = operation.operationId ?? route.handler;
     if (operationIds.has(operationId)) throw new Error(`Two operations are called ${operationId}`);
     operationIds.add(operationId);
-    registry.registerPath({ ...operation, operationId, responses: { ...operation.responses, ...throttled } });
+    // Every authenticated route also counts against the caller's quotas (lib/quotas.ts).
+    const limited = route.public ? throttled : quotaOrThrottle;
+    registry.registerPath({ ...operation, operationId, responses: { ...operation.responses, ...limited } });
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -416,7 +427,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Action tracking service',
       version: '1.0.0',
       description:
-        'Safety, maintenance and quality actions: create, list with filters, paging and sorting, and edit under the owner/assignee rule. Every error is application/problem+json.',
+        'Safety, maintenance and quality actions: create, list with filters, paging and sorting, and edit under the owner/assignee rule. Every error is application/problem+json. Each caller has a quota of requests and of index entries read a minute; every authenticated answer carries the RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10) of the quota nearest to running out ("requests", or "reads" counted in index entries), and past a quota the answer is 429 with Retry-After.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],

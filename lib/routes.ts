@@ -21,6 +21,12 @@ export interface RouteDefinition {
   public?: boolean;
 }
 
+/**
+ * What every authenticated route needs besides its own calls: one `UpdateItem` of the caller's
+ * quota window (lib/store/quotas.ts). The construct adds it to every route that is not public.
+ */
+export const QUOTA_ACCESS: TableAccess = 'UpdateItem';
+
 /** What every write of an action needs: read it, then write it, its history and counters in one transaction. */
 const WRITE: readonly TableAccess[] = ['GetItem', 'PutItem', 'UpdateItem'];
 

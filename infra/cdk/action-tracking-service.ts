@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  type CfnStage,
   type CorsPreflightOptions,
   HttpApi,
   HttpMethod,
@@ -40,7 +41,14 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/docs-assets';
-import { fallbackRoute, ingestFunction, routes, streamFunction, type TableAccess } from '../../lib/routes';
+import {
+  fallbackRoute,
+  ingestFunction,
+  QUOTA_ACCESS,
+  routes,
+  streamFunction,
+  type TableAccess,
+} from '../../lib/routes';
 import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
@@ -67,6 +75,24 @@ export interface ActionTrackingServiceProps {
   cors?: CorsPreflightOptions;
   /** Stage-wide request rate and burst. Default: 100 requests/second, bursts of 200. */
   throttle?: Required<ThrottleSettings>;
+  /**
+   * Rate and burst of each public route (the API description, the docs, and `$default`, which
+   * answers unknown paths), route by route, so anonymous traffic cannot spend the authenticated
+   * routes' throttle. Default: 10 requests/second, bursts of 20.
+   */
+  publicThrottle?: Required<ThrottleSettings>;
+  /** Requests one caller (token `sub`) may make a minute (`RATE_LIMIT_REQUESTS`). Default: 600. */
+  rateLimitRequests?: number;
+  /** Index entries one caller's lists may read a minute (`RATE_LIMIT_READS`). Default: 2,000,000. */
+  rateLimitReads?: number;
+  /** The most index entries one list may read (`LIST_READ_BUDGET`). Default: 200,000. */
+  listReadBudget?: number;
+  /**
+   * Reserved concurrency by handler name, e.g. `{ listActions: 20, getAction: 20 }`: a function
+   * with some always has them, and never more. Default: none reserved (a new account has about
+   * 10 of its 1,000 to spare, and reserving takes them from every other function).
+   */
+  reservedConcurrency?: Partial<Record<string, number>>;
   /** JSON access logs of the API stage. Default: on. */
   accessLogs?: boolean;
   /** Retention of function and access logs. Default: one month. */
@@ -171,10 +197,18 @@ export class ActionTrackingService extends Construct {
       });
 
     this.eventBus = props.eventBus ?? new EventBus(this, 'Bus');
+    const limits = { rateLimitRequests: props.rateLimitRequests, rateLimitReads: props.rateLimitReads };
+    for (const [name, value] of Object.entries({ ...limits, listReadBudget: props.listReadBudget })) {
+      if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0))
+        throw new Error(`${name} must be a positive whole number`);
+    }
     const environment = {
       TABLE_NAME: this.table.tableName,
       USER_POOL_ID: this.userPool.userPoolId,
       USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
+      ...(props.rateLimitRequests ? { RATE_LIMIT_REQUESTS: String(props.rateLimitRequests) } : {}),
+      ...(props.rateLimitReads ? { RATE_LIMIT_READS: String(props.rateLimitReads) } : {}),
+      ...(props.listReadBudget ? { LIST_READ_BUDGET: String(props.listReadBudget) } : {}),
     };
     const handlerFunction = (handler: string, access: readonly TableAccess[], timeout = API_TIMEOUT) =>
       (this.functions[handler] ??= new ServiceFunction(this, handler, {
@@ -184,9 +218,12 @@ export class ActionTrackingService extends Construct {
         timeout,
         logRetention,
         filesBesideBundle: filesBesideBundle[handler],
+        reservedConcurrency: props.reservedConcurrency?.[handler],
       }));
 
-    for (const route of routes) handlerFunction(route.handler, route.access);
+    // Every authenticated route also updates its caller's quota window.
+    for (const route of routes)
+      handlerFunction(route.handler, route.public ? route.access : [...new Set([...route.access, QUOTA_ACCESS])]);
     const notFound = handlerFunction(fallbackRoute.handler, []);
     const ingest = handlerFunction(ingestFunction.handler, ingestFunction.access, INGEST_TIMEOUT);
     // The rule below routes only these sources; ingest also refuses any other, whatever the way in.
@@ -214,6 +251,15 @@ export class ActionTrackingService extends Construct {
       },
     });
     this.url = this.stage.url;
+    // Each public route (and $default) gets a throttle of its own, so it never spends the stage's.
+    const publicThrottle = props.publicThrottle ?? { rateLimit: 10, burstLimit: 20 };
+    const publicRouteKeys = [...routes.filter((r) => r.public).map((r) => `${r.method} ${r.path}`), '$default'];
+    (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+      publicRouteKeys.map((key) => [
+        key,
+        { ThrottlingRateLimit: publicThrottle.rateLimit, ThrottlingBurstLimit: publicThrottle.burstLimit },
+      ]),
+    );
 
     const authorizer = new HttpUserPoolAuthorizer('Cognito', this.userPool, {
       userPoolClients: [this.userPoolClient],
@@ -228,12 +274,15 @@ export class ActionTrackingService extends Construct {
         authorizer: route.public ? new HttpNoneAuthorizer() : authorizer,
       });
       if (route.public) {
+        // CloudFormation checks a stage's route settings against routes that exist already.
+        this.stage.node.addDependency(created!);
         Validations.of(created!).acknowledge({
           id: 'AwsSolutions-APIG4',
           reason: `${route.method} ${route.path} is public by design (lib/routes.ts).`,
         });
       }
     }
+    this.stage.node.addDependency(this.api.node.findChild('DefaultRoute'));
     Validations.of(this.api.node.findChild('DefaultRoute')).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason: 'The $default route only answers 404/405 problem+json for paths no route serves; it reads no data.',
@@ -383,7 +432,8 @@ export class ActionTrackingService extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
-      // Items that only count something for a while (endorsement toggles) expire; reads ignore expired ones.
+      // Items that only count something for a while (quota windows, endorsement toggles) expire;
+      // reads ignore expired ones, and DynamoDB deletes them for free.
       timeToLiveAttribute: attr.expiresAt,
       deletionProtection: options.deletionProtection ?? true,
       removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,

@@ -40,6 +40,8 @@ export interface ServiceFunctionProps {
   /** Default one month. */
   logRetention?: RetentionDays;
   filesBesideBundle?: FilesBesideBundle;
+  /** Concurrency reserved for this function (and its ceiling). Default: none. */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -76,6 +78,7 @@ export class ServiceFunction extends Construct {
       // Stack traces in the logs point at the TypeScript sources, through the bundled source maps.
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       description: `functions/${props.handler}.ts`,
+      ...(props.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
     };
     const entry = join(projectRoot, 'functions', `${props.handler}.ts`);
     // In this repository the handler is bundled from its source at synth time; an installed

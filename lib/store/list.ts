@@ -4,6 +4,8 @@ import { getConfig } from '../config';
 import { ServiceUnavailableError, ValidationError } from '../errors';
 import type { Clause, ListQuery } from '../filter/query';
 import { cutToBytes } from '../text';
+import { recordIndexEntries } from '../usage';
+import { BudgetSpent, ReadBudget } from './budget';
 import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from './client';
 import { type CountedField, isCounted, readCount, readCounts } from './counters';
 import { filterExpression, Placeholders } from './expression';
@@ -18,11 +20,19 @@ import { attr, everythingPartitions, type IndexDefinition, indexes, itemKind } f
  * about `skip + limit` entries plus one page per partition. Every other shape goes to the
  * planner, which knows from the counters how much it would read before it reads, and refuses
  * (400) a read over the budget.
+ *
+ * Whatever the shape, a list reads at most `LIST_READ_BUDGET` index entries in all: skipped
+ * entries, entries its filter drops and the merge's read-ahead all count. A list refused from
+ * exact figures (the counters) is refused before it reads; one whose size only a guess knows
+ * (a date range) reads until the budget runs out and is then refused the same way.
  */
 
 /** What a list call read, for cost logging and the benchmark. */
 export interface ReadStats {
+  /** Index entries and actions read. */
   itemsRead: number;
+  /** Index entries alone: what the budget bounds and the caller's read quota is charged. */
+  indexEntries: number;
   readUnits: number;
   requests: number;
 }
@@ -39,7 +49,7 @@ export interface ListResult {
   stats: ReadStats;
 }
 
-const newStats = (): ReadStats => ({ itemsRead: 0, readUnits: 0, requests: 0 });
+const newStats = (): ReadStats => ({ itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 });
 
 /** The most values of one field a counted list merges; a longer `~` list goes to the planner. */
 export const MAX_MERGED_VALUES = 10;
@@ -52,12 +62,26 @@ interface QueryPage {
   ConsumedCapacity?: { CapacityUnits?: number };
 }
 
-async function query(input: QueryCommandInput, stats: ReadStats): Promise<QueryPage> {
-  const page = await send<QueryPage>(new QueryCommand({ ...input, ReturnConsumedCapacity: 'TOTAL' }));
-  stats.requests++;
-  stats.itemsRead += page.ScannedCount ?? 0;
-  stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
-  return page;
+/**
+ * One page of an index, of at most `want` entries and never past the budget: `BudgetSpent` when
+ * the budget is gone.
+ */
+async function query(input: QueryCommandInput, want: number, budget: ReadBudget, stats: ReadStats): Promise<QueryPage> {
+  const granted = await budget.take(want);
+  if (granted === 0) throw new BudgetSpent(budget.limit);
+  let read = 0;
+  try {
+    const page = await send<QueryPage>(new QueryCommand({ ...input, Limit: granted, ReturnConsumedCapacity: 'TOTAL' }));
+    read = page.ScannedCount ?? 0;
+    stats.requests++;
+    stats.itemsRead += read;
+    stats.indexEntries += read;
+    stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    recordIndexEntries(read);
+    return page;
+  } finally {
+    budget.settle(granted, read);
+  }
 }
 
 /** DynamoDB orders strings by UTF-8 bytes, which is code point order; JavaScript's `<` is not. */
@@ -88,6 +112,7 @@ async function readMerged(
   partitions: ReadonlyArray<string | number>,
   forward: boolean,
   window: number,
+  budget: ReadBudget,
   stats: ReadStats,
 ): Promise<string[]> {
   const ids: string[] = [];
@@ -106,9 +131,10 @@ async function readMerged(
         ExpressionAttributeNames: p.names,
         ExpressionAttributeValues: p.values,
         ScanIndexForward: forward,
-        Limit: pageSize,
         ...(cursor.startKey ? { ExclusiveStartKey: cursor.startKey } : {}),
       },
+      pageSize,
+      budget,
       stats,
     );
     cursor.buffer.push(...(page.Items ?? []));
@@ -141,18 +167,40 @@ function countedClause(query: ListQuery): (Clause & { field: { name: CountedFiel
   return clause as Clause & { field: { name: CountedField } };
 }
 
+/**
+ * A page that starts past more entries than the budget allows is refused before anything is
+ * read, when the count shows that many exist: the merge must read every skipped entry.
+ */
+async function countThenMerge(
+  query: ListQuery,
+  window: number,
+  budget: ReadBudget,
+  count: () => Promise<number>,
+  merge: () => Promise<string[]>,
+): Promise<[number, string[]]> {
+  // Within the budget, count and read at once, as ever; the budget still bounds the read-ahead.
+  if (window <= budget.limit) return all<[number, string[]]>([count(), merge()]);
+  const totalCount = await count();
+  const needed = Math.min(window, totalCount);
+  if (needed > budget.limit) throw overBudget(query, budget.limit, needed, 'skip');
+  return [totalCount, await merge()];
+}
+
 /** Serves the common shapes from counters and an ordered merge; `undefined` for any other shape. */
-async function listCounted(query: ListQuery, stats: ReadStats): Promise<ListResult | undefined> {
+async function listCounted(query: ListQuery, budget: ReadBudget, stats: ReadStats): Promise<ListResult | undefined> {
   const sort = query.sort ?? DEFAULT_SORT;
   // A count-only call (`limit=0`) reads no entries, whatever its `skip`: the counters answer it.
   const window = query.limit === 0 ? 0 : query.skip + query.limit;
   if (query.filters.length === 0) {
     const ordered = query.limit === 0 ? indexes.allByCreated : orderedIndexes[sort.field.name];
     if (!ordered) return undefined;
-    const [totalCount, ids] = await all<[number, string[]]>([
-      readCount('all', '', stats),
-      readMerged(ordered, everythingPartitions, !sort.descending, window, stats),
-    ]);
+    const [totalCount, ids] = await countThenMerge(
+      query,
+      window,
+      budget,
+      () => readCount('all', '', stats),
+      () => readMerged(ordered, everythingPartitions, !sort.descending, window, budget, stats),
+    );
     return page(ids.slice(query.skip), totalCount, ordered, everythingPartitions.length, stats);
   }
   const clause = countedClause(query);
@@ -161,10 +209,13 @@ async function listCounted(query: ListQuery, stats: ReadStats): Promise<ListResu
   const countOnly = query.limit === 0;
   if (!countOnly && (values.length > MAX_MERGED_VALUES || sort.field.name !== 'createdAt')) return undefined;
   const index = (equalityIndexes[clause.field.name] as { index: IndexDefinition }).index;
-  const [totalCount, ids] = await all<[number, string[]]>([
-    readCounts(clause.field.name, values, stats),
-    readMerged(index, values, !sort.descending, window, stats),
-  ]);
+  const [totalCount, ids] = await countThenMerge(
+    query,
+    window,
+    budget,
+    () => readCounts(clause.field.name, values, stats),
+    () => readMerged(index, values, !sort.descending, window, budget, stats),
+  );
   return page(ids.slice(query.skip), totalCount, index, values.length, stats);
 }
 
@@ -206,24 +257,30 @@ async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
 const NARROWING =
   'an equality filter on owner, assignee, status, priority, location.site, location.businessUnit, actionProducer.name or actionProducer.reference, or a createdAt, dueAt or updatedAt range';
 
-async function listPlanned(query: ListQuery, stats: ReadStats): Promise<ListResult> {
+/**
+ * The 400 of a list over the budget: `entries` it would read, known before reading, or, when
+ * the budget ran out mid-read, none. A deep `skip` is named as the parameter to change.
+ */
+function overBudget(query: ListQuery, budget: number, entries?: number, parameter?: string): ValidationError {
+  const named = parameter ?? query.filters[0]?.field.name ?? 'sort';
+  const what =
+    entries === undefined
+      ? `this list reads more than the budget of ${budget} index entries to find its matches (it stopped there)`
+      : `this list would read ${entries} index entries${parameter === 'skip' ? ' (every entry it skips)' : ''}, more than the budget of ${budget}`;
+  const narrow = `narrow it with ${NARROWING}${parameter === 'skip' ? ', or page with a smaller skip' : ''}`;
+  return new ValidationError(
+    [{ parameter: named, message: `${what}; ${narrow}` }],
+    `${what.charAt(0).toUpperCase()}${what.slice(1)}. ${narrow.charAt(0).toUpperCase()}${narrow.slice(1)}.`,
+  );
+}
+
+async function listPlanned(query: ListQuery, budget: ReadBudget, stats: ReadStats): Promise<ListResult> {
   const chosen = plan(query, await sizesFor(query, stats));
   const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
   if (chosen.empty) return { ...base, actions: [], totalCount: 0, partitions: 0, stats };
-  const budget = getConfig().listReadBudget;
-  if (chosen.entries > budget) {
-    const parameter = query.filters[0]?.field.name ?? 'sort';
-    throw new ValidationError(
-      [
-        {
-          parameter,
-          message: `this list would read about ${chosen.entries} index entries, more than the budget of ${budget}; narrow it with ${NARROWING}`,
-        },
-      ],
-      `This list would read about ${chosen.entries} index entries to find its matches, more than the budget of ${budget}. Narrow it with ${NARROWING}.`,
-    );
-  }
-  const rows = await readMatches(chosen.read, chosen.sortAttribute, stats);
+  // Only a count refuses before reading; a guess reads until the budget runs out.
+  if (chosen.exact && chosen.entries > budget.limit) throw overBudget(query, budget.limit, chosen.entries);
+  const rows = await readMatches(chosen.read, chosen.sortAttribute, budget, stats);
   const direction = chosen.descending ? -1 : 1;
   rows.sort((a, b) => direction * (compareValues(a.value, b.value) || compareValues(a.id, b.id)));
   const pageIds = rows.slice(query.skip, query.skip + query.limit).map((r) => r.id);
@@ -234,7 +291,13 @@ async function listPlanned(query: ListQuery, stats: ReadStats): Promise<ListResu
 /** Lists actions: the counted path for the common shapes, else the cheapest plan within budget. */
 export async function listActions(query: ListQuery): Promise<ListResult> {
   const stats = newStats();
-  return (await listCounted(query, stats)) ?? (await listPlanned(query, stats));
+  const budget = new ReadBudget(getConfig().listReadBudget);
+  try {
+    return (await listCounted(query, budget, stats)) ?? (await listPlanned(query, budget, stats));
+  } catch (error) {
+    if (error instanceof BudgetSpent) throw overBudget(query, budget.limit);
+    throw error;
+  }
 }
 
 function queryInput(read: IndexRead, partition: string | number, p = new Placeholders()): QueryCommandInput {
@@ -288,7 +351,13 @@ interface Row {
 }
 
 /** Every match's id and sort value. */
-async function readMatches(read: IndexRead, sortAttribute: string, stats: ReadStats): Promise<Row[]> {
+async function readMatches(
+  read: IndexRead,
+  sortAttribute: string,
+  budget: ReadBudget,
+  stats: ReadStats,
+): Promise<Row[]> {
+  let unread = read.partitions.filter(canBeKey).length;
   const lists = await eachPartition(read, async (partition) => {
     const p = new Placeholders();
     const input = queryInput(read, partition, p);
@@ -296,11 +365,15 @@ async function readMatches(read: IndexRead, sortAttribute: string, stats: ReadSt
     const rows: Row[] = [];
     let startKey: Item | undefined;
     do {
-      const page = await query({ ...input, ExclusiveStartKey: startKey }, stats);
+      // A fair share of what is left for each partition still reading; DynamoDB's 1 MB page
+      // limit is the usual bound, as before the budget.
+      const want = Math.ceil(budget.available / Math.max(1, unread));
+      const page = await query({ ...input, ExclusiveStartKey: startKey }, want, budget, stats);
       for (const item of page.Items ?? [])
         rows.push({ id: item[attr.id] as string, value: valueAt(item, sortAttribute) });
       startKey = page.LastEvaluatedKey;
     } while (startKey);
+    unread--;
     return rows;
   });
   return lists.flat();

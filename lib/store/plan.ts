@@ -52,6 +52,13 @@ export interface Plan {
   empty: boolean;
   /** How many index entries the read is expected to cover (exact where counters know it). */
   entries: number;
+  /**
+   * `entries` is a count, not a guess: the counters know every value the key condition names
+   * and no key range narrows the read. Only an exact figure may refuse a list before it reads;
+   * a guess (the share a date range keeps) never lets it read more than the budget either,
+   * since every read stops when the budget runs out (`lib/store/budget.ts`).
+   */
+  exact: boolean;
 }
 
 /**
@@ -86,6 +93,10 @@ export const equalityIndexes: Record<string, EqualityIndex> = {
 
 /** "Nobody" is one assignee value, but a common one: a third of actions, not one person's share. */
 const UNASSIGNED_SHARE = 0.3;
+
+/** Whether the counters know how many actions have this value. */
+const isCountedValue = (field: string, value: string | number, sizes?: Sizes): boolean =>
+  sizes?.values[field]?.[String(value)] !== undefined;
 
 function valueShare(field: string, value: string | number, equality: EqualityIndex, sizes?: Sizes): number {
   const counted = sizes?.values[field]?.[String(value)];
@@ -178,6 +189,7 @@ interface Candidate {
   sortAttribute: string;
   cost: number;
   entries: number;
+  exact: boolean;
 }
 
 export function plan(query: ListQuery, sizes?: Sizes): Plan {
@@ -187,21 +199,36 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
 
   const empty = contradiction(filters);
   if (empty)
-    return { read: empty, sortAttribute: attr.createdKey, descending: sort.descending, empty: true, entries: 0 };
+    return {
+      read: empty,
+      sortAttribute: attr.createdKey,
+      descending: sort.descending,
+      empty: true,
+      entries: 0,
+      exact: true,
+    };
 
   let best: Candidate | undefined;
   /** Keeps a read if its index can evaluate every clause left to filter and the sort. */
-  const consider = (index: IndexDefinition, partitions: Array<string | number>, rest: Clause[], share: number) => {
+  const consider = (
+    index: IndexDefinition,
+    partitions: Array<string | number>,
+    rest: Clause[],
+    share: number,
+    counted: boolean,
+  ) => {
     const { range, remaining } = keyRangeFor(index, rest);
     const filter = remaining.map((clause) => clauseIn(index, clause));
     // A count-only call (`limit=0`) orders nothing, so any index can serve it.
     const sortAttribute = query.limit === 0 ? index.sortKey.name : orderAttribute(index, sort.field);
     if (sortAttribute === undefined || filter.some((c) => c === undefined)) return;
-    const kept = share * (range ? rangeShare(index, rest, sizes) : 1);
+    const ranged = range ? rangeShare(index, rest, sizes) : { share: 1, exact: true };
+    const kept = share * ranged.share;
     const cost = kept * entryBytes(index);
     if (best && cost >= best.cost) return;
     const read = { index, partitions, ...(range ? { range } : {}), filter: filter as StoredClause[] };
-    best = { read, sortAttribute, cost, entries: Math.ceil(kept * total) };
+    const exact = sizes !== undefined && counted && ranged.exact;
+    best = { read, sortAttribute, cost, entries: exact ? Math.round(kept * total) : Math.ceil(kept * total), exact };
   };
 
   for (const clause of filters) {
@@ -216,9 +243,10 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
       partitions,
       filters.filter((c) => c !== clause),
       share,
+      partitions.every((v) => isCountedValue(clause.field.name, v, sizes)),
     );
   }
-  for (const index of Object.values(orderedIndexes)) consider(index, [...everythingPartitions], filters, 1);
+  for (const index of Object.values(orderedIndexes)) consider(index, [...everythingPartitions], filters, 1, true);
 
   // `all-by-due` projects every filter value and orders by a field it holds, so some read always applies.
   const chosen = best as Candidate;
@@ -228,21 +256,31 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
     descending: sort.descending,
     empty: false,
     entries: chosen.entries,
+    exact: chosen.exact,
   };
 }
 
-/** The share of a partition the key range over `clauses` keeps. */
-function rangeShare(index: IndexDefinition, clauses: Clause[], sizes?: Sizes): number {
+/**
+ * The share of a partition the key range over `clauses` keeps: exact only for one counted
+ * priority; the share of a date or title range is a guess.
+ */
+function rangeShare(index: IndexDefinition, clauses: Clause[], sizes?: Sizes): { share: number; exact: boolean } {
   const field = orderedFieldOf(index);
   const bounding = clauses.filter((c) => c.field.name === field && boundsOf(c) !== undefined);
   const equal = bounding.find((c) => c.op === '=');
   // One priority is one counted value: the counters know its share.
   const equality = field === undefined ? undefined : equalityIndexes[field];
-  if (equal && equality) return valueShare(field as string, equal.values[0] as number, equality, sizes);
-  if (equal) return EQUAL_SHARE;
+  if (equal && equality) {
+    const value = equal.values[0] as number;
+    return {
+      share: valueShare(field as string, value, equality, sizes),
+      exact: isCountedValue(field as string, value, sizes),
+    };
+  }
+  if (equal) return { share: EQUAL_SHARE, exact: false };
   const hasLower = bounding.some((c) => c.op === '>');
   const hasUpper = bounding.some((c) => c.op === '<');
-  return hasLower && hasUpper ? RANGE_SHARE.bounded : RANGE_SHARE.open;
+  return { share: hasLower && hasUpper ? RANGE_SHARE.bounded : RANGE_SHARE.open, exact: false };
 }
 
 /** An empty read when the bounds on some ordered field, or the values of an equality field, cannot all hold. */

@@ -24,7 +24,7 @@ export async function scanEvery(
   attributes?: readonly string[],
 ): Promise<{ stats: ReadStats; segments: number; seconds: number }> {
   const started = Date.now();
-  const stats: ReadStats = { itemsRead: 0, readUnits: 0, requests: 0 };
+  const stats: ReadStats = { itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 };
   const segments = Math.max(1, Math.min(1_000_000, Math.ceil(expectedItems / 1000)));
   const projection = attributes && {
     ProjectionExpression: attributes.map((_, i) => `#p${i}`).join(', '),

@@ -43,6 +43,9 @@ export const attr = {
   commentCount: 'cc',
   /** A counter item's value. */
   count: 'n',
+  /** A quota window's requests, and index entries read. */
+  quotaRequests: 'qr',
+  quotaReads: 'qe',
   /** A comment item's own id (the item's `id` is its action's). */
   commentId: 'cid',
   /** When an expiring item may go (epoch seconds); the table's TTL attribute. Reads ignore expired items themselves. */
@@ -143,6 +146,8 @@ export const itemKind = {
   /** `e#<caller id>`: when the caller last changed their endorsement of the action (see `lib/store/toggles.ts`). */
   endorsementToggles: (callerId: string) => `e#${callerId}`,
   counterShard: (shard: number) => String(shard).padStart(2, '0'),
+  /** A caller's use in one quota window (`id` = `q#<sub>#<window>`; see `lib/store/quotas.ts`). */
+  quota: 'q',
 } as const;
 /** Separates a title from the id in the title index key; titles may not contain control characters. */
 export const TITLE_KEY_SEPARATOR = '\u0001';

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, ingestFunction, routes, streamFunction, type TableAccess } from '../../lib/routes';
+import {
+  fallbackRoute,
+  ingestFunction,
+  QUOTA_ACCESS,
+  routes,
+  streamFunction,
+  type TableAccess,
+} from '../../lib/routes';
 import { indexList } from '../../lib/store/table';
 import { render, statementsOfRole, synthesize } from './synth';
 
@@ -11,9 +18,18 @@ const queue = `${deployed.id(deployed.service.ingestQueue)}.Arn`;
 const stream = `${deployed.id(deployed.service.table)}.StreamArn`;
 const eventsQueue = `${deployed.id(deployed.service.eventsDeadLetterQueue)}.Arn`;
 
-/** What each handler is declared to need, from lib/routes.ts; only the stream consumer publishes. */
+/**
+ * What each handler is declared to need, from lib/routes.ts (an authenticated route also updates
+ * its caller's quota window); only the stream consumer publishes.
+ */
 const declared = new Map<string, { access: readonly TableAccess[]; publishes: boolean }>([
-  ...routes.map((r) => [r.handler, { access: r.access, publishes: false }] as const),
+  ...routes.map(
+    (r) =>
+      [
+        r.handler,
+        { access: r.public ? r.access : [...new Set([...r.access, QUOTA_ACCESS])], publishes: false },
+      ] as const,
+  ),
   [fallbackRoute.handler, { access: [], publishes: false }],
   [ingestFunction.handler, { access: ingestFunction.access, publishes: false }],
   [streamFunction.handler, { access: [], publishes: true }],

@@ -28,7 +28,7 @@ describe('a count-only list', () => {
       expect(result.totalCount, query).toBe(6);
       expect(result.actions, query).toEqual([]);
       // One strongly consistent Query of the counter's shards; not one index entry.
-      expect(result.stats, query).toEqual({ itemsRead: 0, readUnits: 1, requests: 1 });
+      expect(result.stats, query).toEqual({ itemsRead: 0, indexEntries: 0, readUnits: 1, requests: 1 });
     }
     // The same count through HTTP.
     expect(await list(ann.token, `${scope}&skip=4&limit=0`)).toEqual({ actions: [], totalCount: 6 });

@@ -23,6 +23,10 @@ let dataDir: string | undefined;
 export async function setup(project: TestProject) {
   dataDir = mkdtempSync(join(tmpdir(), 'actions-test-'));
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
+  // Tests make thousands of requests as one user against this shared stack; the quotas are
+  // tested on a stack of their own (test/integration/quotas.test.ts) with small limits.
+  process.env.RATE_LIMIT_REQUESTS ??= String(1_000_000_000);
+  process.env.RATE_LIMIT_READS ??= String(1_000_000_000_000);
   stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
   project.provide('apiUrl', stack.url);
   project.provide('dataDir', stack.dataDir);

@@ -1,0 +1,51 @@
+/**
+ * A list's read budget (`LIST_READ_BUDGET`), shared by every query the list makes, so that what
+ * it reads in all, skipped entries and read-ahead included, never passes the budget: each query
+ * asks for a grant first and passes it as its `Limit` (DynamoDB stops a query after `Limit`
+ * entries evaluated, matched or not), and gives back what it did not use.
+ */
+export class ReadBudget {
+  private used = 0;
+  private reserved = 0;
+  private waiting: Array<() => void> = [];
+
+  constructor(readonly limit: number) {}
+
+  /** Entries neither read nor promised to a query in flight. */
+  get available(): number {
+    return this.limit - this.used - this.reserved;
+  }
+
+  /**
+   * Up to `want` entries to read (at least one). Waits while the rest is promised to queries in
+   * flight, which may give some back; answers 0 once the budget is spent.
+   */
+  async take(want: number): Promise<number> {
+    for (;;) {
+      if (this.available > 0) {
+        const granted = Math.min(Math.max(1, want), this.available);
+        this.reserved += granted;
+        return granted;
+      }
+      if (this.reserved === 0) return 0;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  /** A query granted `granted` entries read `read` of them. */
+  settle(granted: number, read: number): void {
+    this.reserved -= granted;
+    this.used += read;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
+  }
+}
+
+/** The budget ran out before the list had read what it needs. */
+export class BudgetSpent extends Error {
+  constructor(readonly limit: number) {
+    super(`the list read its budget of ${limit} index entries`);
+    this.name = 'BudgetSpent';
+  }
+}

@@ -1,0 +1,100 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { send, tableName } from './client';
+import { attr, itemKind } from './table';
+
+/**
+ * Per-caller quota windows, in the table so every function instance shares them: one item per
+ * caller and fixed window (`id` = `q#<sub>#<window start, epoch seconds>`), holding the requests
+ * made and the index entries read in it. Each request costs one conditional update (1 write
+ * unit, refused or not: a refused update writes nothing); a list that read entries costs one
+ * more. The item expires through the table's TTL a window after its own ends.
+ */
+
+export interface WindowUse {
+  requests: number;
+  reads: number;
+  /** Write units the bookkeeping consumed. */
+  writeUnits: number;
+}
+
+export interface QuotaLimits {
+  requests: number;
+  reads: number;
+}
+
+const keyOf = (caller: string, windowStart: number) => ({
+  [attr.id]: `q#${caller}#${windowStart}`,
+  [attr.sortKey]: itemKind.quota,
+});
+
+interface UpdateReply {
+  Attributes?: Record<string, unknown>;
+  ConsumedCapacity?: { CapacityUnits?: number };
+}
+
+const use = (item: Record<string, unknown> | undefined, writeUnits: number): WindowUse => ({
+  requests: Number(item?.[attr.quotaRequests] ?? 0),
+  reads: Number(item?.[attr.quotaReads] ?? 0),
+  writeUnits,
+});
+
+/**
+ * Counts one request in the caller's window unless either quota is already used up: `admitted`
+ * with the use after it, or not, with the use as it stands (nothing written).
+ */
+export async function admitRequest(
+  caller: string,
+  windowStart: number,
+  windowSeconds: number,
+  limits: QuotaLimits,
+): Promise<{ admitted: boolean; use: WindowUse }> {
+  try {
+    const reply = await send<UpdateReply>(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keyOf(caller, windowStart),
+        UpdateExpression: 'ADD #r :one SET #ttl = if_not_exists(#ttl, :ttl)',
+        ConditionExpression: '(attribute_not_exists(#r) OR #r < :maxR) AND (attribute_not_exists(#e) OR #e < :maxE)',
+        ExpressionAttributeNames: { '#r': attr.quotaRequests, '#e': attr.quotaReads, '#ttl': attr.expiresAt },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':ttl': windowStart + 2 * windowSeconds,
+          ':maxR': limits.requests,
+          ':maxE': limits.reads,
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    return { admitted: true, use: use(reply.Attributes, reply.ConsumedCapacity?.CapacityUnits ?? 0) };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    // The item as it stands comes back in the low-level form; a failed condition also costs a write unit.
+    const item = error.Item ? unmarshall(error.Item) : undefined;
+    return { admitted: false, use: use(item, 1) };
+  }
+}
+
+/** Charges index entries read to the caller's window (after the read: a list is never cut short by it). */
+export async function chargeReads(
+  caller: string,
+  windowStart: number,
+  windowSeconds: number,
+  entries: number,
+): Promise<WindowUse> {
+  const reply = await send<UpdateReply>(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keyOf(caller, windowStart),
+      UpdateExpression: 'ADD #e :n SET #ttl = if_not_exists(#ttl, :ttl)',
+      ExpressionAttributeNames: { '#e': attr.quotaReads, '#ttl': attr.expiresAt },
+      ExpressionAttributeValues: { ':n': entries, ':ttl': windowStart + 2 * windowSeconds },
+      ReturnValues: 'ALL_NEW',
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
+  );
+  return use(reply.Attributes, reply.ConsumedCapacity?.CapacityUnits ?? 0);
+}
