@@ -61,6 +61,10 @@ export interface Action {
   updatedAt: string;
   /** Bumped by every write; the ETag. */
   version: number;
+  /** Open and past `dueAt`, as of the last sweep (see `lib/reminders.ts`). */
+  overdue: boolean;
+  /** Which reminders were sent for the current `dueAt` (a `ReminderLevel`); not shown. */
+  reminded: number;
 }
 
 export interface Comment {
@@ -76,7 +80,7 @@ export interface Endorsement extends Person {
 }
 
 /** What the API returns for an action (the seed's "actions object"). */
-export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'version'> {
+export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'version' | 'reminded'> {
   priority: string;
   status: string;
   assignee: { id: string; name: string; email: string | null };
@@ -110,6 +114,7 @@ export const SERVICE_FIELDS = [
   'endorsedBy',
   'comments',
   'commentCount',
+  'overdue',
 ];
 
 /**
@@ -401,6 +406,8 @@ export function newAction(id: string, body: CreateActionBody, owner: Person, ini
     createdAt: now,
     updatedAt: now,
     version: 1,
+    overdue: false,
+    reminded: 0,
   };
 }
 
@@ -451,7 +458,7 @@ export function changesBetween(before: Action, after: Action): Record<string, { 
 
 /** The action as the API shows it: numbers as strings, nobody assigned as the seed's placeholder. */
 export function toView(action: Action): ActionView {
-  const { version: _version, priority, status, assignee, ...rest } = action;
+  const { version: _version, reminded: _reminded, priority, status, assignee, ...rest } = action;
   return {
     ...rest,
     priority: String(priority),

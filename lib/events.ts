@@ -43,6 +43,8 @@ export function eventOf(entry: RecordedEntry): PublishedEvent {
       ...(entry.changes ? { changes: entry.changes } : {}),
       ...(entry.comment ? { comment: entry.comment } : {}),
       ...(entry.action ? { action: entry.action } : {}),
+      ...(entry.dueAt ? { dueAt: entry.dueAt } : {}),
+      ...(entry.subject ?? {}),
     },
   };
 }

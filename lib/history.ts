@@ -14,7 +14,10 @@ export type HistoryType =
   | 'comment-edited'
   | 'comment-deleted'
   | 'endorsed'
-  | 'endorsement-withdrawn';
+  | 'endorsement-withdrawn'
+  | 'due-soon'
+  | 'overdue'
+  | 'escalated';
 
 export type Changes = Record<string, { before: unknown; after: unknown }>;
 
@@ -27,16 +30,20 @@ export interface HistoryEntry {
   changes?: Changes;
   /** For the comment types: which comment, and its text where it has one. */
   comment?: { id: string; text?: string };
+  /** For the reminder types (`due-soon`, `overdue`, `escalated`): the `dueAt` the reminder is about. */
+  dueAt?: string;
 }
 
 /** A stored entry also keeps the action as it was created or deleted, for the event. */
 export interface RecordedEntry extends HistoryEntry {
   actionId: string;
   action?: ActionView;
+  /** For the reminder types: who and what the reminder is about, for whoever acts on the event. */
+  subject?: Pick<ActionView, 'owner' | 'assignee' | 'status' | 'title'>;
 }
 
 /** What a change records; the store adds the version, the time and the actor. */
-export type EntryDraft = Pick<HistoryEntry, 'type' | 'changes' | 'comment'>;
+export type EntryDraft = Pick<RecordedEntry, 'type' | 'changes' | 'comment' | 'dueAt' | 'subject'>;
 
 /** The event each entry type publishes. */
 export const eventTypeOf: Record<HistoryType, string> = {
@@ -48,4 +55,7 @@ export const eventTypeOf: Record<HistoryType, string> = {
   'comment-deleted': 'ActionCommentDeleted',
   endorsed: 'ActionEndorsed',
   'endorsement-withdrawn': 'ActionEndorsementWithdrawn',
+  'due-soon': 'ActionDueSoon',
+  overdue: 'ActionOverdue',
+  escalated: 'ActionEscalated',
 };

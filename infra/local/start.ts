@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { getReminderSettings } from '../../lib/config';
 import { dataDirectory, fail, helpIfAsked, lockDataDir } from './cli';
 import { issueToken } from './issuer';
 import { type LocalStack, type StoreKind, startLocalStack } from './stack';
@@ -13,7 +14,9 @@ every change event to $DATA_DIR/events.ndjson. Stop it with Ctrl-C (or SIGTERM).
   PORT       port to listen on (default 3000; 0 picks a free one)
   DATA_DIR   where the store, the issuer's keys and the events live (default .data)
   STORE      memory: keep the store in memory only (default: on disk under DATA_DIR)
-  LOG_LEVEL  debug, info, warn, error or silent (default info)`);
+  LOG_LEVEL  debug, info, warn, error or silent (default info)
+  REMINDER_INTERVAL_SECONDS, DUE_SOON_HOURS, ESCALATE_AFTER_HOURS, CLOSED_STATUSES
+             the due-date sweep (README, configuration)`);
 
 const { dataDir, isDefault } = dataDirectory();
 const store = (process.env.STORE || 'disk') as StoreKind;
@@ -21,11 +24,18 @@ if (!['disk', 'memory'].includes(store)) fail(`STORE must be memory (or unset fo
 const port = Number(process.env.PORT || 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number, not '${process.env.PORT}'.`);
 
+let sweepEverySeconds = 0;
+try {
+  sweepEverySeconds = getReminderSettings().intervalSeconds;
+} catch (error) {
+  fail((error as Error).message);
+}
+
 mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 const unlock = lockDataDir(dataDir);
 let stack: LocalStack;
 try {
-  stack = await startLocalStack({ dataDir, store, port });
+  stack = await startLocalStack({ dataDir, store, port, sweepEverySeconds });
 } catch (error) {
   unlock();
   if ((error as { code?: string }).code === 'EADDRINUSE') {
