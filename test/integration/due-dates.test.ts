@@ -188,11 +188,9 @@ describe('due-date reminders', () => {
   });
 
   it('overdue is read-only, and a filter with = only', async () => {
-    expectProblem(
-      await api('POST', '/api/actions', { ...actionBody('due-ro'), overdue: true }),
-      400,
-      { field: 'overdue' },
-    );
+    expectProblem(await api('POST', '/api/actions', { ...actionBody('due-ro'), overdue: true }), 400, {
+      field: 'overdue',
+    });
     const created = await createDue(uniqueProducer('due-ro'), at(3600));
     expectProblem(await api('PATCH', `/api/actions/${created.id}`, { overdue: false }), 400, { field: 'overdue' });
     expectProblem(await api('GET', '/api/actions?overdue=maybe'), 400, { parameter: 'overdue' });
@@ -254,10 +252,9 @@ describe('due-date reminders', () => {
       const listed = await api('GET', `/api/actions?${query}`);
       expect(listed.status, query).toBe(200);
       const expected = evaluate(all.body.actions, query) as { ids: string[]; totalCount: number };
-      expect(
-        { ids: listed.body.actions.map((x: any) => x.id), totalCount: listed.body.totalCount },
-        query,
-      ).toEqual(expected);
+      expect({ ids: listed.body.actions.map((x: any) => x.id), totalCount: listed.body.totalCount }, query).toEqual(
+        expected,
+      );
     }
     const overdueCount = all.body.actions.filter((x: any) => x.overdue).length;
     expect(overdueCount).toBeGreaterThan(10);
