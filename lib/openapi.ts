@@ -35,16 +35,24 @@ const endorsement = z
 const historyEntry = z
   .object({
     version: z.number().int().openapi({ description: 'Versions run 1, 2, 3... with no gaps' }),
-    type: z.enum([
-      'created',
-      'updated',
-      'deleted',
-      'commented',
-      'comment-edited',
-      'comment-deleted',
-      'endorsed',
-      'endorsement-withdrawn',
-    ]),
+    type: z
+      .enum([
+        'created',
+        'updated',
+        'deleted',
+        'commented',
+        'comment-edited',
+        'comment-deleted',
+        'endorsed',
+        'endorsement-withdrawn',
+        'due-soon',
+        'overdue',
+        'escalated',
+      ])
+      .openapi({
+        description:
+          'Each entry is also published as an event: ActionCreated, ActionUpdated, ActionDeleted, ActionCommented, ActionCommentEdited, ActionCommentDeleted, ActionEndorsed, ActionEndorsementWithdrawn, and the due-date reminders ActionDueSoon (`due-soon`), ActionOverdue (`overdue`) and ActionEscalated (`escalated`), written by the service (actor `system`) once per dueAt value.',
+      }),
     actor: person,
     time: z.string(),
     changes: z
@@ -52,8 +60,31 @@ const historyEntry = z
       .optional()
       .openapi({ description: 'For `updated`: exactly the fields that changed' }),
     comment: z.object({ id: z.string(), text: z.string().optional() }).optional(),
+    dueAt: z
+      .string()
+      .optional()
+      .openapi({ description: 'For the reminders (`due-soon`, `overdue`, `escalated`): the dueAt they are about' }),
   })
   .openapi('HistoryEntry');
+
+/** The detail of the three due-date events (contract section 10), as published on the bus. */
+const reminderEventDetail = z
+  .object({
+    eventId: z.string(),
+    id: z.string(),
+    actor: person.openapi({ example: { id: 'system', name: 'Action tracking service', email: null } }),
+    time: z.string(),
+    version: z.number().int(),
+    dueAt: z.string(),
+    owner: person,
+    assignee: person,
+    status: z.string(),
+    title: z.string(),
+  })
+  .openapi('ReminderEventDetail', {
+    description:
+      'The detail of ActionDueSoon (within DUE_SOON_HOURS of dueAt), ActionOverdue (past dueAt while open) and ActionEscalated (overdue for ESCALATE_AFTER_HOURS): each once per dueAt value of an open action, only the latest that applies when an action enters a window by a create or a change of dueAt.',
+  });
 
 const actionView = z
   .object({
@@ -87,6 +118,10 @@ const actionView = z
       .array(comment)
       .openapi({ description: `The latest ${bodyLimits.latestComments} comments, oldest of them first` }),
     commentCount: z.number().int().openapi({ description: 'How many comments the action has in all' }),
+    overdue: z.boolean().openapi({
+      description:
+        'Open (status not in CLOSED_STATUSES) and past dueAt, as of the last due-date sweep; false at once when a change closes the action or moves dueAt. Read-only.',
+    }),
     createdAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
     updatedAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
   })
@@ -118,6 +153,7 @@ const TYPE_NOTES: Record<string, { description: string; example: string }> = {
     example: 'North Pit',
   },
   integer: { description: 'An integer; `*` is not allowed.', example: '>0' },
+  boolean: { description: '`true` or `false`, `=` only; not a sort.', example: 'true' },
   date: {
     description:
       'An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets.',
@@ -147,6 +183,7 @@ const FIELD_EXAMPLES: Record<string, string> = {
   'location.productiveUnit': '~PU-1,PU-2',
   'location.team': 'Night shift',
   'location.crew': '~A\\,B,C',
+  overdue: 'true',
 };
 
 const listParameters = z.object({
@@ -187,7 +224,12 @@ const listParameters = z.object({
       description: `Records to return (default ${queryLimits.defaultLimit}; 0 returns only totalCount). skip + limit <= ${queryLimits.maxWindow}.`,
     }),
   sort: z
-    .enum(fields.flatMap((field) => [field.name, `-${field.name}`]) as [string, ...string[]])
+    .enum(
+      fields.filter((field) => field.type !== 'boolean').flatMap((field) => [field.name, `-${field.name}`]) as [
+        string,
+        ...string[],
+      ],
+    )
     .optional()
     .openapi({
       description:
@@ -422,6 +464,7 @@ export function openApiDocument(): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   registry.register('Problem', problem);
   registry.register('Action', actionView);
+  registry.register('ReminderEventDetail', reminderEventDetail);
   registry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
 import { putNewAction } from '../../lib/store/writes';
+import { sweepDueDates } from '../../lib/sweep';
 import { seedActions } from '../../scripts/seed-data';
 import { call } from '../support/client';
 
@@ -30,6 +31,8 @@ beforeAll(async () => {
       for (let next = queue.next(); !next.done; next = queue.next()) await putNewAction(next.value, next.value.owner);
     }),
   );
+  // What `npm start` does within REMINDER_INTERVAL_SECONDS of the seed: the past-due actions become overdue.
+  await sweepDueDates();
 }, 180_000);
 
 afterAll(async () => {
