@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../contract/oracle';
 import { issueToken } from '../../infra/local/issuer';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
 import { sweepDueDates } from '../../lib/sweep';
 import { actionBody, call, expectProblem, uniqueProducer } from '../support/client';
-import { evaluate } from '../support/oracle';
 
 /**
  * Issue 26 (contract section 10): due soon, overdue and escalated reminders, written by the
