@@ -1,5 +1,7 @@
 import { progress } from '../infra/local/progress';
 import { type Action, type Attachment, newAction, type Person, producerActionId } from '../lib/action';
+import { getReminderSettings } from '../lib/config';
+import { settleReminders, windowAt } from '../lib/reminders';
 import { type BulkWriteSummary, writeActionsInBulk } from '../lib/store/bulk-write';
 import {
   world as buildWorld,
@@ -19,7 +21,7 @@ import {
  */
 
 const DAY = 86_400_000;
-const REFERENCE_MS = Date.parse(REFERENCE_DATE);
+export const REFERENCE_MS = Date.parse(REFERENCE_DATE);
 
 /** An index into a list of `n`, skewed to the front: a few people and sites get most actions. */
 const skewed = (next: () => number, n: number, power: number) => Math.min(n - 1, Math.floor(n * next() ** power));
@@ -121,7 +123,11 @@ export function actionAt(w: World, index: number, seed = 1): Action {
     owner,
     iso(createdMs),
   );
-  return { ...action, updatedAt: iso(updatedMs), version: edited ? 2 : 1 };
+  // The reminders as a sweep at the reference date left them: overdue if open and past due by then.
+  const settled = { ...action, updatedAt: iso(updatedMs), version: edited ? 2 : 1 };
+  const settings = getReminderSettings();
+  const reminded = windowAt(settled.dueAt, REFERENCE_MS, settings);
+  return settleReminders(undefined, { ...settled, reminded }, settings);
 }
 
 /** `count` actions, in order. */

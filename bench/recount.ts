@@ -52,6 +52,8 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
         bump('all', '');
         const f = (item[attr.filters] ?? {}) as Record<string, unknown>;
         for (const [field, key] of counted) bump(field, String(f[key] ?? ''));
+        // Only overdue actions are counted (`overdue=true`); the flag is absent otherwise.
+        if (f[filterKey.overdue] !== undefined) bump('overdue', 'true');
       } else if (id.startsWith('n#')) {
         counterItems++;
         stored.set(id, (stored.get(id) ?? 0) + Number(item[attr.count] ?? 0));

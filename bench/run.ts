@@ -220,6 +220,53 @@ const expectedAfterWrites = ACTIONS + SAMPLES - SAMPLES / 4;
 if (afterWrites.actions !== expectedAfterWrites)
   afterWrites.mismatches.push(`${afterWrites.actions} actions stored, ${expectedAfterWrites} expected`);
 
+// ---- the due-date sweep -------------------------------------------------------------------
+
+/**
+ * What a sweep reads when a window holds the same 100 due actions, whatever the table's size.
+ * The seeded actions carry the reminders a sweep at the reference date left them; a first sweep
+ * a year later catches them all up (each open one gets its latest reminder); then 100 new actions
+ * fall due together, a year and a day after the reference date, and the measured sweep finds them.
+ */
+process.stderr.write('sweeping due dates: catching the seeded actions up, then 100 actions falling due...\n');
+const { sweepDueDates } = await import('../lib/sweep');
+const { REFERENCE_MS } = await import('./generate');
+const YEAR = 365 * 86_400_000;
+const catchUpStarted = Date.now();
+const catchUp = await sweepDueDates({ now: () => REFERENCE_MS + YEAR });
+const catchUpSeconds = (Date.now() - catchUpStarted) / 1000;
+const falling = REFERENCE_MS + YEAR + 86_400_000;
+for (let i = 0; i < 100; i++) {
+  const action = actionAt(w, ACTIONS + SAMPLES + i, SEED);
+  await putNewAction(
+    {
+      ...action,
+      dueAt: new Date(falling + i * 1000).toISOString(),
+      status: 1,
+      overdue: false,
+      reminded: 0,
+      updatedAt: action.createdAt,
+      version: 1,
+    },
+    action.owner,
+  );
+}
+const sweepStarted = Date.now();
+const swept = await sweepDueDates({ now: () => falling + 200_000 });
+const sweepMs = Date.now() - sweepStarted;
+const again = await sweepDueDates({ now: () => falling + 200_000 });
+const sweep = {
+  catchUp: { owed: catchUp.owed, sent: catchUp.sent, readUnits: catchUp.queue.readUnits, seconds: catchUpSeconds },
+  owed: swept.owed,
+  sent: swept.sent,
+  queueReadUnits: swept.queue.readUnits,
+  queueItemsRead: swept.queue.itemsRead,
+  queueRequests: swept.queue.requests,
+  ms: sweepMs,
+  againOwed: again.owed,
+  againReadUnits: again.queue.readUnits,
+};
+
 // ---- bundle sizes -----------------------------------------------------------------------
 
 /** Each handler bundled as the CDK construct bundles it, source map aside. */
@@ -299,6 +346,7 @@ const [small, large] =
       : [undefined, undefined];
 const smallSize = comparable ? Math.min(comparable.actions, ACTIONS) : undefined;
 const largeSize = comparable ? Math.max(comparable.actions, ACTIONS) : undefined;
+const comparableSweep = (comparable as { sweep?: typeof sweep } | undefined)?.sweep;
 const growth = rows
   .filter((r) => r.counted)
   .map((r) => {
@@ -433,6 +481,18 @@ const markdown = [
   '',
   ...targetList.map((t) => `- ${verdict(t.pass)}: ${t.target}${t.value ? ` (${t.value})` : ''}`),
   '',
+  '## The due-date sweep',
+  '',
+  `The seeded actions carry the reminders a sweep at the reference date left them. A first sweep a year later caught them up: ` +
+    `${sweep.catchUp.owed} owed, sent ${JSON.stringify(sweep.catchUp.sent)}, its queue read ${fmt(sweep.catchUp.readUnits)} read units, ${sweep.catchUp.seconds.toFixed(0)} s. ` +
+    `Then 100 new actions fell due together: the sweep found ${sweep.owed} (sent ${JSON.stringify(sweep.sent)}), ` +
+    `reading its queue in ${sweep.queueRequests} requests, ${sweep.queueItemsRead} entries, **${fmt(sweep.queueReadUnits)} read units** ` +
+    `(plus one strongly consistent read of each action it reminds, as every write makes), in ${sweep.ms} ms. ` +
+    `A sweep right after found ${sweep.againOwed} owed and read ${fmt(sweep.againReadUnits)} read units.` +
+    (comparableSweep
+      ? ` At ${comparable?.actions} actions the same sweep read ${fmt(comparableSweep.queueReadUnits)} read units (${comparableSweep.owed} owed).`
+      : ''),
+  '',
   '## Writes',
   '',
   "Write units by DynamoDB's rules, from the images of every item each transaction wrote (`bench/writes.ts`): " +
@@ -483,6 +543,7 @@ const json = {
   seeding: seeded,
   recount: { afterSeeding, afterWrites },
   bundles,
+  sweep,
   seconds,
 };
 

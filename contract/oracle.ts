@@ -20,16 +20,18 @@ export interface ListedAction {
   updatedAt: string;
   priority: string;
   status: string;
+  /** Contract section 10: open and past due, as of the last sweep. */
+  overdue: boolean;
 }
 
 export type OracleAnswer = { ids: string[]; totalCount: number } | { refused: string[] };
 
-type Kind = 'title' | 'string' | 'integer' | 'date';
+type Kind = 'title' | 'string' | 'integer' | 'date' | 'boolean';
 
 interface Field {
   kind: Kind;
   /** What filters compare. */
-  value: (a: ListedAction) => string | number;
+  value: (a: ListedAction) => string | number | boolean;
   /** What `sort` orders by, when it is not the filtered value. */
   sortValue?: (a: ListedAction) => string | number;
 }
@@ -50,6 +52,8 @@ export const FIELDS: Record<string, Field> = {
   assignee: { kind: 'string', value: (a) => a.assignee.id, sortValue: (a) => a.assignee.name },
   'actionProducer.name': { kind: 'string', value: (a) => a.actionProducer.name },
   'actionProducer.reference': { kind: 'string', value: (a) => a.actionProducer.reference ?? '' },
+  // "`overdue=true` (and `overdue=false`) is a filter like the others (`=` only)"; no sort.
+  overdue: { kind: 'boolean', value: (a) => a.overdue },
   ...Object.fromEntries(
     LOCATION.map((l) => [`location.${l}`, { kind: 'string', value: (a: ListedAction) => a.location[l] ?? '' }]),
   ),
@@ -140,6 +144,10 @@ function filterTest(name: string, raw: string): Test | undefined {
         return (a) => value(a).toLowerCase().includes(text.toLowerCase());
     }
   }
+  if (field.kind === 'boolean') {
+    if (op !== '=' || (text !== 'true' && text !== 'false')) return undefined;
+    return (a) => field.value(a) === (text === 'true');
+  }
   if (op === '*') return undefined;
 
   if (field.kind === 'integer') {
@@ -219,11 +227,11 @@ export function evaluate(actions: readonly ListedAction[], queryString: string):
   const sortText = paging.get('sort');
   const descending = sortText?.startsWith('-') ?? true;
   const sortName = sortText === undefined ? 'createdAt' : descending ? sortText.slice(1) : sortText;
-  if (!Object.hasOwn(FIELDS, sortName)) refused.push('sort');
+  if (!Object.hasOwn(FIELDS, sortName) || FIELDS[sortName]?.kind === 'boolean') refused.push('sort');
   if (refused.length > 0) return { refused };
 
   const field = FIELDS[sortName] as Field;
-  const key = field.sortValue ?? field.value;
+  const key = (field.sortValue ?? field.value) as (a: ListedAction) => string | number;
   const direction = descending ? -1 : 1;
   const matches = actions
     .filter((a) => tests.every((test) => test(a)))

@@ -62,6 +62,10 @@ export interface Action {
   updatedAt: string;
   /** Bumped by every write; the ETag. */
   version: number;
+  /** Open and past `dueAt`, as of the last sweep (see `lib/reminders.ts`). */
+  overdue: boolean;
+  /** Which reminders were sent for the current `dueAt` (a `ReminderLevel`); not shown. */
+  reminded: number;
 }
 
 export interface Comment {
@@ -77,7 +81,7 @@ export interface Endorsement extends Person {
 }
 
 /** What the API returns for an action (the seed's "actions object"). */
-export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee'> {
+export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'reminded'> {
   priority: string;
   status: string;
   assignee: { id: string; name: string; email: string | null };
@@ -113,6 +117,7 @@ export const SERVICE_FIELDS = [
   'endorsedBy',
   'comments',
   'commentCount',
+  'overdue',
 ];
 
 /**
@@ -438,6 +443,8 @@ export function newAction(id: string, body: CreateActionBody, owner: Person, ini
     createdAt: now,
     updatedAt: now,
     version: 1,
+    overdue: false,
+    reminded: 0,
   };
 }
 
@@ -493,7 +500,7 @@ export function changesBetween(before: Action, after: Action): Record<string, { 
  * without a GET of each action.
  */
 export function toView(action: Action): ActionView {
-  const { priority, status, assignee, ...rest } = action;
+  const { reminded: _reminded, priority, status, assignee, ...rest } = action;
   return {
     ...rest,
     priority: String(priority),

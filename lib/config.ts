@@ -40,6 +40,19 @@ export interface Config {
   /** The `source` values whose `ActionRequested` events are ingested; unset: any source. */
   producerSources?: string[];
   logLevel: LogLevel;
+  reminders: ReminderSettings;
+}
+
+/** The due-date settings (contract section 10); hours take decimals, so tests can use short windows. */
+export interface ReminderSettings {
+  /** Statuses that close an action (`CLOSED_STATUSES`, default 3,4); every other status is open. */
+  closedStatuses: readonly number[];
+  /** How long before `dueAt` an open action is due soon (`DUE_SOON_HOURS`, default 24). */
+  dueSoonHours: number;
+  /** How long after `dueAt` an overdue action is escalated (`ESCALATE_AFTER_HOURS`, default 168). */
+  escalateAfterHours: number;
+  /** How often the local stack sweeps (`REMINDER_INTERVAL_SECONDS`, default 30); AWS sweeps every minute. */
+  intervalSeconds: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -67,6 +80,7 @@ function load(): Config {
       .map((source) => source.trim())
       .filter((source) => source !== ''),
     logLevel: getLogLevel(),
+    reminders: getReminderSettings(),
   };
   if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {
     throw new Error('STORE_TIMEOUT_MS must be a positive number');
@@ -101,4 +115,32 @@ export function getLogLevel(): LogLevel {
     logLevel = level;
   }
   return logLevel;
+}
+
+let reminders: ReminderSettings | undefined;
+
+function positiveNumber(name: string, fallback: number): number {
+  const raw = optional(name);
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (decimals allowed)`);
+  return value;
+}
+
+/**
+ * The due-date settings alone, like the log level: the store's keys depend on which statuses are
+ * closed, and a store is sometimes opened (an upgrade, a seed) before the rest is configured.
+ */
+export function getReminderSettings(): ReminderSettings {
+  if (reminders === undefined) {
+    const closed = (optional('CLOSED_STATUSES') ?? '3,4').split(',').map((s) => s.trim());
+    if (closed.some((s) => !/^\d{1,9}$/.test(s)))
+      throw new Error('CLOSED_STATUSES must be a comma-separated list of status numbers, e.g. 3,4');
+    reminders = {
+      closedStatuses: closed.map(Number),
+      dueSoonHours: positiveNumber('DUE_SOON_HOURS', 24),
+      escalateAfterHours: positiveNumber('ESCALATE_AFTER_HOURS', 168),
+      intervalSeconds: positiveNumber('REMINDER_INTERVAL_SECONDS', 30),
+    };
+  }
+  return reminders;
 }

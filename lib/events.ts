@@ -47,6 +47,8 @@ export function eventOf(entry: RecordedEntry): PublishedEvent {
         ? { comment: { id: entry.comment.id, ...(entry.comment.author ? { author: entry.comment.author } : {}) } }
         : {}),
       ...(entry.action ? { action: entry.action } : {}),
+      ...(entry.dueAt ? { dueAt: entry.dueAt } : {}),
+      ...(entry.subject ?? {}),
     },
   };
 }

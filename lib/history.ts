@@ -14,7 +14,10 @@ export type HistoryType =
   | 'comment-edited'
   | 'comment-deleted'
   | 'endorsed'
-  | 'endorsement-withdrawn';
+  | 'endorsement-withdrawn'
+  | 'due-soon'
+  | 'overdue'
+  | 'escalated';
 
 export type Changes = Record<string, { before: unknown; after: unknown }>;
 
@@ -31,16 +34,22 @@ export interface HistoryEntry {
    * comment's current text while it exists (contract section 12).
    */
   comment?: { id: string; author?: Person; text?: string };
+  /** For the reminder types (`due-soon`, `overdue`, `escalated`): the `dueAt` the reminder is about. */
+  dueAt?: string;
 }
 
 /** A stored entry also keeps the action as it was created or deleted, for the event. */
 export interface RecordedEntry extends HistoryEntry {
   actionId: string;
   action?: ActionView;
+  /** For the reminder types: who and what the reminder is about, for whoever acts on the event. */
+  subject?: Pick<ActionView, 'owner' | 'assignee' | 'status' | 'title'>;
 }
 
 /** What a change records; the store adds the version, the time and the actor. */
-export type EntryDraft = Pick<HistoryEntry, 'type' | 'changes'> & { comment?: { id: string; author: Person } };
+export type EntryDraft = Pick<RecordedEntry, 'type' | 'changes' | 'dueAt' | 'subject'> & {
+  comment?: { id: string; author: Person };
+};
 
 /** The event each entry type publishes. */
 export const eventTypeOf: Record<HistoryType, string> = {
@@ -52,4 +61,7 @@ export const eventTypeOf: Record<HistoryType, string> = {
   'comment-deleted': 'ActionCommentDeleted',
   endorsed: 'ActionEndorsed',
   'endorsement-withdrawn': 'ActionEndorsementWithdrawn',
+  'due-soon': 'ActionDueSoon',
+  overdue: 'ActionOverdue',
+  escalated: 'ActionEscalated',
 };

@@ -11,6 +11,7 @@ import {
   actionViewSchema as actionView,
   commentSchema as comment,
   historyEntrySchema as historyEntry,
+  reminderEventDetailSchema,
 } from './view-schemas';
 
 /**
@@ -48,6 +49,7 @@ const TYPE_NOTES: Record<string, { description: string; example: string }> = {
     example: 'North Pit',
   },
   integer: { description: 'An integer; `*` is not allowed.', example: '>0' },
+  boolean: { description: '`true` or `false`, `=` only; not a sort.', example: 'true' },
   date: {
     description:
       'An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets.',
@@ -77,6 +79,7 @@ const FIELD_EXAMPLES: Record<string, string> = {
   'location.productiveUnit': '~PU-1,PU-2',
   'location.team': 'Night shift',
   'location.crew': '~A\\,B,C',
+  overdue: 'true',
 };
 
 const listParameters = z.object({
@@ -117,7 +120,12 @@ const listParameters = z.object({
       description: `Records to return (default ${queryLimits.defaultLimit}; 0 returns only totalCount). skip + limit <= ${queryLimits.maxWindow}.`,
     }),
   sort: z
-    .enum(fields.flatMap((field) => [field.name, `-${field.name}`]) as [string, ...string[]])
+    .enum(
+      fields.filter((field) => field.type !== 'boolean').flatMap((field) => [field.name, `-${field.name}`]) as [
+        string,
+        ...string[],
+      ],
+    )
     .optional()
     .openapi({
       description:
@@ -405,6 +413,7 @@ export function openApiDocument(): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   registry.register('Problem', problem);
   registry.register('Action', actionView);
+  registry.register('ReminderEventDetail', reminderEventDetailSchema);
   registry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

@@ -73,6 +73,12 @@ export const fallbackRoute = { handler: 'notFound' } as const;
  */
 export const ingestFunction = { handler: 'ingestActions', access: WRITE, maxReceives: 3 };
 
+/**
+ * The due-date sweep, run on a schedule: reads its queue (one index, `reminders-by-due`) and
+ * writes reminders as every change is written (read the action, one transaction).
+ */
+export const sweepFunction = { handler: 'sweepDueDates', access: WRITE, queries: 'reminders-by-due' } as const;
+
 /** The table's stream consumer: publishes each history entry as an event; it alone may put events. */
 export const streamFunction = { handler: 'publishEvents' } as const;
 

@@ -34,7 +34,13 @@ const historyTypes = Object.keys(eventTypeOf) as [HistoryType, ...HistoryType[]]
 export const historyEntrySchema = z
   .object({
     version: z.number().int().openapi({ description: 'Versions run 1, 2, 3... with no gaps' }),
-    type: z.enum(historyTypes),
+    type: z.enum(historyTypes).openapi({
+      description: `Each entry is also published as an event: ${Object.entries(eventTypeOf)
+        .map(([type, event]) => `${event} (\`${type}\`)`)
+        .join(
+          ', ',
+        )}. The due-date reminders (\`due-soon\`, \`overdue\`, \`escalated\`) are written by the service (actor \`system\`), once per dueAt value.`,
+    }),
     actor: person,
     time: z.string(),
     changes: z
@@ -52,8 +58,31 @@ export const historyEntrySchema = z
       })
       .optional()
       .openapi({ description: 'For the comment types: which comment, and who wrote it' }),
+    dueAt: z
+      .string()
+      .optional()
+      .openapi({ description: 'For the reminders (`due-soon`, `overdue`, `escalated`): the dueAt they are about' }),
   })
   .openapi('HistoryEntry');
+
+/** The detail of the three due-date events (contract section 10), as published on the bus. */
+export const reminderEventDetailSchema = z
+  .object({
+    eventId: z.string(),
+    id: z.string(),
+    actor: person.openapi({ example: { id: 'system', name: 'Action tracking service', email: null } }),
+    time: z.string(),
+    version: z.number().int(),
+    dueAt: z.string(),
+    owner: person,
+    assignee: person,
+    status: z.string(),
+    title: z.string(),
+  })
+  .openapi('ReminderEventDetail', {
+    description:
+      'The detail of ActionDueSoon (within DUE_SOON_HOURS of dueAt), ActionOverdue (past dueAt while open) and ActionEscalated (overdue for ESCALATE_AFTER_HOURS): each once per dueAt value of an open action, only the latest that applies when an action enters a window by a create or a change of dueAt.',
+  });
 
 export const actionViewSchema = z
   .object({
@@ -90,6 +119,10 @@ export const actionViewSchema = z
       .array(commentSchema)
       .openapi({ description: `The latest ${actionLimits.latestComments} comments, oldest of them first` }),
     commentCount: z.number().int().openapi({ description: 'How many comments the action has in all' }),
+    overdue: z.boolean().openapi({
+      description:
+        'Open (status not in CLOSED_STATUSES) and past dueAt, as of the last due-date sweep; false at once when a change closes the action or moves dueAt. Read-only.',
+    }),
     createdAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
     updatedAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
     version: z.number().int().openapi({

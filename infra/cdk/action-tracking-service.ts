@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   type CfnStage,
@@ -33,10 +33,11 @@ import {
 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus, type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -47,6 +48,7 @@ import {
   QUOTA_ACCESS,
   routes,
   streamFunction,
+  sweepFunction,
   type TableAccess,
 } from '../../lib/routes';
 import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
@@ -101,6 +103,14 @@ export interface ActionTrackingServiceProps {
   eventSource?: string;
   /** Where alarms notify. Default: nowhere (the alarms are still visible in CloudWatch). */
   alarmTopic?: ITopic;
+  /** Statuses that close an action: closed actions get no reminders and are never overdue. Default: `[3, 4]`. */
+  closedStatuses?: number[];
+  /** How many hours before `dueAt` an open action is due soon (decimals allowed). Default: 24. */
+  dueSoonHours?: number;
+  /** How many hours after `dueAt` an overdue action is escalated (decimals allowed). Default: 168. */
+  escalateAfterHours?: number;
+  /** How often the due-date sweep runs (EventBridge Scheduler: at least a minute). Default: every minute. */
+  reminderInterval?: Duration;
 }
 
 const attributeType: Record<KeyType, AttributeType> = { S: AttributeType.STRING, N: AttributeType.NUMBER };
@@ -124,6 +134,8 @@ const filesBesideBundle: Record<string, FilesBesideBundle> = {
 
 const API_TIMEOUT = Duration.seconds(10);
 const INGEST_TIMEOUT = Duration.seconds(30);
+/** The sweep stops starting reminders after 40 s (functions/sweepDueDates.ts); a minute leaves room to finish. */
+const SWEEP_TIMEOUT = Duration.seconds(60);
 
 /**
  * The action tracking service on AWS: the DynamoDB table as `lib/store/table.ts` describes it,
@@ -143,6 +155,8 @@ export class ActionTrackingService extends Construct {
   readonly deadLetterQueue: Queue;
   /** Stream batches the event publisher gave up on (their records, to replay). */
   readonly eventsDeadLetterQueue: Queue;
+  /** Runs the due-date sweep every `reminderInterval`. */
+  readonly reminderSchedule: CfnSchedule;
   /** Every function, by handler name. */
   readonly functions: Record<string, ServiceFunction> = {};
   readonly alarms: Alarm[] = [];
@@ -202,6 +216,9 @@ export class ActionTrackingService extends Construct {
       if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0))
         throw new Error(`${name} must be a positive whole number`);
     }
+    const reminderInterval = props.reminderInterval ?? Duration.minutes(1);
+    if (reminderInterval.toSeconds() < 60 || reminderInterval.toSeconds() % 60 !== 0)
+      throw new Error('reminderInterval must be a whole number of minutes, at least one (EventBridge Scheduler rates)');
     const environment = {
       TABLE_NAME: this.table.tableName,
       USER_POOL_ID: this.userPool.userPoolId,
@@ -209,6 +226,11 @@ export class ActionTrackingService extends Construct {
       ...(props.rateLimitRequests ? { RATE_LIMIT_REQUESTS: String(props.rateLimitRequests) } : {}),
       ...(props.rateLimitReads ? { RATE_LIMIT_READS: String(props.rateLimitReads) } : {}),
       ...(props.listReadBudget ? { LIST_READ_BUDGET: String(props.listReadBudget) } : {}),
+      // Every write keeps the reminder state (which statuses close an action) in step, so every function reads them.
+      CLOSED_STATUSES: (props.closedStatuses ?? [3, 4]).join(','),
+      DUE_SOON_HOURS: String(props.dueSoonHours ?? 24),
+      ESCALATE_AFTER_HOURS: String(props.escalateAfterHours ?? 168),
+      REMINDER_INTERVAL_SECONDS: String(reminderInterval.toSeconds()),
     };
     const handlerFunction = (handler: string, access: readonly TableAccess[], timeout = API_TIMEOUT) =>
       (this.functions[handler] ??= new ServiceFunction(this, handler, {
@@ -316,6 +338,49 @@ export class ActionTrackingService extends Construct {
       new SqsEventSource(this.ingestQueue, { batchSize: 10, reportBatchItemFailures: true }),
     );
 
+    // The due-date sweep, on a schedule: reads only its queue's index, writes as every change does.
+    const sweep = new ServiceFunction(this, sweepFunction.handler, {
+      handler: sweepFunction.handler,
+      permissions: [
+        new PolicyStatement({
+          actions: sweepFunction.access.map((a) => `dynamodb:${a}`),
+          resources: [this.table.tableArn],
+        }),
+        new PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [`${this.table.tableArn}/index/${sweepFunction.queries}`],
+        }),
+      ],
+      environment,
+      timeout: SWEEP_TIMEOUT,
+      logRetention,
+    });
+    this.functions[sweepFunction.handler] = sweep;
+    // A role of its own: the scheduler may invoke this one function (its unqualified ARN) and
+    // nothing else, only for schedules of this account. (The L2 target also grants every version, `:*`.)
+    const schedulerRole = new Role(this, 'DueDateSweepRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+      description: 'EventBridge Scheduler: invokes the due-date sweep',
+    });
+    schedulerRole.addToPolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [sweep.function.functionArn] }),
+    );
+    const minutes = reminderInterval.toMinutes();
+    this.reminderSchedule = new CfnSchedule(this, 'DueDateSweep', {
+      description: 'Due-date reminders: due soon, overdue, escalated (contract section 10)',
+      scheduleExpression: `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`,
+      flexibleTimeWindow: { mode: 'OFF' },
+      state: 'ENABLED',
+      target: {
+        arn: sweep.function.functionArn,
+        roleArn: schedulerRole.roleArn,
+        // A run that fails is not retried: the next one, an interval later, finds the same queue.
+        retryPolicy: { maximumRetryAttempts: 0 },
+      },
+    });
+
     // Events leave from the table's stream: each new history entry is one event, published by the
     // one function allowed to put events on the bus. Per action, records arrive in version order
     // (one shard per partition, one batch at a time per shard); a batch that fails is split to find
@@ -365,7 +430,7 @@ export class ActionTrackingService extends Construct {
       this.alarm(`${handler}Errors`, fn.function.metricErrors(fiveMinutes), `${handler} failed.`);
       this.alarm(`${handler}Throttles`, fn.function.metricThrottles(fiveMinutes), `${handler} was throttled.`);
     }
-    const operations = new Set([...routes.flatMap((r) => r.access), ...ingestFunction.access]);
+    const operations = new Set([...routes.flatMap((r) => r.access), ...ingestFunction.access, ...sweepFunction.access]);
     this.alarm(
       'TableThrottles',
       this.table.metricThrottledRequestsForOperations({

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { handler as publishEvents } from '../../functions/publishEvents';
+import { handler as sweepDueDates } from '../../functions/sweepDueDates';
 import { createGateway, preloadHandlers } from './gateway';
 import {
   ensureIssuer,
@@ -31,6 +32,11 @@ export interface StackOptions {
   store?: StoreKind;
   port?: number;
   host?: string;
+  /**
+   * Runs the due-date sweep every this many seconds, as the schedule does in AWS (`npm start`
+   * passes REMINDER_INTERVAL_SECONDS). Unset: no sweep, so the shared test stack leaves versions alone.
+   */
+  sweepEverySeconds?: number;
 }
 
 export interface LocalStack {
@@ -94,6 +100,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     await store.close();
     throw error;
   }
+  const sweeper = options.sweepEverySeconds ? startSweeper(options.sweepEverySeconds) : undefined;
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   writePrivateFile(stackFile(dataDir), JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint }));
@@ -105,11 +112,33 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     issuer,
     eventsFile: join(dataDir, 'events.ndjson'),
     close: async () => {
+      await sweeper?.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await reader.stop();
       await store.close();
       rmSync(stackFile(dataDir), { force: true });
+    },
+  };
+}
+
+/**
+ * Calls the sweep function on its interval, one run at a time (a run that takes longer than the
+ * interval delays the next; overlapping runs would be safe, only wasteful).
+ */
+function startSweeper(seconds: number): { stop(): Promise<void> } {
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    running ??= sweepDueDates(undefined, {} as never)
+      .catch((error: unknown) => console.error('local sweep:', error instanceof Error ? error.message : error))
+      .finally(() => {
+        running = undefined;
+      });
+  }, seconds * 1000);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { getReminderSettings } from '../../lib/config';
 import { dataDirectory, fail, helpIfAsked, lockDataDir } from './cli';
 import { issueToken } from './issuer';
 import { type LocalStack, type StoreKind, startLocalStack } from './stack';
@@ -15,7 +16,9 @@ every change event to $DATA_DIR/events.ndjson. Stop it with Ctrl-C (or SIGTERM).
   PORT       port to listen on (default 3000; 0 picks a free one)
   DATA_DIR   where the store, the issuer's keys and the events live (default .data)
   STORE      memory: keep the store in memory only (default: on disk under DATA_DIR)
-  LOG_LEVEL  debug, info, warn, error or silent (default info)`);
+  LOG_LEVEL  debug, info, warn, error or silent (default info)
+  REMINDER_INTERVAL_SECONDS, DUE_SOON_HOURS, ESCALATE_AFTER_HOURS, CLOSED_STATUSES
+             the due-date sweep (README, configuration)`);
 
 const { dataDir, isDefault } = dataDirectory();
 const store = (process.env.STORE || 'disk') as StoreKind;
@@ -45,11 +48,18 @@ const removeWhatThisMade = () => {
       if (!found.has(entry)) rmSync(join(dataDir, entry), { recursive: true, force: true });
 };
 
+let sweepEverySeconds = 0;
+try {
+  sweepEverySeconds = getReminderSettings().intervalSeconds;
+} catch (error) {
+  fail((error as Error).message);
+}
+
 mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 const unlock = lockDataDir(dataDir);
 let stack: LocalStack;
 try {
-  stack = await startLocalStack({ dataDir, store, port });
+  stack = await startLocalStack({ dataDir, store, port, sweepEverySeconds });
 } catch (error) {
   unlock();
   removeWhatThisMade();

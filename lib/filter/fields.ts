@@ -6,9 +6,10 @@ import { locationFields } from '../action';
  * - `string`: exact, except `*` which is a case-insensitive substring match
  * - `integer`: numeric
  * - `date`: an instant, or a whole UTC day
+ * - `boolean`: `true` or `false`, with `=` only, and no sort (overdue)
  * Where each is stored is the store's business (`lib/store/fields.ts`).
  */
-export type FieldType = 'text' | 'string' | 'integer' | 'date';
+export type FieldType = 'text' | 'string' | 'integer' | 'date' | 'boolean';
 
 export interface FieldSpec {
   /** The query parameter, as the API names it. */
@@ -28,6 +29,7 @@ export const fields: readonly FieldSpec[] = [
   { name: 'actionProducer.name', type: 'string' },
   { name: 'actionProducer.reference', type: 'string' },
   ...locationFields.map((field) => ({ name: `location.${field}`, type: 'string' as const })),
+  { name: 'overdue', type: 'boolean' },
 ];
 
 export const fieldsByName: ReadonlyMap<string, FieldSpec> = new Map(fields.map((f) => [f.name, f]));

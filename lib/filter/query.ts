@@ -17,7 +17,8 @@ export type DateValue = { kind: 'instant'; at: string } | { kind: 'day'; prefix:
 export type Clause =
   | { field: FieldSpec; type: 'text' | 'string'; op: Operator; values: string[] }
   | { field: FieldSpec; type: 'integer'; op: Exclude<Operator, '*'>; values: number[] }
-  | { field: FieldSpec; type: 'date'; op: Exclude<Operator, '*'>; values: DateValue[] };
+  | { field: FieldSpec; type: 'date'; op: Exclude<Operator, '*'>; values: DateValue[] }
+  | { field: FieldSpec; type: 'boolean'; op: '='; values: boolean[] };
 
 export interface Sort {
   field: FieldSpec;
@@ -139,7 +140,7 @@ function parseSort(value: string | undefined, problems: Problem[]): Sort | undef
   const descending = value.startsWith('-');
   const name = descending ? value.slice(1) : value;
   const field = fieldsByName.get(name);
-  if (!field) {
+  if (!field || field.type === 'boolean') {
     problems.push({
       parameter: 'sort',
       message: value === '' ? 'must not be empty' : `cannot sort by '${clip(name)}'`,
@@ -178,6 +179,10 @@ export function parseClause(field: FieldSpec, raw: string): Clause {
         INTEGER.test(v) && v.length <= 15 ? Number(v) : fail(`'${clip(v)}' is not a non-negative integer`),
       );
       return { field, type: 'integer', op: op as Exclude<Operator, '*'>, values };
+    }
+    case 'boolean': {
+      if (op !== '=' || (text !== 'true' && text !== 'false')) fail("must be 'true' or 'false' ('=' only)");
+      return { field, type: 'boolean', op: '=', values: [text === 'true'] };
     }
     case 'date': {
       if (op === '*') fail("'*' (like) does not apply to dates");

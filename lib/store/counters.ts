@@ -23,6 +23,7 @@ export const countedFields = [
   'location.site',
   'location.businessUnit',
   'actionProducer.name',
+  'overdue',
 ] as const;
 
 export type CountedField = (typeof countedFields)[number];
@@ -30,8 +31,11 @@ export type CountedField = (typeof countedFields)[number];
 export const isCounted = (field: string): field is CountedField =>
   field !== 'all' && (countedFields as readonly string[]).includes(field);
 
-/** The value of each counted field, as filters compare it. */
-export function countedValues(action: Action): Record<CountedField, string> {
+/**
+ * The value of each counted field, as filters compare it; `undefined` is not counted. Only
+ * `overdue=true` is counted: stores made before `overdue` existed then need no new counters.
+ */
+export function countedValues(action: Action): Record<CountedField, string | undefined> {
   return {
     all: '',
     owner: action.owner.id,
@@ -41,6 +45,7 @@ export function countedValues(action: Action): Record<CountedField, string> {
     'location.site': action.location.site,
     'location.businessUnit': action.location.businessUnit,
     'actionProducer.name': action.actionProducer.name,
+    overdue: action.overdue ? 'true' : undefined,
   };
 }
 
@@ -61,9 +66,11 @@ export function counterMoves(before: Action | undefined, after: Action | undefin
   const next = after ? countedValues(after) : undefined;
   const moves: CounterMove[] = [];
   for (const field of countedFields) {
-    if (old && next && old[field] === next[field]) continue;
-    if (old) moves.push({ key: counterKey(field, old[field]), delta: -1 });
-    if (next) moves.push({ key: counterKey(field, next[field]), delta: 1 });
+    const was = old?.[field];
+    const is = next?.[field];
+    if (old && next && was === is) continue;
+    if (was !== undefined) moves.push({ key: counterKey(field, was), delta: -1 });
+    if (is !== undefined) moves.push({ key: counterKey(field, is), delta: 1 });
   }
   return moves;
 }

@@ -63,6 +63,9 @@ function inList(a: string, values: readonly unknown[], p: Placeholders): string 
 export function clauseExpression(clause: StoredClause, p: Placeholders): string {
   const a = p.name(attributeOf(clause));
   if (clause.type === 'date') return dateExpression(a, clause.op, clause.values, p);
+  // A flag is stored only while it holds (`overdue`), so it is a test of presence.
+  if (clause.type === 'boolean')
+    return p.op(1, `${clause.values[0] ? 'attribute_exists' : 'attribute_not_exists'}(${a})`);
   if (clause.op === '~') {
     // The embedded store's IN never matches an empty string (DynamoDB's does); `= ''` works in both.
     const values = (clause.values as Array<string | number>).filter((v) => v !== '');

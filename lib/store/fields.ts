@@ -28,6 +28,8 @@ const stored: Record<string, StoredField> = {
   dueAt: { attribute: filterPath(filterKey.dueAt) },
   createdAt: { attribute: filterPath(filterKey.createdAt) },
   updatedAt: { attribute: filterPath(filterKey.updatedAt) },
+  /** Present (as 1) only while the action is overdue. */
+  overdue: { attribute: filterPath(filterKey.overdue) },
   owner: stringField(filterKey.ownerId, filterKey.ownerName),
   assignee: stringField(filterKey.assigneeId, filterKey.assigneeName),
   'actionProducer.name': stringField(filterKey.producerName),

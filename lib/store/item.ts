@@ -9,7 +9,9 @@ import {
   type Person,
   UNASSIGNED,
 } from '../action';
+import { getReminderSettings } from '../config';
 import type { HistoryEntry, RecordedEntry } from '../history';
+import { isOpen } from '../reminders';
 import { foldForComparison } from '../text';
 import {
   attr,
@@ -20,6 +22,7 @@ import {
   lowerKey,
   nameKey,
   priorityKeyPrefix,
+  reminderPartition,
   shardOf,
   TITLE_KEY_SEPARATOR,
 } from './table';
@@ -55,6 +58,7 @@ export function toItem(action: Action): Item {
     [filterKey.createdAt]: action.createdAt,
     [filterKey.updatedAt]: action.updatedAt,
   };
+  if (action.overdue) f[filterKey.overdue] = 1;
   putString(f, filterKey.producerName, action.actionProducer.name);
   putString(f, filterKey.producerReference, action.actionProducer.reference ?? '');
   putString(f, filterKey.ownerId, action.owner.id);
@@ -95,6 +99,12 @@ export function toItem(action: Action): Item {
     [attr.siteKey]: nonEmpty(action.location.site),
     [attr.businessUnitKey]: nonEmpty(action.location.businessUnit),
     [attr.referenceKey]: nonEmpty(action.actionProducer.reference),
+    [attr.reminded]: action.reminded,
+    [attr.overdueKey]: action.overdue ? everythingPartition(shardOf(action.id)) : undefined,
+    // Only open actions wait for reminders: a closed one leaves the sweep's queue.
+    [attr.reminderKey]: isOpen(action.status, getReminderSettings())
+      ? reminderPartition(action.reminded, action.id)
+      : undefined,
   };
 }
 
@@ -140,6 +150,8 @@ export function fromItem(item: Item): Action {
     createdAt: text(filterKey.createdAt),
     updatedAt: text(filterKey.updatedAt),
     version: Number(item[attr.version] ?? 1),
+    overdue: f[filterKey.overdue] !== undefined,
+    reminded: Number(item[attr.reminded] ?? 0),
   };
 }
 
@@ -174,7 +186,7 @@ export function recordedEntryFrom(item: Item): RecordedEntry {
 
 /** A history entry as the API shows it. */
 export function historyEntryFrom(item: Item): HistoryEntry {
-  const { version, type, actor, time, changes, comment } = recordedEntryFrom(item);
+  const { version, type, actor, time, changes, comment, dueAt } = recordedEntryFrom(item);
   return {
     version: Number(version),
     type,
@@ -183,6 +195,7 @@ export function historyEntryFrom(item: Item): HistoryEntry {
     ...(changes ? { changes } : {}),
     // Only the id and the author: entries recorded before the text left them may still hold one.
     ...(comment ? { comment: { id: comment.id, ...(comment.author ? { author: comment.author } : {}) } } : {}),
+    ...(dueAt ? { dueAt } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Action } from '../action';
 import { getConfig } from '../config';
 import { ServiceUnavailableError, ValidationError } from '../errors';
 import type { Clause, ListQuery } from '../filter/query';
+import { ReminderLevel } from '../reminders';
 import { cutToBytes } from '../text';
 import { recordIndexEntries } from '../usage';
 import { BudgetSpent, ReadBudget } from './budget';
@@ -11,7 +12,7 @@ import { type CountedField, isCounted, readCount, readCounts } from './counters'
 import { filterExpression, Placeholders } from './expression';
 import { fromItem, type Item, isTombstone, valueAt } from './item';
 import { DEFAULT_SORT, equalityIndexes, type IndexRead, orderedIndexes, type Plan, plan, type Sizes } from './plan';
-import { attr, everythingPartitions, type IndexDefinition, indexes, itemKind } from './table';
+import { attr, everythingPartitions, type IndexDefinition, indexes, itemKind, reminderPartitions } from './table';
 
 /**
  * List execution. The common shapes (no filter in an order an all-actions index keeps; one
@@ -49,7 +50,7 @@ export interface ListResult {
   stats: ReadStats;
 }
 
-const newStats = (): ReadStats => ({ itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 });
+export const newStats = (): ReadStats => ({ itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 });
 
 /** The most values of one field a counted list merges; a longer `~` list goes to the planner. */
 export const MAX_MERGED_VALUES = 10;
@@ -156,11 +157,26 @@ async function readMerged(
   return ids;
 }
 
+/**
+ * `overdue=true` alone is a common shape in the orders an index of overdue actions keeps: newest
+ * (or oldest) first from `overdue-by-created`, by due time from the overdue levels of
+ * `reminders-by-due` (see `lib/store/table.ts`).
+ */
+const overdueReads: Record<string, { index: IndexDefinition; partitions: readonly string[] }> = {
+  createdAt: { index: indexes.overdueByCreated, partitions: everythingPartitions },
+  dueAt: {
+    index: indexes.remindersByDue,
+    partitions: [...reminderPartitions(ReminderLevel.overdue), ...reminderPartitions(ReminderLevel.escalated)],
+  },
+};
+
 /** The one equality clause a counted list serves, if the query is of that shape. */
 function countedClause(query: ListQuery): (Clause & { field: { name: CountedField } }) | undefined {
   if (query.filters.length !== 1) return undefined;
   const clause = query.filters[0] as Clause;
   if (!isCounted(clause.field.name) || (clause.op !== '=' && clause.op !== '~')) return undefined;
+  // Only overdue actions are counted and indexed; `overdue=false` goes to the planner.
+  if (clause.type === 'boolean' && clause.values[0] !== true) return undefined;
   const values = clause.values as Array<string | number>;
   // The location indexes leave out actions whose value is empty, so '' cannot be read from them.
   if (values.some((v) => v === '')) return undefined;
@@ -205,18 +221,24 @@ async function listCounted(query: ListQuery, budget: ReadBudget, stats: ReadStat
   }
   const clause = countedClause(query);
   if (!clause) return undefined;
-  const values = [...new Set(clause.values as Array<string | number>)];
+  const values = [...new Set(clause.values as Array<string | number | boolean>)].map((v) =>
+    typeof v === 'boolean' ? String(v) : v,
+  );
   const countOnly = query.limit === 0;
-  if (!countOnly && (values.length > MAX_MERGED_VALUES || sort.field.name !== 'createdAt')) return undefined;
-  const index = (equalityIndexes[clause.field.name] as { index: IndexDefinition }).index;
+  const overdue = clause.type === 'boolean' ? overdueReads[countOnly ? 'createdAt' : sort.field.name] : undefined;
+  if (clause.type === 'boolean' && !overdue) return undefined;
+  if (!overdue && !countOnly && (values.length > MAX_MERGED_VALUES || sort.field.name !== 'createdAt'))
+    return undefined;
+  const index = overdue?.index ?? (equalityIndexes[clause.field.name] as { index: IndexDefinition }).index;
+  const partitions = overdue?.partitions ?? values;
   const [totalCount, ids] = await countThenMerge(
     query,
     window,
     budget,
     () => readCounts(clause.field.name, values, stats),
-    () => readMerged(index, values, !sort.descending, window, budget, stats),
+    () => readMerged(index, partitions, !sort.descending, window, budget, stats),
   );
-  return page(ids.slice(query.skip), totalCount, index, values.length, stats);
+  return page(ids.slice(query.skip), totalCount, index, partitions.length, stats);
 }
 
 async function page(
@@ -237,6 +259,7 @@ async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
   for (const clause of query.filters) {
     const field = clause.field.name;
     if (!isCounted(field) || (clause.op !== '=' && clause.op !== '~')) continue;
+    if (clause.type === 'boolean' && clause.values[0] !== true) continue;
     const values = [...new Set((clause.values as Array<string | number>).map(String))];
     if (values.length > MAX_MERGED_VALUES) continue;
     const known: Record<string, number> = sizes.values[field] ?? {};

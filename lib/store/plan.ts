@@ -91,6 +91,9 @@ export const equalityIndexes: Record<string, EqualityIndex> = {
   priority: { index: indexes.byPriority, selectivity: 0.2 },
 };
 
+/** The share of actions overdue when the counters are not asked: a guess, for ranking plans only. */
+const OVERDUE_SHARE = 0.1;
+
 /** "Nobody" is one assignee value, but a common one: a third of actions, not one person's share. */
 const UNASSIGNED_SHARE = 0.3;
 
@@ -244,6 +247,19 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
       filters.filter((c) => c !== clause),
       share,
       partitions.every((v) => isCountedValue(clause.field.name, v, sizes)),
+    );
+  }
+  // `overdue=true` reads only overdue actions, from their sparse index; the counter knows how many.
+  const overdue = filters.find((c) => c.type === 'boolean' && c.field.name === 'overdue' && c.values[0] === true);
+  if (overdue) {
+    const counted = sizes?.values.overdue?.true;
+    const share = counted !== undefined && sizes ? (sizes.total === 0 ? 0 : counted / sizes.total) : OVERDUE_SHARE;
+    consider(
+      indexes.overdueByCreated,
+      [...everythingPartitions],
+      filters.filter((c) => c !== overdue),
+      share,
+      counted !== undefined,
     );
   }
   for (const index of Object.values(orderedIndexes)) consider(index, [...everythingPartitions], filters, 1, true);

@@ -53,7 +53,9 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
       actions++;
       const values = countedValues(fromItem(item));
       for (const field of countedFields) {
-        const key = counterKey(field, values[field]);
+        const value = values[field];
+        if (value === undefined) continue;
+        const key = counterKey(field, value);
         actual.set(key, (actual.get(key) ?? 0) + 1);
       }
     }

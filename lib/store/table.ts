@@ -73,6 +73,12 @@ export const attr = {
   siteKey: 'kls',
   businessUnitKey: 'klb',
   referenceKey: 'kpf',
+  /** Which due-date reminders were sent for the current `dueAt`: 0 none, 1 due soon, 2 overdue, 3 escalated. */
+  reminded: 'rl',
+  /** `A#<shard>`, only while the action is overdue: the partition of `overdue-by-created`. */
+  overdueKey: 'ov',
+  /** `R<reminded>#<shard>`, only while the action is open: the partition of `reminders-by-due` (see `reminderPartition`). */
+  reminderKey: 'rk',
 } as const;
 
 /** Keys inside the `f` map. Lower-case copies (`…l`) exist only when a value has upper case. */
@@ -96,6 +102,8 @@ export const filterKey = {
   assigneeName: 'an',
   createdAt: 'ca',
   updatedAt: 'ua',
+  /** `true` while overdue; absent otherwise, so items stored before it existed read as not overdue. */
+  overdue: 'od',
 } as const;
 
 /** The path of a filterable value, as expressions and projections name it. */
@@ -129,6 +137,18 @@ export function shardOf(id: string): number {
 /** The partition of the all-actions indexes that holds an action. */
 export const everythingPartition = (shard: number) => `A#${shard}`;
 export const everythingPartitions: readonly string[] = Array.from({ length: SHARDS }, (_, s) => everythingPartition(s));
+
+/**
+ * The sweep's queue and the overdue list by due time share one sparse index, `reminders-by-due`:
+ * an open action sits in partition `R<reminded>#<shard>` ordered by due time, so the sweep reads,
+ * for each level, only the actions whose next reminder has come (`lib/store/reminders.ts`), and the
+ * overdue actions are exactly partitions `R2#*` and `R3#*`. Fewer shards than the all-actions
+ * indexes: a list by due time merges two levels, and these partitions take far fewer writes.
+ */
+export const REMINDER_SHARDS = 4;
+export const reminderPartition = (level: number, id: string) => `R${level}#${shardOf(id) % REMINDER_SHARDS}`;
+export const reminderPartitions = (level: number): string[] =>
+  Array.from({ length: REMINDER_SHARDS }, (_, s) => `R${level}#${s}`);
 
 /**
  * What an item is, by its sort key. One partition (`id` = the action id) holds the action, its
@@ -288,6 +308,23 @@ export const indexes = {
     partitionKey: { name: attr.referenceKey, type: 'S' },
     sortKey: byCreated,
     projection: everyFilterValue,
+  },
+  /**
+   * Overdue actions only (sparse: `ov` is set while an action is overdue), newest first; projects
+   * every filter value, so `overdue=true` with any other filter reads only overdue actions.
+   */
+  overdueByCreated: {
+    name: 'overdue-by-created',
+    partitionKey: { name: attr.overdueKey, type: 'S' },
+    sortKey: byCreated,
+    projection: everyFilterValue,
+  },
+  /** Open actions only, by reminder level and due time: the sweep's queue and `overdue=true&sort=dueAt`. */
+  remindersByDue: {
+    name: 'reminders-by-due',
+    partitionKey: { name: attr.reminderKey, type: 'S' },
+    sortKey: { name: attr.dueKey, type: 'S' },
+    projection: 'keys',
   },
   byStatus: {
     name: 'by-status',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Action, etagOf, type Person, toView } from '../action';
+import { getReminderSettings } from '../config';
 import {
   ConflictError,
   ForbiddenError,
@@ -9,6 +10,7 @@ import {
   ServiceUnavailableError,
 } from '../errors';
 import type { EntryDraft, RecordedEntry } from '../history';
+import { settleReminders } from '../reminders';
 import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from './client';
 import { counterMoves, counterUpdates } from './counters';
 import { fromItem, historyItem, type Item, isTombstone, toItem, tombstone } from './item';
@@ -198,6 +200,8 @@ export interface Change {
   entry: EntryDraft;
   /** Other items the same transaction writes (a comment). */
   items?: TransactItem[];
+  /** A change the service makes on its own (a reminder): `updatedAt` stays the last person's or producer's change. */
+  keepUpdatedAt?: boolean;
 }
 
 export interface Mutation {
@@ -253,7 +257,10 @@ export async function mutate(
       // only in the comments themselves (contract section 12).
       ...(change.next ? {} : { action: { ...toView(current), comments: [] } }),
     };
-    const written = change.next ? toItem({ ...change.next, version, updatedAt: stamp }) : tombstone(id, version, stamp);
+    // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
+    const next = change.next && settleReminders(current, change.next, getReminderSettings());
+    const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
+    const written = next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp);
     refuseOversized(written);
     const rights = rightsCondition(guard.rights);
     const items: TransactItem[] = [
@@ -271,12 +278,12 @@ export async function mutate(
         },
       },
       historyPut(entry),
-      ...counterUpdates(id, counterMoves(current, change.next)),
+      ...counterUpdates(id, counterMoves(current, next)),
       ...(change.items ?? []),
     ];
     try {
       await transact(items);
-      return { before: current, after: change.next ? fromItem(written) : undefined, entry };
+      return { before: current, after: next ? fromItem(written) : undefined, entry };
     } catch (error) {
       if (!(error instanceof TransactionCancelled)) throw error;
       if (error.conflict) conflictStats.conflicts++;

@@ -6,11 +6,17 @@ import { promisify } from 'node:util';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_BUDGET_BYTES, type BundleSize, bundleSizes } from '../../infra/cdk/bundle-sizes';
-import { fallbackRoute, ingestFunction, routes, streamFunction } from '../../lib/routes';
+import { fallbackRoute, ingestFunction, routes, streamFunction, sweepFunction } from '../../lib/routes';
 
 const run = promisify(execFile);
 const handlers = [
-  ...new Set([...routes.map((r) => r.handler), fallbackRoute.handler, ingestFunction.handler, streamFunction.handler]),
+  ...new Set([
+    ...routes.map((r) => r.handler),
+    fallbackRoute.handler,
+    ingestFunction.handler,
+    streamFunction.handler,
+    sweepFunction.handler,
+  ]),
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import {
   fallbackRoute,
@@ -5,6 +6,7 @@ import {
   QUOTA_ACCESS,
   routes,
   streamFunction,
+  sweepFunction,
   type TableAccess,
 } from '../../lib/routes';
 import { indexList } from '../../lib/store/table';
@@ -33,6 +35,7 @@ const declared = new Map<string, { access: readonly TableAccess[]; publishes: bo
   [fallbackRoute.handler, { access: [], publishes: false }],
   [ingestFunction.handler, { access: ingestFunction.access, publishes: false }],
   [streamFunction.handler, { access: [], publishes: true }],
+  [sweepFunction.handler, { access: sweepFunction.access, publishes: false }],
 ]);
 
 const functionOf = (handler: string) => {
@@ -63,7 +66,7 @@ const dynamoGrants = (handler: string) =>
   );
 
 describe('the functions', () => {
-  it('are one per handler of lib/routes.ts, the fallback, ingest and the stream consumer', () => {
+  it('are one per handler of lib/routes.ts, the fallback, ingest, the stream consumer and the sweep', () => {
     expect(Object.keys(deployed.service.functions).sort()).toEqual([...declared.keys()].sort());
     expect(deployed.ofType('AWS::Lambda::Function')).toHaveLength(declared.size);
   });
@@ -81,7 +84,8 @@ describe('the functions', () => {
         LoggingConfig: { LogGroup: { Ref: deployed.id(fn.logGroup) } },
       });
       expect(deployed.resources[deployed.id(fn.logGroup)]!.Properties.RetentionInDays).toBe(30);
-      const timeout = { [ingestFunction.handler]: 30, [streamFunction.handler]: 60 }[handler] ?? 10;
+      const timeout =
+        { [ingestFunction.handler]: 30, [streamFunction.handler]: 60, [sweepFunction.handler]: 60 }[handler] ?? 10;
       expect(resource.Properties.Timeout).toBe(timeout);
     },
   );
@@ -97,11 +101,21 @@ describe('the functions', () => {
       return;
     }
     expect(Object.keys(variables).sort()).toEqual([
+      'CLOSED_STATUSES',
+      'DUE_SOON_HOURS',
+      'ESCALATE_AFTER_HOURS',
       'NODE_OPTIONS',
+      'REMINDER_INTERVAL_SECONDS',
       'TABLE_NAME',
       'USER_POOL_CLIENT_ID',
       'USER_POOL_ID',
     ]);
+    expect(variables).toMatchObject({
+      CLOSED_STATUSES: '3,4',
+      DUE_SOON_HOURS: '24',
+      ESCALATE_AFTER_HOURS: '168',
+      REMINDER_INTERVAL_SECONDS: '60',
+    });
     expect(render(variables.TABLE_NAME)).toBe(deployed.id(deployed.service.table as never));
     expect(render(variables.USER_POOL_ID)).toBe(deployed.id(deployed.service.userPool as never));
     expect(render(variables.USER_POOL_CLIENT_ID)).toBe(deployed.id(deployed.service.userPoolClient as never));
@@ -119,6 +133,9 @@ describe('least privilege', () => {
       if (need.access.includes('Query')) {
         for (const index of indexList) expected.set(`${table}/index/${index.name}`, ['dynamodb:Query']);
       }
+      // The sweep queries one index, its queue, and nothing else.
+      if (handler === sweepFunction.handler)
+        expected.set(`${table}/index/${sweepFunction.queries}`, ['dynamodb:Query']);
       if (handler === streamFunction.handler) {
         // The event source mapping reads the stream with the function's role; no item is readable.
         expect(dynamoGrants(handler)).toEqual(
@@ -195,5 +212,47 @@ describe('least privilege', () => {
     );
     expect(deleters).toEqual(['deleteComment']);
     for (const [, role] of deployed.ofType('AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+});
+
+describe('the due-date sweep', () => {
+  it('runs every minute from an EventBridge Scheduler schedule, which may invoke only the sweep', () => {
+    const schedules = deployed.ofType('AWS::Scheduler::Schedule');
+    expect(schedules).toHaveLength(1);
+    const [, schedule] = schedules[0]!;
+    expect(schedule.Properties.ScheduleExpression).toBe('rate(1 minute)');
+    expect(schedule.Properties.State).toBe('ENABLED');
+    const sweep = functionOf(sweepFunction.handler);
+    expect(render(schedule.Properties.Target.Arn)).toBe(`${deployed.id(sweep.fn.function)}.Arn`);
+    expect(schedule.Properties.Target.RetryPolicy).toMatchObject({ MaximumRetryAttempts: 0 });
+    // The scheduler's own role may invoke the sweep and nothing else.
+    const roleId = render(schedule.Properties.Target.RoleArn).replace(/\.Arn$/, '');
+    const statements = statementsOfRole(deployed, roleId);
+    expect(statements.flatMap((s) => s.actions)).toEqual(['lambda:InvokeFunction']);
+    const resources = statements.flatMap((s) => s.resources);
+    expect(resources.length).toBeGreaterThan(0);
+    for (const resource of resources) expect(resource).toContain(deployed.id(sweep.fn.function));
+  });
+
+  it('takes the due-date settings as props, for every function', () => {
+    const custom = synthesize({
+      closedStatuses: [3, 4, 6],
+      dueSoonHours: 12.5,
+      escalateAfterHours: 72,
+      reminderInterval: Duration.minutes(5),
+    });
+    const [, schedule] = custom.ofType('AWS::Scheduler::Schedule')[0]!;
+    expect(schedule.Properties.ScheduleExpression).toBe('rate(5 minutes)');
+    for (const [, fn] of custom.ofType('AWS::Lambda::Function')) {
+      const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
+      if (!variables.TABLE_NAME) continue;
+      expect(variables).toMatchObject({
+        CLOSED_STATUSES: '3,4,6',
+        DUE_SOON_HOURS: '12.5',
+        ESCALATE_AFTER_HOURS: '72',
+        REMINDER_INTERVAL_SECONDS: '300',
+      });
+    }
+    expect(() => synthesize({ reminderInterval: Duration.seconds(30) })).toThrow(/whole number of minutes/);
   });
 });

@@ -54,6 +54,7 @@ describe('create', () => {
       tags: [],
       comments: [],
       commentCount: 0,
+      overdue: false,
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       updatedAt: expect.any(String),
       version: 1,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
 import { putNewActions } from '../../lib/store/bulk';
+import { sweepDueDates } from '../../lib/sweep';
 import { seedActions } from '../../scripts/seed-data';
 import { call } from '../support/client';
 
@@ -28,6 +29,8 @@ beforeAll(async () => {
   // As `npm run seed` writes them.
   const actions = [...seedActions(800, 1, SEED_DAY)].map((action) => ({ action, actor: action.owner }));
   for (let start = 0; start < actions.length; start += 250) await putNewActions(actions.slice(start, start + 250));
+  // What `npm start` does within REMINDER_INTERVAL_SECONDS of the seed: the past-due actions become overdue.
+  await sweepDueDates();
 }, 180_000);
 
 afterAll(async () => {

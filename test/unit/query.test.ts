@@ -347,6 +347,8 @@ describe('parseListQuery', () => {
         'location.crew',
         'createdAt',
         'updatedAt',
+        // contract section 10: a filter only, not a sort
+        'overdue',
       ].sort(),
     );
     for (const f of fields) expect(field(f.name)).toBe(f);
@@ -478,10 +480,13 @@ describe('skip', () => {
 });
 
 describe('sort', () => {
-  it.each(fields.map((f) => f.name))('sorts by %s, ascending or with - descending', (name) => {
-    expect(parseListQuery(`sort=${name}`).sort).toEqual({ field: field(name), descending: false });
-    expect(parseListQuery(`sort=-${name}`).sort).toEqual({ field: field(name), descending: true });
-  });
+  it.each(fields.filter((f) => f.type !== 'boolean').map((f) => f.name))(
+    'sorts by %s, ascending or with - descending',
+    (name) => {
+      expect(parseListQuery(`sort=${name}`).sort).toEqual({ field: field(name), descending: false });
+      expect(parseListQuery(`sort=-${name}`).sort).toEqual({ field: field(name), descending: true });
+    },
+  );
 
   it.each([
     'sort=',
@@ -522,7 +527,17 @@ describe('parseClause', () => {
     }
   });
 
-  it('refuses * on exactly the numbers and dates', () => {
+  it('takes overdue=true|false with = only, and never as a sort', () => {
+    const overdue = field('overdue');
+    expect(parseClause(overdue, 'true')).toEqual({ field: overdue, type: 'boolean', op: '=', values: [true] });
+    expect(parseClause(overdue, '=false')).toEqual({ field: overdue, type: 'boolean', op: '=', values: [false] });
+    for (const bad of ['', 'yes', 'TRUE', '!true', '~true,false', '<true', '*t'])
+      expect(() => parseClause(overdue, bad)).toThrow(ValidationError);
+    expect(() => parseListQuery('sort=overdue')).toThrow(ValidationError);
+    expect(() => parseListQuery('sort=-overdue')).toThrow(ValidationError);
+  });
+
+  it('refuses * on exactly the numbers, dates and flags', () => {
     for (const spec of fields) {
       const refused = (() => {
         try {
@@ -532,7 +547,10 @@ describe('parseClause', () => {
           return true;
         }
       })();
-      expect([spec.name, refused]).toEqual([spec.name, spec.type === 'integer' || spec.type === 'date']);
+      expect([spec.name, refused]).toEqual([
+        spec.name,
+        spec.type === 'integer' || spec.type === 'date' || spec.type === 'boolean',
+      ]);
     }
   });
 });
