@@ -33,8 +33,22 @@ export interface Config {
   storeMaxAttempts: number;
   /** The most index entries a list may read to find its matches; past it the list is a 400. */
   listReadBudget: number;
+  /**
+   * `WEBHOOKS_ALLOW_PRIVATE=true`: webhooks may go to private, loopback and link-local addresses
+   * and to `http://` URLs. The local stack sets it (its receivers are on 127.0.0.1); a deployment
+   * never does by default.
+   */
+  webhooksAllowPrivate: boolean;
+  /**
+   * `WEBHOOK_RETRY_SECONDS`: the pauses before each retry of a failed delivery, comma separated
+   * (default `5,300,1800,7200,18000,36000,36000`, the contract's schedule). Tests shorten it.
+   */
+  webhookRetrySeconds: readonly number[];
   logLevel: LogLevel;
 }
+
+/** The contract's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+const WEBHOOK_RETRY_SECONDS = '5,300,1800,7200,18000,36000,36000';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -54,6 +68,8 @@ function load(): Config {
     storeTimeoutMs: Number(optional('STORE_TIMEOUT_MS') ?? 5000),
     storeMaxAttempts: Number(optional('STORE_MAX_ATTEMPTS') ?? 3),
     listReadBudget: Number(optional('LIST_READ_BUDGET') ?? 200_000),
+    webhooksAllowPrivate: flag('WEBHOOKS_ALLOW_PRIVATE'),
+    webhookRetrySeconds: (optional('WEBHOOK_RETRY_SECONDS') ?? WEBHOOK_RETRY_SECONDS).split(',').map(Number),
     logLevel: getLogLevel(),
   };
   if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {
@@ -62,7 +78,18 @@ function load(): Config {
   if (!Number.isSafeInteger(config.listReadBudget) || config.listReadBudget <= 0) {
     throw new Error('LIST_READ_BUDGET must be a positive whole number');
   }
+  if (!config.webhookRetrySeconds.every((s) => Number.isFinite(s) && s > 0)) {
+    throw new Error('WEBHOOK_RETRY_SECONDS must be positive numbers of seconds, comma separated');
+  }
   return config;
+}
+
+/** `true` or `false` (or unset: `false`); anything else is a mistake worth stopping for. */
+function flag(name: string): boolean {
+  const value = optional(name)?.toLowerCase();
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`${name} must be true or false`);
 }
 
 let loaded: Config | undefined;

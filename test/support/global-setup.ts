@@ -23,6 +23,8 @@ let dataDir: string | undefined;
 export async function setup(project: TestProject) {
   dataDir = mkdtempSync(join(tmpdir(), 'actions-test-'));
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
+  // A failed webhook delivery is retried after 1 second instead of 5, so retry tests run quickly.
+  process.env.WEBHOOK_RETRY_SECONDS ??= '1,300,1800,7200,18000,36000,36000';
   stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
   project.provide('apiUrl', stack.url);
   project.provide('dataDir', stack.dataDir);
