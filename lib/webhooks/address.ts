@@ -8,7 +8,10 @@ import { BlockList, isIP } from 'node:net';
  * that resolves, or later rebinds, to an inside address is refused too.
  */
 
-const blocked = new BlockList();
+// Two lists: Node matches an IPv4 address against IPv6 rules for its mapped form too, and the
+// rules below refuse every IPv6 form of IPv4.
+const blockedV4 = new BlockList();
+const blockedV6 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network", including 0.0.0.0
   ['10.0.0.0', 8],
@@ -26,7 +29,7 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, and the broadcast address
 ] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
+  blockedV4.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
   ['::', 128], // unspecified
@@ -46,14 +49,14 @@ for (const [network, prefix] of [
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
+  blockedV6.addSubnet(network, prefix, 'ipv6');
 }
 
 /** Whether `address` (an IPv4 or IPv6 literal) is a public address a delivery may reach. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? !blockedV4.check(address, 'ipv4') : !blockedV6.check(address, 'ipv6');
 }
 
 /** Names that always mean this machine or its private network, whatever DNS says. */

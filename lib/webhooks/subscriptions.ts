@@ -91,13 +91,13 @@ const descriptionSchema = z
   .string()
   .max(webhookLimits.description, `must be at most ${webhookLimits.description} characters`);
 
-const createSchema = z.strictObject({
+export const webhookCreateSchema = z.strictObject({
   url: urlSchema,
   events: eventsSchema.optional(),
   description: descriptionSchema.optional(),
 });
 
-const patchSchema = z.strictObject({
+export const webhookPatchSchema = z.strictObject({
   url: urlSchema.optional(),
   events: eventsSchema.optional(),
   description: descriptionSchema.nullable().optional(),
@@ -140,7 +140,7 @@ async function ownSubscription(caller: Person, id: string): Promise<Subscription
 
 /** Subscribes the caller; the secret is shown here and on rotation only. */
 export async function createWebhook(caller: Person, body: unknown): Promise<WebhookView & { secret: string }> {
-  const input = validateBody(createSchema, body);
+  const input = validateBody(webhookCreateSchema, body);
   const now = new Date().toISOString();
   const subscription: Subscription = {
     id: randomUUID(),
@@ -167,7 +167,7 @@ export async function getWebhook(caller: Person, id: string): Promise<WebhookVie
 
 /** A merge patch of `url`, `events`, `description` and `enabled`; enabling again clears why it was disabled. */
 export async function updateWebhook(caller: Person, id: string, body: unknown): Promise<WebhookView> {
-  const patch = validateBody(patchSchema, body);
+  const patch = validateBody(webhookPatchSchema, body);
   await ownSubscription(caller, id);
   const updated = await updateSubscription(caller.id, id, {
     ...(patch.url !== undefined ? { url: patch.url } : {}),

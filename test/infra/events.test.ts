@@ -102,7 +102,11 @@ describe('ingest: ActionRequested events from the bus to ingestActions', () => {
       });
     }
     expect(alarms.flatMap((a) => a.Dimensions.map((d: { Value: unknown }) => render(d.Value))).sort()).toEqual(
-      [`${dlqId}.QueueName`, `${eventsDlqId}.QueueName`, `${deployed.id(service.webhookDeadLetterQueue)}.QueueName`].sort(),
+      [
+        `${dlqId}.QueueName`,
+        `${eventsDlqId}.QueueName`,
+        `${deployed.id(service.webhookDeadLetterQueue)}.QueueName`,
+      ].sort(),
     );
   });
 

@@ -16,7 +16,7 @@ const queueId = deployed.id(service.webhookQueue);
 const dlqId = deployed.id(service.webhookDeadLetterQueue);
 const deliver = service.functions[webhookFunctions.deliver.handler]!;
 const sweep = service.functions[webhookFunctions.sweep.handler]!;
-const rules = deployed.ofType('AWS::Events::Rule').map(([id, r]) => ({ id, ...r.Properties }));
+const rules: Array<Record<string, any>> = deployed.ofType('AWS::Events::Rule').map(([, r]) => r.Properties);
 
 describe('webhooks in AWS', () => {
   it('routes every event the service publishes (its source), and only those, to the webhook queue', () => {

@@ -303,7 +303,8 @@ describe('webhook subscriptions', () => {
   it('allows at most 25 subscriptions per caller (409 past that)', async () => {
     const user = newUser();
     const ids: string[] = [];
-    for (let i = 0; i < 25; i++) ids.push((await subscribe(user, { url: `https://hooks.example.com/${i}`, events: ['ActionEscalated'] })).id);
+    for (let i = 0; i < 25; i++)
+      ids.push((await subscribe(user, { url: `https://hooks.example.com/${i}`, events: ['ActionEscalated'] })).id);
     const refused = await call('POST', '/api/webhooks', {
       token: user.token,
       body: { url: 'https://hooks.example.com/x' },
