@@ -2,4 +2,6 @@ import { listActions } from '../lib/actions';
 import { api, json } from '../lib/http';
 
 /** GET /api/actions: filtered, sorted, paged, with the exact totalCount. */
-export const handler = api().handler(async (event) => json(200, await listActions(event.rawQueryString ?? '')));
+export const handler = api().handler(async (event) =>
+  json(200, await listActions(event.rawQueryString ?? '', event.caller)),
+);

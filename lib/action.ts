@@ -2,6 +2,7 @@ import { v5 as uuidv5 } from 'uuid';
 import * as z from 'zod';
 import { parseDateTime } from './dates';
 import { clip, type Problem, ValidationError } from './errors';
+import { isBlank, NOT_ONE_LINE } from './text';
 
 /**
  * The action: its domain shape, the one schema that validates create and patch bodies, and the
@@ -76,7 +77,7 @@ export interface Endorsement extends Person {
 }
 
 /** What the API returns for an action (the seed's "actions object"). */
-export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'version'> {
+export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee'> {
   priority: string;
   status: string;
   assignee: { id: string; name: string; email: string | null };
@@ -85,7 +86,8 @@ export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assign
 /** How the seed shows an action nobody is assigned to. */
 export const UNASSIGNED = { id: 'undefined', name: 'Unknown user', email: '' } as const;
 
-export const limits = {
+/** What one action may hold (`queryLimits` bounds a list query, `MAX_BODY_BYTES` a request body). */
+export const actionLimits = {
   title: 200,
   description: 10_000,
   shortText: 200,
@@ -99,6 +101,7 @@ export const limits = {
   latestComments: 5,
   endorsements: 100,
 } as const;
+const limits = actionLimits;
 
 /** Fields only the service sets; a body that sends one is refused, naming it. */
 export const SERVICE_FIELDS = [
@@ -112,12 +115,6 @@ export const SERVICE_FIELDS = [
   'commentCount',
 ];
 
-/**
- * What a one-line field (a title, a name, a reference, a location, a tag) may not hold: C0 and C1
- * control characters (DEL too) and the bidirectional formatting characters, which make text
- * display as something else than it is (`\u202eexe.txt` shows as `txt.exe`).
- */
-const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 /**
  * What a description may not hold: control characters other than tab, line feed and carriage
  * return. Bidirectional formatting is allowed there: right-to-left prose needs it, and a
@@ -137,12 +134,19 @@ const required = (max: number) =>
     z
       .string()
       .max(max, `must be at most ${max} characters`)
-      .refine((s) => s.trim() !== '', 'must not be empty or only white space'),
+      .refine((s) => !isBlank(s), 'must not be empty or only white space or invisible characters'),
   );
+/** White space or a control character anywhere: a URL holding one is refused, never trimmed or rewritten. */
+const NOT_IN_URL = /[\p{White_Space}\u0000-\u001f\u007f-\u009f]/u;
 const httpUrl = oneLine(
   z
-    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-    .max(limits.url, `must be at most ${limits.url} characters`),
+    .string()
+    .refine((s) => !NOT_IN_URL.test(s), 'must not contain white space or control characters')
+    .pipe(
+      z
+        .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+        .max(limits.url, `must be at most ${limits.url} characters`),
+    ),
 );
 const descriptionSchema = z
   .string()
@@ -336,7 +340,7 @@ export function validateBody<T extends z.ZodType>(
           if (!service.has(field)) problems.push({ field: clip(field), message: 'is not a known field' });
         }
       } else if (!(issue.code === 'invalid_type' && problems.some((p) => p.field === path))) {
-        problems.push({ field: path || 'body', message: friendly(issue) });
+        problems.push({ field: path || 'body', message: friendly(issue, body) });
       }
     }
   }
@@ -344,9 +348,32 @@ export function validateBody<T extends z.ZodType>(
   return (result as { data: z.output<T> }).data;
 }
 
-function friendly(issue: z.core.$ZodIssue): string {
+/** Whether `body` holds a value at `path` (`null` counts: it was sent). */
+function sent(body: unknown, path: readonly PropertyKey[]): boolean {
+  let value = body;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return true;
+}
+
+/**
+ * An issue as a client reads it. Zod leaves the input out of its issues, so whether a field of
+ * the wrong type was missing or sent is read from the body: `{"title": 5}` must be a string.
+ */
+function friendly(issue: z.core.$ZodIssue, body: unknown): string {
   if (issue.code === 'invalid_type') {
-    return issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+    return sent(body, issue.path) ? `must be ${article(issue.expected)}` : 'is required';
+  }
+  if (issue.code === 'invalid_union') {
+    // A field of several accepted types (`2` or `"2"`) names them all.
+    const expected = issue.errors.flatMap((branch) =>
+      branch.flatMap((i) => (i.code === 'invalid_type' && i.path.length === 0 ? [article(i.expected)] : [])),
+    );
+    if (expected.length === issue.errors.length) {
+      return sent(body, issue.path) ? `must be ${expected.join(' or ')}` : 'is required';
+    }
   }
   if (issue.code === 'too_big' && issue.origin === 'array') return `must have at most ${issue.maximum} items`;
   return issue.message;
@@ -367,11 +394,21 @@ const emptyLocation = (): Location => Object.fromEntries(locationFields.map((f) 
 const PRODUCER_NAMESPACE = '4f1c1b36-5e0e-4d47-9a57-6f1f6f0c2a11';
 
 /**
- * The id an action raised by a producer's event always gets (UUID v5 of name and reference), so
- * the same name and reference can make at most one such action, ever, without a read before the
- * write. Only events claim it: an API create always gets a random id (contract section 7).
+ * The id an action raised by a producer's event always gets (UUID v5 of the event's source, the
+ * producer's name and the reference), so one source, name and reference make at most one such
+ * action, ever, without a read before the write, and an event from another source can neither
+ * take nor block it (contract section 12). Only events claim it: an API create always gets a
+ * random id (contract section 7). The JSON array keeps the three apart whatever they hold.
  */
-export const producerActionId = (name: string, reference: string): string =>
+export const producerActionId = (source: string, name: string, reference: string): string =>
+  uuidv5(JSON.stringify([source, name, reference]), PRODUCER_NAMESPACE);
+
+/**
+ * The id the same event got before the source was part of it (name and reference alone). Actions
+ * stored then keep it; ingest treats it as taken, so a replay of such an event stays a duplicate
+ * (docs/deploy.md, "Producer ids").
+ */
+export const legacyProducerActionId = (name: string, reference: string): string =>
   uuidv5(`${name}\n${reference}`, PRODUCER_NAMESPACE);
 
 /** A new action from a validated create body; `owner` is who it is created for. */
@@ -443,15 +480,20 @@ export function changesBetween(before: Action, after: Action): Record<string, { 
   const b = toView(after) as unknown as Record<string, unknown>;
   const changes: Record<string, { before: unknown; after: unknown }> = {};
   for (const key of Object.keys(b)) {
-    if (key === 'updatedAt') continue;
+    // Both move with every change; a change is what the person or producer changed.
+    if (key === 'updatedAt' || key === 'version') continue;
     if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) changes[key] = { before: a[key], after: b[key] };
   }
   return changes;
 }
 
-/** The action as the API shows it: numbers as strings, nobody assigned as the seed's placeholder. */
+/**
+ * The action as the API shows it: numbers as strings, nobody assigned as the seed's placeholder,
+ * and its `version` (the number in its ETag), so a list shows what a safe `If-Match` edit needs
+ * without a GET of each action.
+ */
 export function toView(action: Action): ActionView {
-  const { version: _version, priority, status, assignee, ...rest } = action;
+  const { priority, status, assignee, ...rest } = action;
   return {
     ...rest,
     priority: String(priority),

@@ -5,6 +5,7 @@ import {
   applyPatch,
   changesBetween,
   createActionSchema,
+  legacyProducerActionId,
   newAction,
   type Person,
   patchActionSchema,
@@ -39,15 +40,21 @@ export async function createAction(caller: Person, body: unknown): Promise<Actio
 }
 
 /**
- * Creates the action an `ActionRequested` event asks for, once: its id derives from the
- * producer's name and reference, so a duplicate, a replay or a request for a since-deleted
- * action changes nothing.
+ * Creates the action an `ActionRequested` event from `source` asks for, once: its id derives from
+ * the source and the producer's name and reference, so a duplicate, a replay or a request for a
+ * since-deleted action changes nothing, and no other source can take or block it. An action
+ * stored before ids included the source keeps its old id, which still counts as taken.
  */
-export async function ingestActionRequested(detail: unknown): Promise<{ id: string; created: boolean }> {
+export async function ingestActionRequested(
+  detail: unknown,
+  source: string,
+): Promise<{ id: string; created: boolean }> {
   const input = validateBody(actionRequestedSchema, detail, { allowed: ['owner'] });
   const owner = personFrom(input.owner);
-  const id = producerActionId(input.actionProducer.name, input.actionProducer.reference);
-  const created = await putNewAction(newAction(id, input, owner, owner, nowIso()), owner);
+  const { name, reference } = input.actionProducer;
+  const id = producerActionId(source, name, reference);
+  const action = newAction(id, input, owner, owner, nowIso());
+  const created = await putNewAction(action, owner, [legacyProducerActionId(name, reference)]);
   if (!created) logger.info('duplicate action request ignored', { actionId: id });
   return { id, created };
 }
@@ -55,8 +62,9 @@ export async function ingestActionRequested(detail: unknown): Promise<{ id: stri
 /** The most a list page may weigh; Lambda's response limit is 6 MB. */
 const MAX_LIST_PAGE_BYTES = 5_500_000;
 
-export async function listActions(rawQueryString: string) {
-  const query = parseListQuery(rawQueryString);
+/** A list for `caller`, who is `me` in its owner and assignee filters. */
+export async function listActions(rawQueryString: string, caller?: Pick<Person, 'id'>) {
+  const query = parseListQuery(rawQueryString, caller?.id);
   const result = await listStored(query);
   logger.info('list cost', {
     strategy: result.strategy,
@@ -112,8 +120,9 @@ export function versionsFrom(ifMatch: string | undefined): number[] | undefined 
         },
       ]);
     }
-    // Strong comparison: a weak ETag never matches.
-    if (!match[1] && /^\d{1,15}$/.test(match[2] as string)) versions.push(Number(match[2]));
+    // Strong comparison: a weak ETag never matches, and tags compare as exact strings, so only
+    // the very digits an ETag of ours carries match (`"01"` is not `"1"`).
+    if (!match[1] && /^[1-9]\d{0,14}$/.test(match[2] as string)) versions.push(Number(match[2]));
   }
   return versions;
 }

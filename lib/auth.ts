@@ -11,6 +11,7 @@ import { SimpleJwksCache, SimplePenaltyBox } from 'aws-jwt-verify/jwk';
 import { type Person, UNASSIGNED } from './action';
 import { getConfig } from './config';
 import { ServiceUnavailableError, UnauthorizedError, type UnauthorizedReason } from './errors';
+import { toOneLine } from './text';
 
 /**
  * Bearer tokens are Cognito ID tokens: they carry the caller's name and email, which the
@@ -85,7 +86,7 @@ export async function authenticate(header: string | undefined): Promise<Person> 
   const credential = header === undefined ? undefined : BEARER_SCHEME.exec(header.trim());
   const token = credential?.[1]?.trim();
   if (!token) throw unauthorized('missing');
-  if (!JWT_SHAPE.test(token)) throw unauthorized('invalid');
+  if (!JWT_SHAPE.test(token) || hasCriticalExtensions(token)) throw unauthorized('invalid');
   let claims: Record<string, unknown>;
   try {
     claims = await verified(token);
@@ -96,6 +97,19 @@ export async function authenticate(header: string | undefined): Promise<Person> 
     throw unauthorized('expired');
   }
   return callerFrom(claims);
+}
+
+/**
+ * Whether the token's header names critical extensions (`crit`, RFC 7515 section 4.1.11). This
+ * service understands none, so such a token must be refused; the verifier does not look.
+ */
+function hasCriticalExtensions(token: string): boolean {
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8'));
+    return header === null || typeof header !== 'object' || Object.hasOwn(header, 'crit');
+  } catch {
+    return true;
+  }
 }
 
 /** The token's claims when it passes every check, with `graceSeconds` of leeway on its age. */
@@ -143,7 +157,9 @@ export function callerFrom(claims: Record<string, unknown>): Person {
   if (!id || id.length > MAX_SUBJECT_LENGTH || id === UNASSIGNED.id) throw unauthorized('invalid');
   return {
     id,
-    name: text(claims.name) ?? text(claims['cognito:username']) ?? text(claims.username) ?? id,
+    // A name is shown as one line wherever the caller appears, so it follows the one-line rules
+    // a body's names follow; a token cannot be refused for it, so what breaks them becomes U+FFFD.
+    name: toOneLine(text(claims.name) ?? text(claims['cognito:username']) ?? text(claims.username) ?? id),
     email: isVerified(claims.email_verified) ? (text(claims.email) ?? null) : null,
   };
 }

@@ -1,11 +1,27 @@
 import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
-import { type Action, type Comment, limits, type Person, validateBody } from './action';
+import { type Action, actionLimits, type Comment, type Person, validateBody } from './action';
 import { nowIso } from './dates';
-import { ConflictError, clip, ForbiddenError, NotFoundError, noSuchAction, ValidationError } from './errors';
+import {
+  ConflictError,
+  clip,
+  ForbiddenError,
+  NotFoundError,
+  noSuchAction,
+  TooManyRequestsError,
+  ValidationError,
+} from './errors';
 import { splitQueryString } from './filter/query';
 import type { HistoryEntry } from './history';
-import { commentWrites, latestComments, readComment, readComments, readHistory } from './store/threads';
+import {
+  commentWrites,
+  currentCommentTexts,
+  latestComments,
+  readComment,
+  readComments,
+  readHistory,
+} from './store/threads';
+import { readToggles, toggleWrite } from './store/toggles';
 import { getAction as getStored, mutate } from './store/writes';
 
 /**
@@ -21,7 +37,7 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 export const commentBodySchema = z.strictObject({
   text: z
     .string()
-    .max(limits.comment, `must be at most ${limits.comment} characters`)
+    .max(actionLimits.comment, `must be at most ${actionLimits.comment} characters`)
     .refine((s) => s.trim() !== '', 'must not be empty or only white space')
     .refine((s) => s.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)')
     .refine((s) => !CONTROL.test(s), 'must not contain control characters other than tab and line breaks'),
@@ -33,16 +49,16 @@ const noSuchComment = (id: string) => new NotFoundError(`This action has no comm
 export async function addComment(caller: Person, actionId: string, body: unknown): Promise<Comment> {
   const { text } = validateBody(commentBodySchema, body);
   let added: Comment | undefined;
-  await mutate(actionId, { caller, rights: 'anyone' }, nowIso, (current, stamp) => {
+  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, (current, stamp) => {
     const comment: Comment = { id: uuidv7(), author: caller, text, createdAt: stamp, updatedAt: stamp };
     added = comment;
     return {
       next: {
         ...current,
-        comments: [...current.comments, comment].slice(-limits.latestComments),
+        comments: [...current.comments, comment].slice(-actionLimits.latestComments),
         commentCount: current.commentCount + 1,
       },
-      entry: { type: 'commented', comment: { id: comment.id, text } },
+      entry: { type: 'commented', comment: { id: comment.id, author: caller } },
       items: [commentWrites.add(actionId, comment)],
     };
   });
@@ -58,7 +74,7 @@ export async function editComment(
 ): Promise<Comment> {
   const { text } = validateBody(commentBodySchema, body);
   let edited: Comment | undefined;
-  await mutate(actionId, { caller, rights: 'anyone' }, nowIso, async (current, stamp) => {
+  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current, stamp) => {
     const comment = await readComment(actionId, commentId);
     if (!comment) throw noSuchComment(commentId);
     if (comment.author.id !== caller.id) throw new ForbiddenError('Only the author of a comment may edit it.');
@@ -66,7 +82,7 @@ export async function editComment(
     edited = updated;
     return {
       next: { ...current, comments: current.comments.map((c) => (c.id === commentId ? updated : c)) },
-      entry: { type: 'comment-edited', comment: { id: commentId, text } },
+      entry: { type: 'comment-edited', comment: { id: commentId, author: comment.author } },
       items: [commentWrites.edit(actionId, updated)],
     };
   });
@@ -75,7 +91,7 @@ export async function editComment(
 
 /** Deletes a comment: its author or the action's owner. */
 export async function deleteComment(caller: Person, actionId: string, commentId: string): Promise<void> {
-  await mutate(actionId, { caller, rights: 'anyone' }, nowIso, async (current) => {
+  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current) => {
     const comment = await readComment(actionId, commentId);
     if (!comment) throw noSuchComment(commentId);
     if (comment.author.id !== caller.id && current.owner.id !== caller.id) {
@@ -83,28 +99,56 @@ export async function deleteComment(caller: Person, actionId: string, commentId:
     }
     // When a comment of the latest few goes, the one before them takes its place.
     const comments = current.comments.some((c) => c.id === commentId)
-      ? (await latestComments(actionId, limits.latestComments + 1))
+      ? (await latestComments(actionId, actionLimits.latestComments + 1))
           .filter((c) => c.id !== commentId)
-          .slice(-limits.latestComments)
+          .slice(-actionLimits.latestComments)
       : current.comments;
     return {
       next: { ...current, comments, commentCount: Math.max(0, current.commentCount - 1) },
-      entry: { type: 'comment-deleted', comment: { id: commentId } },
+      entry: { type: 'comment-deleted', comment: { id: commentId, author: comment.author } },
       items: [commentWrites.remove(actionId, commentId)],
     };
   });
 }
 
+/**
+ * A caller may change their endorsement of one action (endorse or withdraw; a request that changes
+ * nothing does not count) at most this many times in any hour (contract section 12), so nobody
+ * can flood an action's history and keep its owner's `If-Match` edits failing.
+ */
+export const endorsementToggles = { count: 10, windowSeconds: 3600 } as const;
+
+/**
+ * The toggle the caller is about to make, as part of the change's transaction; a 429 past the
+ * bound, with `Retry-After` saying when the oldest counted change leaves the hour.
+ */
+async function countToggle(caller: Person, actionId: string) {
+  const now = Math.floor(Date.now() / 1000);
+  const log = await readToggles(actionId, caller.id);
+  const recent = log.times.filter((t) => t > now - endorsementToggles.windowSeconds);
+  if (recent.length >= endorsementToggles.count) {
+    const oldest = recent[recent.length - endorsementToggles.count] as number;
+    throw new TooManyRequestsError(
+      `You have changed your endorsement of this action ${endorsementToggles.count} times in the last hour, the most allowed; try again later.`,
+      oldest + endorsementToggles.windowSeconds - now,
+    );
+  }
+  return toggleWrite(actionId, caller.id, log, [...recent, now], now + endorsementToggles.windowSeconds);
+}
+
 /** The caller endorses the action; endorsing again changes nothing. */
 export async function endorse(caller: Person, actionId: string): Promise<Action> {
-  const result = await mutate(actionId, { caller, rights: 'anyone' }, nowIso, (current, stamp) => {
+  const result = await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current, stamp) => {
     if (current.endorsedBy.some((e) => e.id === caller.id)) return undefined;
-    if (current.endorsedBy.length >= limits.endorsements) {
-      throw new ConflictError(`This action already has the most endorsements it can hold (${limits.endorsements}).`);
+    if (current.endorsedBy.length >= actionLimits.endorsements) {
+      throw new ConflictError(
+        `This action already has the most endorsements it can hold (${actionLimits.endorsements}).`,
+      );
     }
     return {
       next: { ...current, endorsedBy: [...current.endorsedBy, { ...caller, endorsedAt: stamp }] },
       entry: { type: 'endorsed' },
+      items: [await countToggle(caller, actionId)],
     };
   });
   return result.after as Action;
@@ -112,11 +156,12 @@ export async function endorse(caller: Person, actionId: string): Promise<Action>
 
 /** Withdraws the caller's endorsement; withdrawing one that is not there changes nothing. */
 export async function withdrawEndorsement(caller: Person, actionId: string): Promise<void> {
-  await mutate(actionId, { caller, rights: 'anyone' }, nowIso, (current) => {
+  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current) => {
     if (!current.endorsedBy.some((e) => e.id === caller.id)) return undefined;
     return {
       next: { ...current, endorsedBy: current.endorsedBy.filter((e) => e.id !== caller.id) },
       entry: { type: 'endorsement-withdrawn' },
+      items: [await countToggle(caller, actionId)],
     };
   });
 }
@@ -160,6 +205,17 @@ export async function listHistory(
 ): Promise<{ entries: HistoryEntry[]; nextCursor?: string }> {
   const { limit, cursor } = parseThreadQuery(rawQuery);
   const page = await readHistory(actionId, limit, cursor);
-  if (page.items.length === 0 && cursor === undefined) throw noSuchAction(actionId);
-  return { entries: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  const commentIds = page.items.flatMap((entry) => (entry.comment ? [entry.comment.id] : []));
+  // An empty page (a cursor past the end, or one forged for an id that never existed) and a page
+  // naming comments both need to know what is stored now; other pages need no second read.
+  if (page.items.length > 0 && commentIds.length === 0) {
+    return { entries: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  }
+  const { action, texts } = await currentCommentTexts(actionId, commentIds);
+  if (action === 'never') throw noSuchAction(actionId);
+  const entries = page.items.map((entry) => {
+    const text = entry.comment && texts.get(entry.comment.id);
+    return entry.comment && text !== undefined ? { ...entry, comment: { ...entry.comment, text } } : entry;
+  });
+  return { entries, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }

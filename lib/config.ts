@@ -44,6 +44,8 @@ export interface Config {
    * (default `5,300,1800,7200,18000,36000,36000`, the contract's schedule). Tests shorten it.
    */
   webhookRetrySeconds: readonly number[];
+  /** The `source` values whose `ActionRequested` events are ingested; unset: any source. */
+  producerSources?: string[];
   logLevel: LogLevel;
 }
 
@@ -70,6 +72,10 @@ function load(): Config {
     listReadBudget: Number(optional('LIST_READ_BUDGET') ?? 200_000),
     webhooksAllowPrivate: flag('WEBHOOKS_ALLOW_PRIVATE'),
     webhookRetrySeconds: (optional('WEBHOOK_RETRY_SECONDS') ?? WEBHOOK_RETRY_SECONDS).split(',').map(Number),
+    producerSources: optional('PRODUCER_SOURCES')
+      ?.split(',')
+      .map((source) => source.trim())
+      .filter((source) => source !== ''),
     logLevel: getLogLevel(),
   };
   if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {

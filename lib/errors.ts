@@ -126,6 +126,15 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
+/** 429: the caller did this too often; `Retry-After` says in how many seconds it may again. */
+export class TooManyRequestsError extends HttpError {
+  constructor(detail: string, retryAfterSeconds: number) {
+    super(429, 'Too Many Requests', detail, 'too-many-requests', undefined, {
+      'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+}
+
 /** What a 503 waited on: the table, or the user pool's signing keys. */
 export type Dependency = 'store' | 'identity keys';
 

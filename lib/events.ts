@@ -41,7 +41,11 @@ export function eventOf(entry: RecordedEntry): PublishedEvent {
       actor: entry.actor,
       time: entry.time,
       ...(entry.changes ? { changes: entry.changes } : {}),
-      ...(entry.comment ? { comment: entry.comment } : {}),
+      // Which comment and its author, never its text: the text lives only in the comment, which a
+      // consumer reads (GET .../comments) while it exists (contract section 12).
+      ...(entry.comment
+        ? { comment: { id: entry.comment.id, ...(entry.comment.author ? { author: entry.comment.author } : {}) } }
+        : {}),
       ...(entry.action ? { action: entry.action } : {}),
     },
   };

@@ -25,8 +25,12 @@ export interface HistoryEntry {
   time: string;
   /** For `updated`: exactly the fields that changed. */
   changes?: Changes;
-  /** For the comment types: which comment, and its text where it has one. */
-  comment?: { id: string; text?: string };
+  /**
+   * For the comment types: which comment and who wrote it (entries recorded before this rule
+   * name no author). The text is never stored here, only in the comment: the API adds the
+   * comment's current text while it exists (contract section 12).
+   */
+  comment?: { id: string; author?: Person; text?: string };
 }
 
 /** A stored entry also keeps the action as it was created or deleted, for the event. */
@@ -36,7 +40,7 @@ export interface RecordedEntry extends HistoryEntry {
 }
 
 /** What a change records; the store adds the version, the time and the actor. */
-export type EntryDraft = Pick<HistoryEntry, 'type' | 'changes' | 'comment'>;
+export type EntryDraft = Pick<HistoryEntry, 'type' | 'changes'> & { comment?: { id: string; author: Person } };
 
 /** The event each entry type publishes. */
 export const eventTypeOf: Record<HistoryType, string> = {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
@@ -170,6 +171,11 @@ const bodyLimits = (kind: BodyKind): Middleware => ({
     if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     const problem = mediaTypeProblem(headers?.['content-type'], kind);
     if (problem) throw new UnsupportedMediaTypeError(problem);
+    // A body that is not UTF-8 reaches the function base64-encoded; decoding it as text would
+    // silently replace what it holds with U+FFFD, so it is refused instead.
+    if (isBase64Encoded && !isUtf8(Buffer.from(body, 'base64'))) {
+      throw new ValidationError([{ field: 'body', message: 'is not valid UTF-8' }]);
+    }
   },
 });
 

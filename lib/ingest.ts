@@ -1,4 +1,5 @@
 import { ingestActionRequested } from './actions';
+import { getConfig } from './config';
 import { ValidationError } from './errors';
 import { errorFields, logger, withLogContext } from './logger';
 
@@ -10,7 +11,8 @@ import { errorFields, logger, withLogContext } from './logger';
 export async function ingestMessage(messageId: string, body: string): Promise<{ failed: boolean }> {
   return withLogContext({ correlationId: messageId }, async () => {
     try {
-      const { id, created } = await ingestActionRequested(requestedDetail(JSON.parse(body)));
+      const { source, detail } = requestedEvent(JSON.parse(body));
+      const { id, created } = await ingestActionRequested(detail, source);
       logger.info(created ? 'action created from event' : 'duplicate event ignored', { actionId: id });
       return { failed: false };
     } catch (error) {
@@ -26,17 +28,28 @@ export async function ingestMessage(messageId: string, body: string): Promise<{ 
   });
 }
 
-/** The `detail` of an `ActionRequested` EventBridge event; anything else is an invalid event. */
-function requestedDetail(envelope: unknown): unknown {
+/**
+ * The `source` and `detail` of an `ActionRequested` EventBridge event; anything else is an invalid
+ * event, and so is one from a source the deployment does not name in `PRODUCER_SOURCES` (when it
+ * names any: in AWS the rule already routes only those, this holds for every other way in).
+ */
+function requestedEvent(envelope: unknown): { source: string; detail: unknown } {
   if (envelope === null || typeof envelope !== 'object' || Array.isArray(envelope)) {
     throw new ValidationError([{ field: 'event', message: 'must be a JSON object (an EventBridge event)' }]);
   }
-  const event = envelope as { 'detail-type'?: unknown; detail?: unknown };
+  const event = envelope as { 'detail-type'?: unknown; source?: unknown; detail?: unknown };
   if (event['detail-type'] !== 'ActionRequested') {
     throw new ValidationError([{ field: 'detail-type', message: "must be 'ActionRequested'" }]);
   }
   if (event.detail === null || typeof event.detail !== 'object' || Array.isArray(event.detail)) {
     throw new ValidationError([{ field: 'detail', message: 'must be a JSON object (a create body with an owner)' }]);
   }
-  return event.detail;
+  if (typeof event.source !== 'string' || event.source === '') {
+    throw new ValidationError([{ field: 'source', message: 'must be a non-empty string (the producer)' }]);
+  }
+  const { producerSources } = getConfig();
+  if (producerSources && !producerSources.includes(event.source)) {
+    throw new ValidationError([{ field: 'source', message: 'is not a producer source this service ingests' }]);
+  }
+  return { source: event.source, detail: event.detail };
 }

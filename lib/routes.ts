@@ -24,7 +24,11 @@ export interface RouteDefinition {
 /** What every write of an action needs: read it, then write it, its history and counters in one transaction. */
 const WRITE: readonly TableAccess[] = ['GetItem', 'PutItem', 'UpdateItem'];
 
-export const routes: readonly RouteDefinition[] = [
+/**
+ * The table itself, kept literal (`as const satisfies`) so the handler names are a type:
+ * `lib/openapi.ts` must document each one, or it does not compile.
+ */
+const routeTable = [
   { method: 'POST', path: '/api/actions', handler: 'createAction', access: WRITE },
   { method: 'GET', path: '/api/actions', handler: 'listActions', access: ['Query', 'BatchGetItem'] },
   { method: 'GET', path: '/api/actions/{id}', handler: 'getAction', access: ['GetItem'] },
@@ -41,7 +45,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   { method: 'PUT', path: '/api/actions/{id}/endorsements/me', handler: 'endorseAction', access: WRITE },
   { method: 'DELETE', path: '/api/actions/{id}/endorsements/me', handler: 'withdrawEndorsement', access: WRITE },
-  { method: 'GET', path: '/api/actions/{id}/history', handler: 'getHistory', access: ['Query'] },
+  { method: 'GET', path: '/api/actions/{id}/history', handler: 'getHistory', access: ['Query', 'BatchGetItem'] },
   { method: 'POST', path: '/api/webhooks', handler: 'createWebhook', access: ['PutItem', 'UpdateItem'] },
   { method: 'GET', path: '/api/webhooks', handler: 'listWebhooks', access: ['Query'] },
   { method: 'GET', path: '/api/webhooks/{id}', handler: 'getWebhook', access: ['GetItem'] },
@@ -74,7 +78,13 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },
   { method: 'GET', path: '/docs', handler: 'docs', access: [], public: true },
   { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], public: true },
-];
+] as const satisfies readonly RouteDefinition[];
+
+/** The name of every handler the route table serves. */
+export type RouteHandler = (typeof routeTable)[number]['handler'];
+
+/** Every route; `handler` is one of the table's own names. */
+export const routes: readonly (RouteDefinition & { handler: RouteHandler })[] = routeTable;
 
 /** Answers requests no route matches (API Gateway's `$default` route). */
 export const fallbackRoute = { handler: 'notFound' } as const;

@@ -19,3 +19,25 @@ export function cutToBytes(text: string, maxBytes: number): string {
   }
   return cut;
 }
+
+/**
+ * What a one-line text (a title, a name, a reference, a location, a tag) may not hold: C0 and C1
+ * control characters (DEL too) and the bidirectional formatting characters, which make text
+ * display as something else than it is (`\u202eexe.txt` shows as `txt.exe`).
+ */
+export const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A one-line text from somewhere that cannot be refused (a token's name claim): what a body
+ * would be refused for becomes U+FFFD, the replacement character, so it still shows where it was.
+ */
+export const toOneLine = (text: string): string => text.replace(new RegExp(NOT_ONE_LINE, 'g'), '\ufffd');
+
+/**
+ * Code points that show nothing: white space, format characters (U+200B zero width space) and
+ * the other default-ignorable ones (U+3164 Hangul filler). A text made only of these is blank.
+ */
+const INVISIBLE = /[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+
+/** Whether `text` shows nothing at all: empty, or only white space and invisible code points. */
+export const isBlank = (text: string): boolean => text.replace(INVISIBLE, '') === '';

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { progress } from '../infra/local/progress';
 import { localEnvironment, runningStack } from '../infra/local/stack';
 import { recount } from '../lib/store/recount';
 
@@ -13,7 +14,8 @@ const usage = `usage: npm run recount [-- --fix]
 
 Recomputes every list counter (the total and one per value of owner, assignee, status,
 priority, site, business unit and producer) from the actions of the stack that \`npm start\`
-runs on DATA_DIR (default .data), and reports any counter that differs.
+runs on DATA_DIR (default .data), and reports any counter that differs. On a terminal it
+prints its progress every few seconds.
   --fix    repair the counters that differ
   --help   this text`;
 
@@ -36,7 +38,10 @@ if (!running) {
 }
 Object.assign(process.env, localEnvironment(dataDir, running.storeEndpoint), { LOG_LEVEL: 'silent' });
 
-const report = await recount({ fix: Boolean(args.fix) });
+// The table holds more than actions (history, comments, counters), so no total: items and rate.
+const scanned = progress('recount', 'items scanned');
+const report = await recount({ fix: Boolean(args.fix), onScanned: (items) => scanned.tick(items) });
+scanned.finish();
 for (const d of report.drift) console.log(`${d.counter}: counter says ${d.stored}, the actions say ${d.actual}`);
 console.log(
   `${report.actions} actions, ${report.counters} counter values: ${

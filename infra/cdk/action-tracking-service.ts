@@ -204,6 +204,8 @@ export class ActionTrackingService extends Construct {
     for (const route of routes) handlerFunction(route.handler, route.access);
     const notFound = handlerFunction(fallbackRoute.handler, []);
     const ingest = handlerFunction(ingestFunction.handler, ingestFunction.access, INGEST_TIMEOUT);
+    // The rule below routes only these sources; ingest also refuses any other, whatever the way in.
+    if (props.producerSources) ingest.function.addEnvironment('PRODUCER_SOURCES', props.producerSources.join(','));
 
     // The HTTP API: exactly the routes of lib/routes.ts, and the fallback for everything else.
     this.api = new HttpApi(this, 'Api', {
@@ -445,7 +447,8 @@ export class ActionTrackingService extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
-      // Webhook deliveries and their attempts are kept 30 days (reads ignore them once expired).
+      // Items that only count something for a while (endorsement toggles) and webhook deliveries
+      // (30 days) expire; reads ignore expired ones.
       timeToLiveAttribute: attr.expiresAt,
       deletionProtection: options.deletionProtection ?? true,
       removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,

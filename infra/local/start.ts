@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { dataDirectory, fail, helpIfAsked, lockDataDir } from './cli';
 import { issueToken } from './issuer';
 import { type LocalStack, type StoreKind, startLocalStack } from './stack';
@@ -25,6 +27,28 @@ if (!['disk', 'memory'].includes(store)) fail(`STORE must be memory (or unset fo
 const port = Number(process.env.PORT || 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number, not '${process.env.PORT}'.`);
 
+const portInUse = () =>
+  fail(`Port ${port} is in use: stop what listens there, or start on another port, e.g. PORT=${port + 1} npm start.`);
+
+// A refused start leaves nothing it did not find: the port is tried before anything is written,
+// and whatever a start that fails later made in DATA_DIR (the directory itself, keys, a store)
+// is removed again.
+if (port !== 0) {
+  const probe = createServer();
+  const free = await new Promise<boolean>((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+  if (!free) portInUse();
+}
+const found = existsSync(dataDir) ? new Set(readdirSync(dataDir)) : undefined;
+const removeWhatThisMade = () => {
+  if (!found) rmSync(dataDir, { recursive: true, force: true });
+  else
+    for (const entry of readdirSync(dataDir))
+      if (!found.has(entry)) rmSync(join(dataDir, entry), { recursive: true, force: true });
+};
+
 mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 const unlock = lockDataDir(dataDir);
 let stack: LocalStack;
@@ -32,9 +56,8 @@ try {
   stack = await startLocalStack({ dataDir, store, port });
 } catch (error) {
   unlock();
-  if ((error as { code?: string }).code === 'EADDRINUSE') {
-    fail(`Port ${port} is in use: stop what listens there, or start on another port, e.g. PORT=${port + 1} npm start.`);
-  }
+  removeWhatThisMade();
+  if ((error as { code?: string }).code === 'EADDRINUSE') portInUse();
   if (error instanceof StoreStartError) fail(error.message);
   fail(`npm start failed: ${error instanceof Error ? error.message : String(error)}`, 1);
 }

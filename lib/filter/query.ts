@@ -31,7 +31,7 @@ export interface ListQuery {
   limit: number;
 }
 
-export const limits = {
+export const queryLimits = {
   defaultLimit: 10,
   maxLimit: 100,
   /** Deep paging costs a read of every skipped match; past this, narrow the filter. */
@@ -65,8 +65,16 @@ function decode(text: string, parameter: string): string {
   }
 }
 
-/** Parses a whole list query; collects every problem before failing so a client sees them all. */
-export function parseListQuery(rawQueryString: string): ListQuery {
+/** The filters where `me` stands for the caller's id. */
+const PEOPLE = new Set(['owner', 'assignee']);
+const ME = 'me';
+
+/**
+ * Parses a whole list query; collects every problem before failing so a client sees them all.
+ * `callerId` is who asks: `owner=me`, `assignee=!me` and `assignee=~me,undefined` mean that id
+ * (without a caller, `me` is just text).
+ */
+export function parseListQuery(rawQueryString: string, callerId?: string): ListQuery {
   const problems: Problem[] = [];
   const filters: Clause[] = [];
   const paging = new Map<string, string>();
@@ -83,29 +91,37 @@ export function parseListQuery(rawQueryString: string): ListQuery {
       continue;
     }
     try {
-      filters.push(parseClause(field, value));
+      const clause = parseClause(field, value);
+      filters.push(callerId !== undefined && PEOPLE.has(field.name) ? meAs(clause, callerId) : clause);
     } catch (error) {
       if (error instanceof ValidationError && error.errors) problems.push(...error.errors);
       else throw error;
     }
   }
-  if (filters.length > limits.maxFilters) {
-    problems.push({ parameter: 'query', message: `at most ${limits.maxFilters} filters are allowed` });
+  if (filters.length > queryLimits.maxFilters) {
+    problems.push({ parameter: 'query', message: `at most ${queryLimits.maxFilters} filters are allowed` });
   }
 
   const skip = parsePagingInteger(paging.get('skip'), 'skip', 0, problems);
-  const limit = parsePagingInteger(paging.get('limit'), 'limit', limits.defaultLimit, problems);
-  if (limit > limits.maxLimit) problems.push({ parameter: 'limit', message: `must be from 0 to ${limits.maxLimit}` });
-  else if (skip + limit > limits.maxWindow && !problems.some((p) => p.parameter === 'skip')) {
+  const limit = parsePagingInteger(paging.get('limit'), 'limit', queryLimits.defaultLimit, problems);
+  if (limit > queryLimits.maxLimit)
+    problems.push({ parameter: 'limit', message: `must be from 0 to ${queryLimits.maxLimit}` });
+  else if (skip + limit > queryLimits.maxWindow && !problems.some((p) => p.parameter === 'skip')) {
     problems.push({
       parameter: 'skip',
-      message: `skip + limit must be at most ${limits.maxWindow}; narrow the filter instead`,
+      message: `skip + limit must be at most ${queryLimits.maxWindow}; narrow the filter instead`,
     });
   }
   const sort = parseSort(paging.get('sort'), problems);
 
   if (problems.length > 0) throw new ValidationError(problems);
   return { filters, sort, skip, limit };
+}
+
+/** `me` in an exact comparison of a person's id is the caller; in a `*` search it is text. */
+function meAs(clause: Clause, callerId: string): Clause {
+  if (clause.type !== 'string' || clause.op === '*') return clause;
+  return { ...clause, values: clause.values.map((v) => (v === ME ? callerId : v)) };
 }
 
 function parsePagingInteger(value: string | undefined, name: string, fallback: number, problems: Problem[]): number {
@@ -142,10 +158,10 @@ export function parseClause(field: FieldSpec, raw: string): Clause {
     throw new ValidationError([{ parameter: field.name, message }]);
   };
   const items = op === '~' ? splitList(text) : [text];
-  if (items.length > limits.maxInValues) fail(`'~' takes at most ${limits.maxInValues} values`);
+  if (items.length > queryLimits.maxInValues) fail(`'~' takes at most ${queryLimits.maxInValues} values`);
   // The limit is per value: a list of 100 ids or dates is longer than any one value may be.
-  if (items.some((v) => v.length > limits.maxValueLength)) {
-    fail(`a value may be at most ${limits.maxValueLength} characters`);
+  if (items.some((v) => v.length > queryLimits.maxValueLength)) {
+    fail(`a value may be at most ${queryLimits.maxValueLength} characters`);
   }
 
   switch (field.type) {

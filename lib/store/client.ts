@@ -1,6 +1,7 @@
 import { Agent } from 'node:http';
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { getConfig } from '../config';
@@ -114,7 +115,8 @@ export async function transact(items: NonNullable<TransactWriteCommandInput['Tra
       const reasons = error.CancellationReasons ?? [];
       throw new TransactionCancelled(
         reasons.map((r) => r.Code ?? 'None'),
-        reasons.map((r) => r.Item as Record<string, unknown> | undefined),
+        // Cancellation reasons carry items in DynamoDB's wire format, which the document client leaves as is.
+        reasons.map((r) => (r.Item ? unmarshall(r.Item as Parameters<typeof unmarshall>[0]) : undefined)),
         { cause: error },
       );
     }
@@ -131,8 +133,8 @@ export const canBeKey = (value: string | number) =>
   typeof value === 'number' || (value !== '' && Buffer.byteLength(value, 'utf8') <= MAX_PARTITION_KEY_BYTES);
 
 /** Full-jitter backoff between rounds, so contenders stop colliding in lockstep. */
-export const backoff = (round: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_000, 10 * 2 ** round)));
+export const backoff = (round: number, capMs = 1_000) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, 10 * 2 ** round)));
 
 /**
  * Like `Promise.all`, but settles every read before it fails: a request whose first read fails

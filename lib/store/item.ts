@@ -181,7 +181,8 @@ export function historyEntryFrom(item: Item): HistoryEntry {
     actor,
     time,
     ...(changes ? { changes } : {}),
-    ...(comment ? { comment } : {}),
+    // Only the id and the author: entries recorded before the text left them may still hold one.
+    ...(comment ? { comment: { id: comment.id, ...(comment.author ? { author: comment.author } : {}) } } : {}),
   };
 }
 

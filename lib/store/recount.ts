@@ -23,18 +23,25 @@ export interface RecountReport {
   fixed: boolean;
 }
 
-async function scanAll(each: (item: Item) => void): Promise<void> {
+async function scanAll(each: (item: Item) => void, onPage?: (items: number) => void): Promise<void> {
   let startKey: Item | undefined;
   do {
     const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
       new ScanCommand({ TableName: tableName(), ExclusiveStartKey: startKey }),
     );
     for (const item of page.Items ?? []) each(item);
+    onPage?.(page.Items?.length ?? 0);
     startKey = page.LastEvaluatedKey;
   } while (startKey);
 }
 
-export async function recount(options: { fix?: boolean } = {}): Promise<RecountReport> {
+export interface RecountOptions {
+  fix?: boolean;
+  /** Told after each page of the scan how many items it held (for a progress line). */
+  onScanned?: (items: number) => void;
+}
+
+export async function recount(options: RecountOptions = {}): Promise<RecountReport> {
   const actual = new Map<string, number>();
   const stored = new Map<string, number>();
   let actions = 0;
@@ -50,7 +57,7 @@ export async function recount(options: { fix?: boolean } = {}): Promise<RecountR
         actual.set(key, (actual.get(key) ?? 0) + 1);
       }
     }
-  });
+  }, options.onScanned);
   const drift: Drift[] = [];
   for (const counter of new Set([...actual.keys(), ...stored.keys()])) {
     const a = actual.get(counter) ?? 0;

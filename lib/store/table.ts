@@ -45,6 +45,10 @@ export const attr = {
   count: 'n',
   /** A comment item's own id (the item's `id` is its action's). */
   commentId: 'cid',
+  /** When an expiring item may go (epoch seconds); the table's TTL attribute. Reads ignore expired items themselves. */
+  expiresAt: 'ttl',
+  /** An endorsement-toggle item's recent toggle times (epoch seconds), oldest first. */
+  toggleTimes: 'tt',
   // Index keys. Sort keys end in "#<id>" so ties order by id, as the API promises.
   everything: 'k',
   createdKey: 'kc',
@@ -66,8 +70,6 @@ export const attr = {
   siteKey: 'kls',
   businessUnitKey: 'klb',
   referenceKey: 'kpf',
-  /** Epoch seconds after which DynamoDB's TTL deletes an expiring item; reads ignore it once passed. */
-  expiresAt: 'ttl',
   /** On an enabled webhook subscription only: the partition of the `webhooks-enabled` index. */
   webhooksEnabledKey: 'kw',
 } as const;
@@ -140,6 +142,8 @@ export const itemKind = {
   /** `c#<id>`: comment ids are time-ordered (UUIDv7), so comments sort oldest first. */
   comment: (commentId: string) => `c#${commentId}`,
   commentPrefix: 'c#',
+  /** `e#<caller id>`: when the caller last changed their endorsement of the action (see `lib/store/toggles.ts`). */
+  endorsementToggles: (callerId: string) => `e#${callerId}`,
   counterShard: (shard: number) => String(shard).padStart(2, '0'),
 } as const;
 /**

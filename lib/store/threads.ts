@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Comment } from '../action';
 import { ValidationError } from '../errors';
 import type { HistoryEntry } from '../history';
-import { canBeKey, send, tableName } from './client';
+import { backoff, canBeKey, send, tableName } from './client';
 import { commentFrom, commentItem, historyEntryFrom, type Item } from './item';
 import { attr, itemKind } from './table';
 
@@ -94,6 +94,70 @@ export async function readHistory(actionId: string, limit: number, cursor?: stri
     entries.push(entry);
   }
   return { items: entries, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/** BatchGetItem reads at most 100 keys a call. */
+const BATCH_GET_MAX = 100;
+
+/** Whether an action exists now, existed once (deleted: its tombstone remains), or never did. */
+export type ActionState = 'live' | 'deleted' | 'never';
+
+/**
+ * The current text of these comments of an action, read from the comments themselves (history
+ * entries and events never hold it): a comment that is deleted has none, and no comment has any
+ * once its action is deleted. Also says whether the action exists, existed or never did, read
+ * in the same call. One BatchGetItem per 100 keys, strongly consistent; the action item is read
+ * with the comments, so the read costs its size.
+ */
+export async function currentCommentTexts(
+  actionId: string,
+  commentIds: readonly string[],
+): Promise<{ action: ActionState; texts: Map<string, string> }> {
+  const texts = new Map<string, string>();
+  if (!canBeKey(actionId)) return { action: 'never', texts };
+  const sortKeys = [
+    itemKind.action,
+    ...new Set(commentIds.map(itemKind.comment).filter((key) => COMMENT_KEY.test(key))),
+  ];
+  const found: Item[] = [];
+  for (let i = 0; i < sortKeys.length; i += BATCH_GET_MAX) {
+    let keys: Item[] = sortKeys.slice(i, i + BATCH_GET_MAX).map((sk) => ({ [attr.id]: actionId, [attr.sortKey]: sk }));
+    // A batch may come back partly unprocessed (throttling); ask again for the rest.
+    for (let round = 0; keys.length > 0; round++) {
+      if (round > 0) await backoff(round);
+      const result = await send<{
+        Responses?: Record<string, Item[]>;
+        UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
+      }>(
+        new BatchGetCommand({
+          RequestItems: {
+            [tableName()]: {
+              Keys: keys,
+              ConsistentRead: true,
+              ProjectionExpression: '#id, #sk, #del, #cid, #text',
+              ExpressionAttributeNames: {
+                '#id': attr.id,
+                '#sk': attr.sortKey,
+                '#del': attr.deletedAt,
+                '#cid': attr.commentId,
+                '#text': 'text',
+              },
+            },
+          },
+        }),
+      );
+      found.push(...(result.Responses?.[tableName()] ?? []));
+      keys = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+    }
+  }
+  const actionItem = found.find((item) => item[attr.sortKey] === itemKind.action);
+  const action: ActionState = !actionItem ? 'never' : actionItem[attr.deletedAt] !== undefined ? 'deleted' : 'live';
+  if (action === 'live') {
+    for (const item of found) {
+      if (item[attr.sortKey] !== itemKind.action) texts.set(item[attr.commentId] as string, item.text as string);
+    }
+  }
+  return { action, texts };
 }
 
 /** One page of an action's comments, oldest first. */

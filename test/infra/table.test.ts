@@ -1,6 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { attributeDefinitions, globalSecondaryIndexes, sortKey, tableKey } from '../../lib/store/table';
+import { attr, attributeDefinitions, globalSecondaryIndexes, sortKey, tableKey } from '../../lib/store/table';
 import { synthesize } from './synth';
 
 const deployed = synthesize();
@@ -29,6 +29,10 @@ describe('the table', () => {
     const definitions = table.Properties.AttributeDefinitions as { AttributeName: string; AttributeType: string }[];
     expect(definitions).toHaveLength(keys.size);
     expect(new Map(definitions.map((d) => [d.AttributeName, d.AttributeType]))).toEqual(keys);
+  });
+
+  it('expires items by the one TTL attribute every expiring item uses', () => {
+    expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: attr.expiresAt, Enabled: true });
   });
 
   it('bills on demand, with point-in-time recovery and deletion protection on, and is retained', () => {

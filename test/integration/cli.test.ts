@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * Issue 12: a newcomer's first hour. The local commands as a person runs them (real processes,
@@ -48,7 +48,7 @@ async function start(extra: Record<string, string>): Promise<{ child: ChildProce
   child.stderr?.on('data', (chunk) => {
     output += chunk;
   });
-  const deadline = Date.now() + 45_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     const url = /Action tracking service on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
     if (url && output.includes('curl')) return { child, url, banner: output };
@@ -116,6 +116,26 @@ describe('the local commands', () => {
     );
   }, 60_000);
 
+  it('a refused npm start leaves nothing it did not find: no DATA_DIR made, nothing written into one that exists', async () => {
+    const busy: Server = createServer().listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    const { port } = busy.address() as { port: number };
+    const missing = join(tempDir(), 'not-yet');
+    const empty = tempDir();
+    for (const dir of [missing, empty]) {
+      const run = spawnSync('npm', ['start'], {
+        cwd: ROOT,
+        env: env({ PORT: String(port), DATA_DIR: dir }),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(run.status, run.stderr).toBe(2);
+    }
+    busy.close();
+    expect(existsSync(missing)).toBe(false);
+    expect(readdirSync(empty)).toEqual([]);
+  }, 120_000);
+
   it('a second npm start on the same DATA_DIR says so in one line; SIGTERM to npm stops the first', async () => {
     const dir = tempDir();
     const first = await start({ DATA_DIR: dir });
@@ -146,4 +166,122 @@ describe('the local commands', () => {
     again.child.kill('SIGINT');
     await stopped;
   }, 120_000);
+});
+
+/** Runs `command` on a pseudo-terminal (util-linux `script`), the way a person at a terminal sees it. */
+const onTerminal = (command: string, extra: Record<string, string>) =>
+  spawnSync('script', ['-qec', command, '/dev/null'], {
+    cwd: ROOT,
+    env: env(extra),
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+
+describe('what long and batch commands tell a person (issue 28)', () => {
+  let stack: { child: ChildProcess; url: string };
+  let dir: string;
+  const hasScript = spawnSync('which', ['script']).status === 0;
+
+  beforeAll(async () => {
+    dir = tempDir();
+    stack = await start({ DATA_DIR: dir });
+  }, 120_000);
+
+  it('seed and recount show progress lines (rate, time left) on a terminal, and none when piped', () => {
+    if (!hasScript) {
+      console.info('util-linux `script` is not installed: the terminal half of this test is skipped');
+    } else {
+      const seeded = onTerminal('npm run --silent seed -- --actions 150 --seed 7', {
+        DATA_DIR: dir,
+        PROGRESS_INTERVAL_MS: '100',
+      });
+      expect(seeded.status, seeded.stdout).toBe(0);
+      expect(seeded.stdout).toMatch(/seed: [\d,]+ of 150 \(\d+%\) actions, [\d,]+\/s/);
+      expect(seeded.stdout).toMatch(/seed: 150 of 150 \(100%\) actions, .*done in/);
+      expect(seeded.stdout).toMatch(/Seeded \d+ new actions/);
+      const counted = onTerminal('npm run --silent recount', { DATA_DIR: dir, PROGRESS_INTERVAL_MS: '100' });
+      expect(counted.stdout).toMatch(/recount: [\d,]+ items scanned, [\d,]+\/s, done in/);
+      expect(counted.stdout).toContain('every counter equals its count');
+    }
+    const piped = npm(['seed', '--', '--actions', '60', '--seed', '8'], { DATA_DIR: dir, PROGRESS_INTERVAL_MS: '100' });
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(said(piped.stderr)).toBe('');
+    expect(piped.stdout).toMatch(/^Seeded \d+ new actions \(\d+ already there\) of 60/);
+    const again = npm(['seed', '--', '--actions', '60', '--seed', '8'], { DATA_DIR: dir });
+    expect(again.stdout).toMatch(/^Seeded 0 new actions \(60 already there\)/);
+    const counted = npm(['recount'], { DATA_DIR: dir });
+    expect(counted.status, counted.stdout).toBe(0);
+    expect(counted.stdout).toContain('every counter equals its count');
+  }, 300_000);
+
+  it('ingest prints each line with its action id, created or already existed, and counts both', () => {
+    const file = join(dir, 'requested.ndjson');
+    const event = JSON.stringify({
+      'detail-type': 'ActionRequested',
+      source: 'inspections',
+      detail: {
+        title: 'Guard missing',
+        actionProducer: { name: 'CLI test', reference: `R-${Date.now()}` },
+        dueAt: '2026-12-05T08:00:00Z',
+        priority: 1,
+        status: 1,
+        owner: { id: 'u-pat', name: 'Pat', email: 'pat@example.com' },
+      },
+    });
+    writeFileSync(file, `${event}\n${event}\n{"detail-type":"ActionRequested","detail":{}}\n`);
+    const run = npm(['ingest', '--', file], { DATA_DIR: dir });
+    expect(run.status).toBe(1);
+    const [first, second] = run.stdout.split('\n');
+    const id = /^line 1: ([0-9a-f-]{36}) created$/.exec(first ?? '')?.[1];
+    expect(id, run.stdout).toBeDefined();
+    expect(second).toBe(`line 2: ${id} already existed`);
+    expect(said(run.stderr)).toMatch(/^line 3: rejected: /);
+    expect(run.stdout).toMatch(/^1 created, 1 already existed, 1 rejected \(of 3 events\)/m);
+  }, 60_000);
+
+  it('load says which stack it hits, never prints the token, and stops its own stack without stack traces', () => {
+    const token = npm(['token', '--', '--sub', 'u-load', '--name', 'Load'], { DATA_DIR: dir }).stdout.trim();
+    expect(token).toMatch(/^ey/);
+    const tokenFile = join(dir, 'token.txt');
+    writeFileSync(tokenFile, token);
+    const against = npm([
+      'load',
+      '--',
+      '--duration',
+      '2',
+      '--connections',
+      '2',
+      '--url',
+      stack.url,
+      '--token-file',
+      tokenFile,
+    ]);
+    expect(against.stdout, against.stderr).toContain(`load: against ${stack.url} (--url)`);
+    expect(against.stdout).toMatch(/still in flight at the end/);
+    expect(`${against.stdout}${against.stderr}`).not.toContain(token);
+    const fromEnvironment = npm(['load', '--', '--duration', '1', '--connections', '1', '--url', stack.url], {
+      LOAD_TOKEN: token,
+    });
+    // The token was taken: every answer a 200 (a run this short sends no create, only lists).
+    expect(fromEnvironment.stdout).toMatch(/status: \{"200":\d+\}; non-2xx 0/);
+    expect(`${fromEnvironment.stdout}${fromEnvironment.stderr}`).not.toContain(token);
+
+    const own = npm(['load', '--', '--duration', '2', '--connections', '2']);
+    expect(own.stdout, own.stderr).toMatch(
+      /^load: against a stack of its own on http:\/\/127\.0\.0\.1:\d+ \(memory store, in this process; stopped at the end\)$/m,
+    );
+    expect(own.stdout).toMatch(/^(PASS|FAIL)/m);
+    expect(own.stderr).not.toMatch(/\n\s+at /);
+    expect(own.stdout).not.toMatch(/\n\s+at /);
+    const missing = npm(['load', '--', '--url', stack.url, '--token-file', join(dir, 'nope')]);
+    expect(missing.status).toBe(2);
+    expect(said(missing.stderr)).toBe(`No such token file: ${join(dir, 'nope')}`);
+  }, 240_000);
+
+  afterAll(async () => {
+    if (!stack) return;
+    const exited = once(stack.child, 'exit');
+    stack.child.kill('SIGTERM');
+    await exited;
+  }, 30_000);
 });

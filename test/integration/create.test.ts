@@ -56,6 +56,7 @@ describe('create', () => {
       commentCount: 0,
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       updatedAt: expect.any(String),
+      version: 1,
     });
     expect(body.updatedAt).toBe(body.createdAt);
     expect(body.createdAt >= before).toBe(true);

@@ -268,6 +268,34 @@ describe('every operator on every filterable field', () => {
   });
 });
 
+describe('me and version (issue 28)', () => {
+  it('`me` in owner and assignee filters (also inside ~) is the caller; in a * search it is text', async () => {
+    const as = async (user: TestUser, filter: string) =>
+      (await list(user.token, `${byProducer}&${filter}&limit=100`)).actions.map((a) => labelOf.get(a.id)).sort();
+    expect(await as(U, 'owner=me')).toEqual(['A0', 'A1', 'A2', 'A3']);
+    expect(await as(V, 'owner=me')).toEqual(['A4']);
+    expect(await as(U, 'owner=!me')).toEqual(['A4']);
+    expect(await as(V, q('owner', '~nobody,me'))).toEqual(['A4']);
+    expect(await as(U, q('assignee', '~me,undefined'))).toEqual(['A2', 'A3']);
+    expect(await as(U, 'assignee=me')).toEqual([]);
+    expect(await as(U, q('owner', '*me'))).toEqual([]);
+    // Counted shapes read the caller's counter too.
+    expect((await list(U.token, `owner=me&limit=0`)).totalCount).toBeGreaterThanOrEqual(4);
+  });
+
+  it('every action in a list carries its version, the number in its ETag', async () => {
+    const page = await list(U.token, `${byOwner}&limit=100`);
+    expect(page.actions).toHaveLength(5);
+    for (const action of page.actions) {
+      const label = labelOf.get(action.id) as Label;
+      expect(action.version, label).toBe(label === 'A1' || label === 'A3' ? 2 : 1);
+      const one = await call('GET', `/api/actions/${action.id}`, { token: U.token });
+      expect(one.headers.get('etag')).toBe(`"${action.version}"`);
+      expect(one.body.version).toBe(action.version);
+    }
+  });
+});
+
 describe('filters that no scoping index serves', () => {
   // Alone, these read the title or due-date index by key range, or scan with a filter: the
   // other plans. Their values are unique to this run, so the answer is still exact.

@@ -185,9 +185,10 @@ describe('PATCH: merge-patch semantics', () => {
     const { id, action } = await fresh();
     const reply = await patch(id, owner.token, { priority: 7 });
     expect(reply.status).toBe(200);
-    const { priority, updatedAt, ...rest } = reply.body;
-    const { priority: _p, updatedAt: _u, ...before } = action;
+    const { priority, updatedAt, version, ...rest } = reply.body;
+    const { priority: _p, updatedAt: _u, version: _v, ...before } = action;
     expect(priority).toBe('7');
+    expect(version).toBe(2);
     expect(rest).toEqual(before);
   });
 

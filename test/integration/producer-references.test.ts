@@ -15,11 +15,11 @@ const mallory = newUser('Mallory Squatter');
 const pat = { id: `pat-${randomUUID()}`, name: 'Pat Producer', email: 'pat@example.com' };
 const producer = `SAP ${randomUUID().slice(0, 8)}`;
 
-const requested = (reference: string) => ({
+const requested = (reference: string, source = 'sap.example') => ({
   version: '0',
   id: randomUUID(),
   'detail-type': 'ActionRequested',
-  source: 'sap.example',
+  source,
   time: new Date().toISOString(),
   detail: {
     ...actionBody(producer, { title: `SAP work order ${reference}` }),
@@ -40,8 +40,10 @@ const byReference = async (reference: string) =>
 
 /** Delivers the producer's events for `references` through `npm run ingest`; all must be accepted. */
 async function producerSends(references: string[]) {
-  const result = await runIngest(references.map(requested));
-  expect(result.stdout, result.stderr).toContain(`${references.length} accepted, 0 rejected`);
+  const result = await runIngest(references.map((reference) => requested(reference)));
+  const summary = /(\d+) created, (\d+) already existed, 0 rejected/.exec(result.stdout);
+  expect(summary, result.stdout + result.stderr).not.toBeNull();
+  expect(Number(summary?.[1]) + Number(summary?.[2])).toBe(references.length);
   expect(result.code, result.stderr).toBe(0);
 }
 
@@ -50,7 +52,7 @@ async function expectProducersAction(reference: string) {
   const mine = (await byReference(reference)).filter((a) => a.owner.id === pat.id);
   expect(mine, `${reference}: exactly one producer-raised action`).toHaveLength(1);
   const [real] = mine;
-  expect(real.id).toBe(producerActionId(producer, reference));
+  expect(real.id).toBe(producerActionId('sap.example', producer, reference));
   expect(real.title).toBe(`SAP work order ${reference}`);
   expect(real.initiator).toEqual(pat);
   expect(real.actionProducer).toEqual({ name: producer, reference });
@@ -59,12 +61,12 @@ async function expectProducersAction(reference: string) {
 describe('producer references: only the producer claims one', () => {
   it('squat: an API create with the producer name and reference does not stop the event', async () => {
     const squatted = await squat('INC-1001');
-    expect(squatted).not.toBe(producerActionId(producer, 'INC-1001'));
+    expect(squatted).not.toBe(producerActionId('sap.example', producer, 'INC-1001'));
     await producerSends(['INC-1001']);
     await expectProducersAction('INC-1001');
     // The note stands beside the real action, still the squatter's.
     expect((await byReference('INC-1001')).map((a) => a.id).sort()).toEqual(
-      [squatted, producerActionId(producer, 'INC-1001')].sort(),
+      [squatted, producerActionId('sap.example', producer, 'INC-1001')].sort(),
     );
     // A replay changes nothing.
     await producerSends(['INC-1001']);
@@ -76,7 +78,9 @@ describe('producer references: only the producer claims one', () => {
     expect((await call('DELETE', `/api/actions/${deleted}`, { token: mallory.token })).status).toBe(204);
     await producerSends(['INC-1002']);
     await expectProducersAction('INC-1002');
-    expect((await byReference('INC-1002')).map((a) => a.id)).toEqual([producerActionId(producer, 'INC-1002')]);
+    expect((await byReference('INC-1002')).map((a) => a.id)).toEqual([
+      producerActionId('sap.example', producer, 'INC-1002'),
+    ]);
   });
 
   it('squat, then unset the reference: 400, and the event still creates its action', async () => {
@@ -92,7 +96,7 @@ describe('producer references: only the producer claims one', () => {
     await producerSends(['INC-1003']);
     await expectProducersAction('INC-1003');
     expect((await byReference('INC-1003')).map((a) => a.id).sort()).toEqual(
-      [unset, producerActionId(producer, 'INC-1003')].sort(),
+      [unset, producerActionId('sap.example', producer, 'INC-1003')].sort(),
     );
   });
 
@@ -109,5 +113,31 @@ describe('producer references: only the producer claims one', () => {
     await producerSends(['INC-1004']);
     await expectProducersAction('INC-1004');
     expect(await byReference('INC-1004')).toHaveLength(1);
+  });
+});
+
+describe("producer references: only the producer's own source claims one (issue 23)", () => {
+  it('an impostor source naming the producer and its reference neither takes nor blocks it', async () => {
+    const event = requested('INC-2001', 'evil.producer');
+    const eve = { id: `eve-${randomUUID()}`, name: 'Eve Impostor', email: 'eve@example.com' };
+    const impostor = await runIngest([{ ...event, detail: { ...event.detail, title: 'Taken', owner: eve } }]);
+    expect(impostor.code, impostor.stderr).toBe(0);
+    const taken = await byReference('INC-2001');
+    expect(taken.map((a) => a.id)).toEqual([producerActionId('evil.producer', producer, 'INC-2001')]);
+    // The real producer's event is not a duplicate of the impostor's: it creates the producer's action.
+    await producerSends(['INC-2001']);
+    await expectProducersAction('INC-2001');
+    expect(await byReference('INC-2001')).toHaveLength(2);
+  });
+
+  it('with PRODUCER_SOURCES set, ingest rejects an event from any other source as invalid', async () => {
+    const env = { PRODUCER_SOURCES: 'sap.example, other.example' };
+    const impostor = await runIngest([requested('INC-2002', 'evil.producer')], env);
+    expect(impostor.code).toBe(1);
+    expect(impostor.stderr).toMatch(/line 1: rejected: .*"field":"source".*not a producer source/);
+    expect(await byReference('INC-2002')).toEqual([]);
+    const real = await runIngest([requested('INC-2002')], env);
+    expect(real.stdout, real.stderr).toMatch(/1 created, 0 already existed, 0 rejected/);
+    await expectProducersAction('INC-2002');
   });
 });

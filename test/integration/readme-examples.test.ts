@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
-import { putNewAction } from '../../lib/store/writes';
+import { putNewActions } from '../../lib/store/bulk';
 import { seedActions } from '../../scripts/seed-data';
 import { call } from '../support/client';
 
@@ -23,13 +23,11 @@ let token: string;
 beforeAll(async () => {
   process.env.LOG_LEVEL = 'silent';
   stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
-  token = issueToken(stack.issuer, { sub: 'u-reader', name: 'Reader' });
-  const queue = seedActions(800, 1, SEED_DAY);
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      for (let next = queue.next(); !next.done; next = queue.next()) await putNewAction(next.value, next.value.owner);
-    }),
-  );
+  // Ann Lee, as in the README, so its `me` examples find her actions.
+  token = issueToken(stack.issuer, { sub: 'u-ann', name: 'Ann Lee' });
+  // As `npm run seed` writes them.
+  const actions = [...seedActions(800, 1, SEED_DAY)].map((action) => ({ action, actor: action.owner }));
+  for (let start = 0; start < actions.length; start += 250) await putNewActions(actions.slice(start, start + 250));
 }, 180_000);
 
 afterAll(async () => {

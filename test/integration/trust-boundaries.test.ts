@@ -229,7 +229,7 @@ describe('ingest: an event that is not a JSON object is rejected as invalid, not
     ];
     const result = await runIngest(lines);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(`0 accepted, ${lines.length} rejected`);
+    expect(result.stdout).toContain(`0 created, 0 already existed, ${lines.length} rejected`);
     const rejected = result.stderr.split('\n').filter((line) => line.startsWith('line '));
     expect(rejected).toHaveLength(lines.length);
     for (const [index, line] of rejected.entries()) {
