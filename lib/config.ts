@@ -37,6 +37,17 @@ export interface Config {
   rateLimitRequests: number;
   /** Index entries one caller's lists may read a minute; past it, 429. */
   rateLimitReads: number;
+  /**
+   * `WEBHOOKS_ALLOW_PRIVATE=true`: webhooks may go to private, loopback and link-local addresses
+   * and to `http://` URLs. The local stack sets it (its receivers are on 127.0.0.1); a deployment
+   * never does by default.
+   */
+  webhooksAllowPrivate: boolean;
+  /**
+   * `WEBHOOK_RETRY_SECONDS`: the pauses before each retry of a failed delivery, comma separated
+   * (default `5,300,1800,7200,18000,36000,36000`, the contract's schedule). Tests shorten it.
+   */
+  webhookRetrySeconds: readonly number[];
   /** The `source` values whose `ActionRequested` events are ingested; unset: any source. */
   producerSources?: string[];
   logLevel: LogLevel;
@@ -54,6 +65,9 @@ export interface ReminderSettings {
   /** How often the local stack sweeps (`REMINDER_INTERVAL_SECONDS`, default 30); AWS sweeps every minute. */
   intervalSeconds: number;
 }
+
+/** The contract's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+const WEBHOOK_RETRY_SECONDS = '5,300,1800,7200,18000,36000,36000';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -75,6 +89,8 @@ function load(): Config {
     listReadBudget: Number(optional('LIST_READ_BUDGET') ?? 200_000),
     rateLimitRequests: Number(optional('RATE_LIMIT_REQUESTS') ?? 600),
     rateLimitReads: Number(optional('RATE_LIMIT_READS') ?? 2_000_000),
+    webhooksAllowPrivate: flag('WEBHOOKS_ALLOW_PRIVATE'),
+    webhookRetrySeconds: (optional('WEBHOOK_RETRY_SECONDS') ?? WEBHOOK_RETRY_SECONDS).split(',').map(Number),
     producerSources: optional('PRODUCER_SOURCES')
       ?.split(',')
       .map((source) => source.trim())
@@ -94,7 +110,18 @@ function load(): Config {
   ] as const) {
     if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
   }
+  if (!config.webhookRetrySeconds.every((s) => Number.isFinite(s) && s > 0)) {
+    throw new Error('WEBHOOK_RETRY_SECONDS must be positive numbers of seconds, comma separated');
+  }
   return config;
+}
+
+/** `true` or `false` (or unset: `false`); anything else is a mistake worth stopping for. */
+function flag(name: string): boolean {
+  const value = optional(name)?.toLowerCase();
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`${name} must be true or false`);
 }
 
 let loaded: Config | undefined;

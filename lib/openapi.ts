@@ -11,8 +11,15 @@ import {
   actionViewSchema as actionView,
   commentSchema as comment,
   historyEntrySchema as historyEntry,
+  personSchema as person,
   reminderEventDetailSchema,
 } from './view-schemas';
+import {
+  MAX_SUBSCRIPTIONS,
+  webhookCreateSchema,
+  webhookEventTypes,
+  webhookPatchSchema,
+} from './webhooks/subscriptions';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas that validate requests, the schemas
@@ -176,8 +183,8 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is invalid; `errors` names each parameter or field.',
   401: 'A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from.',
   403: 'Not allowed for this caller.',
-  404: 'No such action (or comment).',
-  409: 'The action already has the most endorsements it can hold.',
+  404: 'No such action (or comment, or webhook subscription of the caller).',
+  409: 'The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled).',
   412: 'If-Match does not match the current version; the ETag header carries the current one.',
   413: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
   415: 'The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8.',
@@ -185,6 +192,45 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   503: 'The store is busy or unreachable; see Retry-After.',
 };
 
+const webhook = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z
+      .array(z.string())
+      .openapi({ description: `Event types, or ["*"] for all: ${webhookEventTypes.join(', ')}` }),
+    description: z.string(),
+    enabled: z.boolean(),
+    disabledReason: z
+      .string()
+      .optional()
+      .openapi({ description: 'Why the service disabled it (410 Gone, or 5 days of failures)' }),
+    createdAt: z.string(),
+    owner: person,
+  })
+  .openapi('Webhook');
+
+const webhookParameter = z.object({ id: z.string() });
+
+const delivery = z
+  .object({
+    id: z.string().openapi({ description: 'Time-ordered (UUIDv7 at the event time)' }),
+    eventId: z.string().openapi({ description: 'The webhook-id header of every attempt' }),
+    type: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    attempts: z.array(
+      z.object({
+        at: z.string(),
+        durationMs: z.number().int(),
+        responseStatus: z.number().int().optional(),
+        error: z.string().optional(),
+      }),
+    ),
+    nextAttemptAt: z.string().optional(),
+  })
+  .openapi('WebhookDelivery');
+
+const WEBHOOK_DELIVERY = `Each published event whose type the subscription names is POSTed to its url per Standard Webhooks 1.0: body {type, timestamp, data}; headers webhook-id (the event id, the same on every retry and redelivery), webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256>; two, space separated, for 24 hours after a rotation). Success is a 2xx within 10 seconds; redirects are not followed. Retries after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; 410 Gone disables the subscription, and so do 5 days of failures. Only public addresses are reached (unless the deployment sets WEBHOOKS_ALLOW_PRIVATE=true).`;
 /**
  * In AWS, API Gateway answers any route with 429 when the stage's throttle (the construct's
  * `throttle` prop) is exceeded, before the service sees the request: its own small JSON body,
@@ -374,6 +420,114 @@ const operations: {
       ...problems(400, 401, 404, 503),
     },
   }),
+  createWebhook: (r) => ({
+    method: 'post',
+    path: r.path,
+    summary: 'Subscribe to events (webhook)',
+    description: `Any signed-in caller, at most ${MAX_SUBSCRIPTIONS} subscriptions (409 past that). url: absolute https URL, at most 2,000 characters, no user or password, not a private, loopback or link-local host. events: default ["*"]. The secret (whsec_ + base64 of 32 bytes) is shown only here and on rotation. ${WEBHOOK_DELIVERY}`,
+    request: { body: jsonBody(webhookCreateSchema) },
+    responses: {
+      201: {
+        description: 'The subscription and its secret; Location names it',
+        content: { 'application/json': { schema: webhook.extend({ secret: z.string() }) } },
+      },
+      ...problems(400, 401, 409, 413, 415, 503),
+    },
+  }),
+  listWebhooks: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: "The caller's webhook subscriptions (never a secret)",
+    responses: {
+      200: {
+        description: 'Every subscription of the caller',
+        content: { 'application/json': { schema: z.object({ webhooks: z.array(webhook) }) } },
+      },
+      ...problems(401, 503),
+    },
+  }),
+  getWebhook: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: 'One webhook subscription (its owner only; 404 to anyone else)',
+    request: { params: webhookParameter },
+    responses: {
+      200: { description: 'The subscription', content: { 'application/json': { schema: webhook } } },
+      ...problems(401, 404, 503),
+    },
+  }),
+  updateWebhook: (r) => ({
+    method: 'patch',
+    path: r.path,
+    summary: 'Change a webhook subscription (JSON merge patch; its owner only)',
+    description:
+      'url, events, description (null clears it) and enabled. After enabled: false nothing more is sent; enabling again clears disabledReason.',
+    request: {
+      params: webhookParameter,
+      body: jsonBody(webhookPatchSchema, ['application/merge-patch+json', 'application/json']),
+    },
+    responses: {
+      200: { description: 'The subscription', content: { 'application/json': { schema: webhook } } },
+      ...problems(400, 401, 404, 413, 415, 503),
+    },
+  }),
+  deleteWebhook: (r) => ({
+    method: 'delete',
+    path: r.path,
+    summary: 'Delete a webhook subscription (its owner only); nothing more is sent to it',
+    request: { params: webhookParameter },
+    responses: { 204: { description: 'Deleted' }, ...problems(401, 404, 503) },
+  }),
+  rotateWebhookSecret: (r) => ({
+    method: 'post',
+    path: r.path,
+    summary: 'A new secret; for 24 hours every delivery carries the new and the old signature',
+    request: { params: webhookParameter },
+    responses: {
+      200: {
+        description: 'The new secret',
+        content: { 'application/json': { schema: z.object({ secret: z.string() }) } },
+      },
+      ...problems(401, 404, 503),
+    },
+  }),
+  pingWebhook: (r) => ({
+    method: 'post',
+    path: r.path,
+    summary: 'Send one WebhookPing delivery to this endpoint alone',
+    request: { params: webhookParameter },
+    responses: {
+      202: {
+        description: 'The ping is on its way; see the delivery log',
+        content: { 'application/json': { schema: z.object({ deliveryId: z.string() }) } },
+      },
+      ...problems(401, 404, 409, 503),
+    },
+  }),
+  listWebhookDeliveries: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: 'The delivery log of the last 30 days, newest first, in pages',
+    request: { params: webhookParameter, query: threadParameters },
+    responses: {
+      200: {
+        description: 'A page of deliveries with their attempts; nextCursor is absent on the last page',
+        content: {
+          'application/json': {
+            schema: z.object({ deliveries: z.array(delivery), nextCursor: z.string().optional() }),
+          },
+        },
+      },
+      ...problems(400, 401, 404, 503),
+    },
+  }),
+  redeliverWebhook: (r) => ({
+    method: 'post',
+    path: r.path,
+    summary: 'Attempt a delivery again now, with the same webhook-id',
+    request: { params: z.object({ id: z.string(), deliveryId: z.string() }) },
+    responses: { 202: { description: 'The attempt is on its way' }, ...problems(401, 404, 409, 503) },
+  }),
   openApi: (r) => ({
     method: 'get',
     path: r.path,
@@ -413,7 +567,29 @@ export function openApiDocument(): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   registry.register('Problem', problem);
   registry.register('Action', actionView);
-  registry.register('ReminderEventDetail', reminderEventDetailSchema);
+  // The due-date reminders as the calls a webhook receiver gets (OpenAPI 3.1 `webhooks`).
+  for (const type of ['ActionDueSoon', 'ActionOverdue', 'ActionEscalated'] as const) {
+    registry.registerWebhook({
+      method: 'post',
+      path: type,
+      operationId: `on${type}`,
+      summary: `${type}, as a webhook delivery (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature)`,
+      security: [],
+      request: {
+        body: {
+          content: {
+            'application/json': {
+              schema: z.object({ type: z.literal(type), timestamp: z.string(), data: reminderEventDetailSchema }),
+            },
+          },
+        },
+      },
+      responses: {
+        204: { description: 'Any 2xx within 10 seconds is a success' },
+        410: { description: 'Gone: the subscription is disabled at once' },
+      },
+    });
+  }
   registry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

@@ -52,6 +52,35 @@ const routeTable = [
   { method: 'PUT', path: '/api/actions/{id}/endorsements/me', handler: 'endorseAction', access: WRITE },
   { method: 'DELETE', path: '/api/actions/{id}/endorsements/me', handler: 'withdrawEndorsement', access: WRITE },
   { method: 'GET', path: '/api/actions/{id}/history', handler: 'getHistory', access: ['Query', 'BatchGetItem'] },
+  { method: 'POST', path: '/api/webhooks', handler: 'createWebhook', access: ['PutItem', 'UpdateItem'] },
+  { method: 'GET', path: '/api/webhooks', handler: 'listWebhooks', access: ['Query'] },
+  { method: 'GET', path: '/api/webhooks/{id}', handler: 'getWebhook', access: ['GetItem'] },
+  { method: 'PATCH', path: '/api/webhooks/{id}', handler: 'updateWebhook', access: ['GetItem', 'UpdateItem'] },
+  {
+    method: 'DELETE',
+    path: '/api/webhooks/{id}',
+    handler: 'deleteWebhook',
+    access: ['GetItem', 'DeleteItem', 'UpdateItem'],
+  },
+  {
+    method: 'POST',
+    path: '/api/webhooks/{id}/secret',
+    handler: 'rotateWebhookSecret',
+    access: ['GetItem', 'UpdateItem'],
+  },
+  { method: 'POST', path: '/api/webhooks/{id}/ping', handler: 'pingWebhook', access: ['GetItem', 'PutItem'] },
+  {
+    method: 'GET',
+    path: '/api/webhooks/{id}/deliveries',
+    handler: 'listWebhookDeliveries',
+    access: ['GetItem', 'Query'],
+  },
+  {
+    method: 'POST',
+    path: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    handler: 'redeliverWebhook',
+    access: ['GetItem', 'PutItem'],
+  },
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },
   { method: 'GET', path: '/docs', handler: 'docs', access: [], public: true },
   { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], public: true },
@@ -81,6 +110,19 @@ export const sweepFunction = { handler: 'sweepDueDates', access: WRITE, queries:
 
 /** The table's stream consumer: publishes each history entry as an event; it alone may put events. */
 export const streamFunction = { handler: 'publishEvents' } as const;
+
+/** What delivering webhooks does to the table: subscriptions, deliveries and the attempts due. */
+const DELIVER: readonly TableAccess[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'];
+
+/**
+ * Webhook delivery (contract section 9): `deliver` reads the published events from a queue fed
+ * by a rule on the bus and makes each first attempt; `sweep` runs every minute and, for most of
+ * it, claims and runs the attempts due (retries, redeliveries, pings) every second.
+ */
+export const webhookFunctions = {
+  deliver: { handler: 'deliverWebhooks', access: DELIVER },
+  sweep: { handler: 'sweepWebhooks', access: DELIVER },
+} as const;
 
 /** Matches a request path against a route path such as `/api/actions/{id}`. */
 export function matchPath(pattern: string, path: string): Record<string, string> | undefined {

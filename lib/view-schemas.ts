@@ -13,7 +13,10 @@ import { eventTypeOf, type HistoryEntry, type HistoryType } from './history';
 
 extendZodWithOpenApi(z);
 
-const person = z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }).openapi('Person');
+export const personSchema = z
+  .object({ id: z.string(), name: z.string(), email: z.string().nullable() })
+  .openapi('Person');
+const person = personSchema;
 
 export const commentSchema = z
   .object({

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -181,6 +184,129 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
+/** A receiver on 127.0.0.1 for `--webhooks`: counts each webhook-id and action id it was sent. */
+interface LoadReceiver {
+  name: string;
+  url: string;
+  /** webhook-id -> how many times it arrived; only ActionCreated of this run's actions. */
+  byEventId: Map<string, number>;
+  actionIds: Set<string>;
+  lastAt: number;
+  server: Server;
+}
+
+async function loadReceiver(name: string, answer: (respond: (status: number) => void) => void): Promise<LoadReceiver> {
+  const receiver = {
+    name,
+    byEventId: new Map<string, number>(),
+    actionIds: new Set<string>(),
+    lastAt: 0,
+  } as LoadReceiver;
+  receiver.server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { id?: string } };
+      const eventId = String(request.headers['webhook-id']);
+      receiver.byEventId.set(eventId, (receiver.byEventId.get(eventId) ?? 0) + 1);
+      if (body.data?.id) receiver.actionIds.add(body.data.id);
+      receiver.lastAt = Date.now();
+      answer((status) => response.writeHead(status).end());
+    });
+  });
+  receiver.server.listen(0, '127.0.0.1');
+  await once(receiver.server, 'listening');
+  receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/hook`;
+  return receiver;
+}
+
+export interface WebhookLoadResult {
+  subscriptions: number;
+  healthyDeliveries: number;
+  /** Healthy deliveries over the time from the first create to the last delivery. */
+  deliveriesPerSecond: number;
+  repeats: number;
+  missing: number;
+  failures: string[];
+}
+
+/**
+ * `--webhooks`: three subscriptions to ActionCreated during the load (a healthy receiver, one that
+ * answers after 3 seconds, one that always answers 500). Afterwards every created action must
+ * have reached the healthy receiver exactly once per event id.
+ */
+export async function withWebhooks(
+  options: LoadOptions,
+  run: () => Promise<LoadResult>,
+): Promise<{ load: LoadResult; webhooks: WebhookLoadResult }> {
+  const headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
+  const healthy = await loadReceiver('healthy', (respond) => respond(200));
+  const slow = await loadReceiver('slow', (respond) => setTimeout(() => respond(200), 3000));
+  const failing = await loadReceiver('failing', (respond) => respond(500));
+  const receivers = [healthy, slow, failing];
+  const ids: string[] = [];
+  try {
+    for (const receiver of receivers) {
+      const reply = await fetch(`${options.url}/api/webhooks`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: receiver.url, events: ['ActionCreated'], description: `load: ${receiver.name}` }),
+      });
+      if (reply.status !== 201) throw new Error(`subscribing failed with HTTP ${reply.status}: ${await reply.text()}`);
+      ids.push(((await reply.json()) as { id: string }).id);
+    }
+    const started = Date.now();
+    const load = await run();
+    // Wait for the deliveries to drain: every action of the run at the healthy receiver.
+    const created = await createdIds(options, load.producer);
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline && [...created].some((id) => !healthy.actionIds.has(id))) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await new Promise((r) => setTimeout(r, 2000)); // time for a repeat to show, if there were one
+    const mine = [...healthy.byEventId.values()];
+    const repeats = mine.filter((n) => n > 1).length;
+    const missing = [...created].filter((id) => !healthy.actionIds.has(id)).length;
+    const failures: string[] = [];
+    if (repeats > 0) failures.push(`${repeats} event ids reached the healthy receiver more than once`);
+    if (missing > 0) failures.push(`${missing} created actions never reached the healthy receiver`);
+    const seconds = Math.max(0.001, (healthy.lastAt - started) / 1000);
+    return {
+      load,
+      webhooks: {
+        subscriptions: receivers.length,
+        healthyDeliveries: healthy.actionIds.size,
+        deliveriesPerSecond: Math.round((healthy.actionIds.size / seconds) * 10) / 10,
+        repeats,
+        missing,
+        failures,
+      },
+    };
+  } finally {
+    for (const id of ids) await fetch(`${options.url}/api/webhooks/${id}`, { method: 'DELETE', headers });
+    for (const receiver of receivers) {
+      receiver.server.closeAllConnections();
+      receiver.server.close();
+    }
+  }
+}
+
+/** Every action id of the run's producer. */
+async function createdIds(options: LoadOptions, producer: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const reply = await fetch(
+      `${options.url}/api/actions?actionProducer.name=${encodeURIComponent(producer)}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { headers: { authorization: `Bearer ${options.token}` } },
+    );
+    const page = (await reply.json()) as { actions: Array<{ id: string }>; nextCursor?: string };
+    for (const action of page.actions) ids.add(action.id);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return ids;
+}
+
 export function describeLoad(r: LoadResult, connections: number): string {
   return [
     `load: ${r.requests} requests in ${r.seconds} s over ${connections} connections: ${r.requestsPerSecond} req/s`,
@@ -191,7 +317,7 @@ export function describeLoad(r: LoadResult, connections: number): string {
   ].join('\n');
 }
 
-const USAGE = `usage: npm run load [-- --duration <seconds> --connections <n> --url <base url> --token-file <file>]
+const USAGE = `usage: npm run load [-- --duration <seconds> --connections <n> --url <base url> --token-file <file> --webhooks]
 
 Drives the service with autocannon (creates and lists mixed) for --duration seconds (default 30)
 over --connections connections (default 50); fails on any non-2xx answer, any create still in
@@ -201,7 +327,12 @@ flight at the end, and any lost or phantom write. It says which stack it hits:
   --url <url>     a running server, e.g. http://127.0.0.1:3000 (\`npm start\`); the token comes
                   from --token-file <file>, else the LOAD_TOKEN environment variable, else one
                   is made with the keys of DATA_DIR (default .data). A token is never printed.
-On a terminal it prints its progress every few seconds.`;
+On a terminal it prints its progress every few seconds.
+
+--webhooks: also subscribes three receivers on 127.0.0.1 to ActionCreated (healthy, slow,
+always 500), fails unless every created action reaches the healthy one exactly once per event
+id, and reports deliveries per second. The server must allow private addresses (the local
+stack does).`;
 
 async function main() {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -214,6 +345,7 @@ async function main() {
       connections: { type: 'string', default: '50' },
       url: { type: 'string' },
       'token-file': { type: 'string' },
+      webhooks: { type: 'boolean', default: false },
     },
   });
   const duration = Number(values.duration);
@@ -266,10 +398,24 @@ async function main() {
     return `${Math.round(elapsed)} of ${duration} s`;
   });
   try {
-    const result = await runLoad({ url, token, duration, connections, onAnswer: () => answers.tick() });
-    answers.finish();
-    console.log(describeLoad(result, connections));
-    process.exitCode = result.failures.length === 0 ? 0 : 1;
+    const options = { url, token, duration, connections, onAnswer: () => answers.tick() };
+    if (values.webhooks) {
+      const { load, webhooks } = await withWebhooks(options, () => runLoad(options));
+      answers.finish();
+      console.log(describeLoad(load, connections));
+      console.log(
+        `webhooks: ${webhooks.subscriptions} subscriptions (healthy, slow, failing); ${webhooks.healthyDeliveries} deliveries to the healthy receiver, ${webhooks.deliveriesPerSecond}/s; repeats ${webhooks.repeats}, missing ${webhooks.missing}`,
+      );
+      console.log(
+        webhooks.failures.length === 0 ? 'webhooks PASS' : `webhooks FAIL:\n  ${webhooks.failures.join('\n  ')}`,
+      );
+      process.exitCode = load.failures.length === 0 && webhooks.failures.length === 0 ? 0 : 1;
+    } else {
+      const result = await runLoad(options);
+      answers.finish();
+      console.log(describeLoad(result, connections));
+      process.exitCode = result.failures.length === 0 ? 0 : 1;
+    }
   } finally {
     await close();
   }

@@ -31,8 +31,8 @@ import {
   StreamViewType,
   Table,
 } from 'aws-cdk-lib/aws-dynamodb';
-import { EventBus, type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
-import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
+import { EventBus, type IEventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -50,6 +50,7 @@ import {
   streamFunction,
   sweepFunction,
   type TableAccess,
+  webhookFunctions,
 } from '../../lib/routes';
 import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
@@ -135,7 +136,11 @@ const filesBesideBundle: Record<string, FilesBesideBundle> = {
 const API_TIMEOUT = Duration.seconds(10);
 const INGEST_TIMEOUT = Duration.seconds(30);
 /** The sweep stops starting reminders after 40 s (functions/sweepDueDates.ts); a minute leaves room to finish. */
-const SWEEP_TIMEOUT = Duration.seconds(60);
+const DUE_DATE_SWEEP_TIMEOUT = Duration.seconds(60);
+/** First attempts run in parallel, each at most 10 seconds, plus storing them. */
+const DELIVER_TIMEOUT = Duration.seconds(30);
+/** A sweep runs for 50 seconds and lets its last attempts (10 seconds each) finish. */
+const WEBHOOK_SWEEP_TIMEOUT = Duration.seconds(75);
 
 /**
  * The action tracking service on AWS: the DynamoDB table as `lib/store/table.ts` describes it,
@@ -157,6 +162,10 @@ export class ActionTrackingService extends Construct {
   readonly eventsDeadLetterQueue: Queue;
   /** Runs the due-date sweep every `reminderInterval`. */
   readonly reminderSchedule: CfnSchedule;
+  /** Published events on their way to webhook delivery. */
+  readonly webhookQueue: Queue;
+  /** Published events whose webhook deliveries could not be stored. */
+  readonly webhookDeadLetterQueue: Queue;
   /** Every function, by handler name. */
   readonly functions: Record<string, ServiceFunction> = {};
   readonly alarms: Alarm[] = [];
@@ -352,7 +361,7 @@ export class ActionTrackingService extends Construct {
         }),
       ],
       environment,
-      timeout: SWEEP_TIMEOUT,
+      timeout: DUE_DATE_SWEEP_TIMEOUT,
       logRetention,
     });
     this.functions[sweepFunction.handler] = sweep;
@@ -423,6 +432,47 @@ export class ActionTrackingService extends Construct {
       }),
     );
 
+    // Webhooks: every event the service publishes -> rule -> queue -> deliverWebhooks, which
+    // stores one delivery per subscription naming its type and makes each first attempt. Retries,
+    // redeliveries and pings are due items in the table that sweepWebhooks runs: started every
+    // minute, it sweeps every second for most of that minute. No VPC: the functions reach the
+    // receivers over the internet and nothing else; lib/webhooks/send.ts refuses private addresses.
+    this.webhookDeadLetterQueue = new Queue(this, 'WebhookDeadLetterQueue', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.webhookQueue = new Queue(this, 'WebhookQueue', {
+      visibilityTimeout: Duration.seconds(DELIVER_TIMEOUT.toSeconds() * 6),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: 5 },
+    });
+    new Rule(this, 'PublishedEvents', {
+      eventBus: this.eventBus,
+      description: 'Every event the service publishes, to webhook delivery',
+      eventPattern: { source: [props.eventSource ?? 'action-tracking'] },
+      targets: [new SqsQueue(this.webhookQueue, { deadLetterQueue: this.webhookDeadLetterQueue })],
+    });
+    const deliver = handlerFunction(webhookFunctions.deliver.handler, webhookFunctions.deliver.access, DELIVER_TIMEOUT);
+    deliver.function.addEventSource(
+      new SqsEventSource(this.webhookQueue, {
+        batchSize: 10,
+        maxBatchingWindow: Duration.seconds(1),
+        reportBatchItemFailures: true,
+      }),
+    );
+    const webhookSweep = handlerFunction(
+      webhookFunctions.sweep.handler,
+      webhookFunctions.sweep.access,
+      WEBHOOK_SWEEP_TIMEOUT,
+    );
+    new Rule(this, 'SweepWebhooks', {
+      description: 'Runs the webhook attempts due (retries, redeliveries, pings)',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(webhookSweep.function, { retryAttempts: 0 })],
+    });
+
     // Alarms: any 5xx, any function error or throttle, any table throttle, anything dead-lettered.
     const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
     this.alarm('Api5xx', this.api.metricServerError(fiveMinutes), 'The API answered 5xx.');
@@ -430,7 +480,12 @@ export class ActionTrackingService extends Construct {
       this.alarm(`${handler}Errors`, fn.function.metricErrors(fiveMinutes), `${handler} failed.`);
       this.alarm(`${handler}Throttles`, fn.function.metricThrottles(fiveMinutes), `${handler} was throttled.`);
     }
-    const operations = new Set([...routes.flatMap((r) => r.access), ...ingestFunction.access, ...sweepFunction.access]);
+    const operations = new Set([
+      ...routes.flatMap((r) => r.access),
+      ...ingestFunction.access,
+      ...sweepFunction.access,
+      ...webhookFunctions.deliver.access,
+    ]);
     this.alarm(
       'TableThrottles',
       this.table.metricThrottledRequestsForOperations({
@@ -454,6 +509,14 @@ export class ActionTrackingService extends Construct {
         statistic: 'Maximum',
       }),
       'Change events could not be published; the stream records to replay wait in the events dead-letter queue.',
+    );
+    this.alarm(
+      'WebhookDeadLetters',
+      this.webhookDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
+      'Published events could not be turned into webhook deliveries; they wait in the webhook dead-letter queue.',
     );
     this.alarm(
       'EventsBehind',
@@ -497,8 +560,8 @@ export class ActionTrackingService extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
-      // Items that only count something for a while (quota windows, endorsement toggles) expire;
-      // reads ignore expired ones, and DynamoDB deletes them for free.
+      // Items that only count something for a while (quota windows, endorsement toggles) and
+      // webhook deliveries (30 days) expire; reads ignore expired ones, and DynamoDB deletes them for free.
       timeToLiveAttribute: attr.expiresAt,
       deletionProtection: options.deletionProtection ?? true,
       removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,

@@ -2,8 +2,12 @@ import { once } from 'node:events';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { handler as publishEvents } from '../../functions/publishEvents';
 import { handler as sweepDueDates } from '../../functions/sweepDueDates';
+import { eventOf } from '../../lib/events';
+import { changesOf } from '../../lib/store/stream';
+import { acceptEvents, type Sweeper, startSweeper } from '../../lib/webhooks/deliver';
 import { createGateway, preloadHandlers } from './gateway';
 import {
   ensureIssuer,
@@ -62,6 +66,8 @@ export function localEnvironment(dataDir: string, storeEndpoint: string): Record
     USER_POOL_CLIENT_ID: LOCAL_CLIENT_ID,
     JWKS_FILE: issuer.jwksFile,
     EVENTS_FILE: join(dataDir, 'events.ndjson'),
+    // Local receivers listen on 127.0.0.1 over plain HTTP; a deployment never allows either.
+    WEBHOOKS_ALLOW_PRIVATE: process.env.WEBHOOKS_ALLOW_PRIVATE || 'true',
     // The local engine is one process that serves every request of the stack; a burst of a few
     // hundred transactions queues for seconds, which DynamoDB never does. A longer timeout keeps
     // such a burst from turning into 503s.
@@ -83,11 +89,14 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
 
   await preloadHandlers();
+  // Webhooks as in AWS: the published events become deliveries whose first attempts run at once,
+  // and a sweep every second runs the attempts due (retries, redeliveries, pings).
+  const sweeper: Sweeper = startSweeper();
   const reader: StreamReader = startStreamReader({
     endpoint: store.endpoint,
     tableName: LOCAL_TABLE_NAME,
     positionFile: streamPositionFile(dataDir),
-    consumer: (event) => publishEvents(event, {} as never),
+    consumer: (event) => publishAndDeliver(event, sweeper),
     onError: (error) => console.error('local stream reader:', error instanceof Error ? error.message : error),
   });
   const server = createGateway();
@@ -97,10 +106,11 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   } catch (error) {
     // A busy port: leave nothing running behind the error.
     await reader.stop();
+    await sweeper.stop();
     await store.close();
     throw error;
   }
-  const sweeper = options.sweepEverySeconds ? startSweeper(options.sweepEverySeconds) : undefined;
+  const dueDates = options.sweepEverySeconds ? startDueDateSweeper(options.sweepEverySeconds) : undefined;
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   writePrivateFile(stackFile(dataDir), JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint }));
@@ -112,10 +122,11 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     issuer,
     eventsFile: join(dataDir, 'events.ndjson'),
     close: async () => {
-      await sweeper?.stop();
+      await dueDates?.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await reader.stop();
+      await sweeper.stop();
       await store.close();
       rmSync(stackFile(dataDir), { force: true });
     },
@@ -126,7 +137,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
  * Calls the sweep function on its interval, one run at a time (a run that takes longer than the
  * interval delays the next; overlapping runs would be safe, only wasteful).
  */
-function startSweeper(seconds: number): { stop(): Promise<void> } {
+function startDueDateSweeper(seconds: number): { stop(): Promise<void> } {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     running ??= sweepDueDates(undefined, {} as never)
@@ -141,6 +152,27 @@ function startSweeper(seconds: number): { stop(): Promise<void> } {
       await running;
     },
   };
+}
+
+/**
+ * What the stream's consumers do in AWS, in one step: publish the events (the bus there, the
+ * events file here), then hand the same events to webhook delivery, as the rule on the bus does.
+ * The position moves on only once the deliveries are stored; a batch that fails comes back, and
+ * storing its deliveries again changes nothing.
+ */
+async function publishAndDeliver(event: DynamoDBStreamEvent, sweeper: Sweeper) {
+  const answer = await publishEvents(event, {} as never);
+  const failed = answer?.batchItemFailures?.[0]?.itemIdentifier;
+  const failedAt = event.Records.findIndex((r) => r.dynamodb?.SequenceNumber === failed);
+  const published = failed === undefined ? event.Records : event.Records.slice(0, Math.max(0, failedAt));
+  try {
+    sweeper.run(await acceptEvents(changesOf(published).map((change) => eventOf(change.entry))));
+  } catch (error) {
+    console.error('local webhooks:', error instanceof Error ? error.message : error);
+    const first = published[0]?.dynamodb?.SequenceNumber;
+    return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
+  }
+  return answer;
 }
 
 /** The store endpoint of a stack running on `dataDir`, if one is. */

@@ -18,7 +18,11 @@ every change event to $DATA_DIR/events.ndjson. Stop it with Ctrl-C (or SIGTERM).
   STORE      memory: keep the store in memory only (default: on disk under DATA_DIR)
   LOG_LEVEL  debug, info, warn, error or silent (default info)
   REMINDER_INTERVAL_SECONDS, DUE_SOON_HOURS, ESCALATE_AFTER_HOURS, CLOSED_STATUSES
-             the due-date sweep (README, configuration)`);
+             the due-date sweep (README, configuration)
+  WEBHOOKS_ALLOW_PRIVATE  true (the local default): webhooks may go to 127.0.0.1 and other
+             private addresses, and to http:// URLs; false: only to public https URLs, as in AWS`);
+
+const webhooksFromEnvironment = process.env.WEBHOOKS_ALLOW_PRIVATE;
 
 const { dataDir, isDefault } = dataDirectory();
 const store = (process.env.STORE || 'disk') as StoreKind;
@@ -73,6 +77,11 @@ const withDataDir = isDefault ? '' : `DATA_DIR=${dataDir} `;
 console.log(`Action tracking service on ${stack.url}  (store: ${store === 'disk' ? `DynamoDB Local in ${dataDir}/dynamodb` : 'DynamoDB Local in memory'})
 Docs:    ${stack.url}/docs
 Events:  ${stack.eventsFile}  (every change, read from the table's stream)
+Webhooks: ${
+  process.env.WEBHOOKS_ALLOW_PRIVATE === 'true'
+    ? `may go to private addresses and http:// URLs (WEBHOOKS_ALLOW_PRIVATE=true, ${webhooksFromEnvironment ? 'from the environment' : 'set by the local stack; WEBHOOKS_ALLOW_PRIVATE=false npm start to refuse them as AWS does'})`
+    : 'public https URLs only (WEBHOOKS_ALLOW_PRIVATE=false, from the environment)'
+}
 
 Try it (token valid for one hour; more with: ${withDataDir}npm run --silent token -- --sub <id> --name <name>):
 

@@ -79,6 +79,8 @@ export const attr = {
   overdueKey: 'ov',
   /** `R<reminded>#<shard>`, only while the action is open: the partition of `reminders-by-due` (see `reminderPartition`). */
   reminderKey: 'rk',
+  /** On an enabled webhook subscription only: the partition of the `webhooks-enabled` index. */
+  webhooksEnabledKey: 'kw',
 } as const;
 
 /** Keys inside the `f` map. Lower-case copies (`…l`) exist only when a value has upper case. */
@@ -169,6 +171,30 @@ export const itemKind = {
   /** A caller's use in one quota window (`id` = `q#<sub>#<window>`; see `lib/store/quotas.ts`). */
   quota: 'q',
 } as const;
+/**
+ * Webhooks (contract section 9) live in partitions of their own beside the actions:
+ * - `wh#<owner id>`: a caller's subscriptions (`s#<id>`) and how many they have (`n`), so the
+ *   cap of 25 is one conditional counter in the same transaction as the subscription;
+ * - `wd#<subscription id>`: its deliveries (`d#<delivery id>`), newest first by their time-ordered
+ *   ids, each with its attempts, expiring after 30 days;
+ * - `wq#<shard>`: attempts due, sorted by due time (`<ISO time>#<delivery id>#<nonce>`), so a
+ *   sweep reads exactly what is due from a few partitions and a restart loses nothing.
+ */
+export const webhookKeys = {
+  subscriptions: (ownerId: string) => `wh#${ownerId}`,
+  subscription: (id: string) => `s#${id}`,
+  subscriptionPrefix: 's#',
+  count: 'n',
+  deliveries: (subscriptionId: string) => `wd#${subscriptionId}`,
+  delivery: (deliveryId: string) => `d#${deliveryId}`,
+  deliveryPrefix: 'd#',
+  due: (shard: number) => `wq#${shard}`,
+  /** Spreads due attempts over this many partitions (each takes 1,000 writes a second). */
+  dueShards: 4,
+  /** The value of `attr.webhooksEnabledKey` on every enabled subscription. */
+  enabled: 'W',
+} as const;
+
 /** Separates a title from the id in the title index key; titles may not contain control characters. */
 export const TITLE_KEY_SEPARATOR = '\u0001';
 /** Sorts after the separator and before any title character: the upper bound of one title. */
@@ -337,6 +363,16 @@ export const indexes = {
     partitionKey: { name: attr.priorityKey, type: 'N' },
     sortKey: byCreated,
     projection: everyFilterValue,
+  },
+  /**
+   * Every enabled webhook subscription and the event types it names: what a published event is
+   * matched against. Sparse: a disabled subscription drops its key and leaves the index.
+   */
+  webhooksEnabled: {
+    name: 'webhooks-enabled',
+    partitionKey: { name: attr.webhooksEnabledKey, type: 'S' },
+    sortKey: { name: attr.sortKey, type: 'S' },
+    projection: ['events'],
   },
 } as const satisfies Record<string, IndexDefinition>;
 

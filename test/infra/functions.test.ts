@@ -8,6 +8,7 @@ import {
   streamFunction,
   sweepFunction,
   type TableAccess,
+  webhookFunctions,
 } from '../../lib/routes';
 import { indexList } from '../../lib/store/table';
 import { render, statementsOfRole, synthesize } from './synth';
@@ -19,6 +20,7 @@ const queue = `${deployed.id(deployed.service.ingestQueue)}.Arn`;
 
 const stream = `${deployed.id(deployed.service.table)}.StreamArn`;
 const eventsQueue = `${deployed.id(deployed.service.eventsDeadLetterQueue)}.Arn`;
+const webhookQueue = `${deployed.id(deployed.service.webhookQueue)}.Arn`;
 
 /**
  * What each handler is declared to need, from lib/routes.ts (an authenticated route also updates
@@ -36,6 +38,8 @@ const declared = new Map<string, { access: readonly TableAccess[]; publishes: bo
   [ingestFunction.handler, { access: ingestFunction.access, publishes: false }],
   [streamFunction.handler, { access: [], publishes: true }],
   [sweepFunction.handler, { access: sweepFunction.access, publishes: false }],
+  [webhookFunctions.deliver.handler, { access: webhookFunctions.deliver.access, publishes: false }],
+  [webhookFunctions.sweep.handler, { access: webhookFunctions.sweep.access, publishes: false }],
 ]);
 
 const functionOf = (handler: string) => {
@@ -66,7 +70,7 @@ const dynamoGrants = (handler: string) =>
   );
 
 describe('the functions', () => {
-  it('are one per handler of lib/routes.ts, the fallback, ingest, the stream consumer and the sweep', () => {
+  it('are one per handler of lib/routes.ts, the fallback, ingest, the stream consumer, the sweep and webhook delivery', () => {
     expect(Object.keys(deployed.service.functions).sort()).toEqual([...declared.keys()].sort());
     expect(deployed.ofType('AWS::Lambda::Function')).toHaveLength(declared.size);
   });
@@ -85,7 +89,13 @@ describe('the functions', () => {
       });
       expect(deployed.resources[deployed.id(fn.logGroup)]!.Properties.RetentionInDays).toBe(30);
       const timeout =
-        { [ingestFunction.handler]: 30, [streamFunction.handler]: 60, [sweepFunction.handler]: 60 }[handler] ?? 10;
+        {
+          [ingestFunction.handler]: 30,
+          [streamFunction.handler]: 60,
+          [sweepFunction.handler]: 60,
+          [webhookFunctions.deliver.handler]: 30,
+          [webhookFunctions.sweep.handler]: 75,
+        }[handler] ?? 10;
       expect(resource.Properties.Timeout).toBe(timeout);
     },
   );
@@ -171,9 +181,9 @@ describe('least privilege', () => {
         expected.set(eventsQueue, new Set(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']));
         expected.get('*')?.add('dynamodb:ListStreams');
       }
-      if (handler === ingestFunction.handler) {
+      if (handler === ingestFunction.handler || handler === webhookFunctions.deliver.handler) {
         expected.set(
-          queue,
+          handler === ingestFunction.handler ? queue : webhookQueue,
           new Set([
             'sqs:ReceiveMessage',
             'sqs:ChangeMessageVisibility',
@@ -197,7 +207,7 @@ describe('least privilege', () => {
     expect(create).not.toContain('dynamodb:Scan');
   });
 
-  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment may delete an item', () => {
+  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment and the webhook functions may delete an item', () => {
     const actions = deployed
       .ofType('AWS::IAM::Policy')
       .flatMap(([, policy]) =>
@@ -210,7 +220,7 @@ describe('least privilege', () => {
     const deleters = [...declared.keys()].filter((h) =>
       [...dynamoGrants(h).values()].flat().includes('dynamodb:DeleteItem'),
     );
-    expect(deleters).toEqual(['deleteComment']);
+    expect(deleters.sort()).toEqual(['deleteComment', 'deleteWebhook', 'deliverWebhooks', 'sweepWebhooks']);
     for (const [, role] of deployed.ofType('AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });

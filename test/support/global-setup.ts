@@ -27,6 +27,8 @@ export async function setup(project: TestProject) {
   // tested on a stack of their own (test/integration/quotas.test.ts) with small limits.
   process.env.RATE_LIMIT_REQUESTS ??= String(1_000_000_000);
   process.env.RATE_LIMIT_READS ??= String(1_000_000_000_000);
+  // A failed webhook delivery is retried after 1 second instead of 5, so retry tests run quickly.
+  process.env.WEBHOOK_RETRY_SECONDS ??= '1,300,1800,7200,18000,36000,36000';
   stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
   project.provide('apiUrl', stack.url);
   project.provide('dataDir', stack.dataDir);

@@ -1,0 +1,28 @@
+import middy from '@middy/core';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { PublishedEvent } from '../lib/events';
+import { errorFields, logger } from '../lib/logger';
+import { acceptEvents, eventFromEventBridge, runClaimed } from '../lib/webhooks/deliver';
+
+/**
+ * Published events (EventBridge rule -> SQS): each becomes a delivery to every enabled
+ * subscription naming its type, and its first attempt runs here at once, all in parallel. What
+ * fails is retried by `sweepWebhooks` from the attempts due in the table. When the deliveries
+ * cannot be stored, the batch comes back from the queue; storing them again changes nothing.
+ */
+export const handler = middy<SQSEvent, SQSBatchResponse>().handler(async (event) => {
+  const events: PublishedEvent[] = [];
+  for (const record of event.Records) {
+    const published = eventFromEventBridge(record.body);
+    if (published) events.push(published);
+    else logger.warn('not a published event; dropped', { messageId: record.messageId });
+  }
+  try {
+    const claims = await acceptEvents(events);
+    await Promise.all(claims.map(runClaimed));
+    return { batchItemFailures: [] };
+  } catch (error) {
+    logger.error('webhook deliveries could not be stored; the queue delivers the batch again', errorFields(error));
+    return { batchItemFailures: event.Records.map((record) => ({ itemIdentifier: record.messageId })) };
+  }
+});

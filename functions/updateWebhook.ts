@@ -1,0 +1,7 @@
+import { api, json } from '../lib/http';
+import { updateWebhook } from '../lib/webhooks/subscriptions';
+
+/** PATCH /api/webhooks/{id}: merge patch of url, events, description and enabled; the owner only. */
+export const handler = api({ body: 'merge-patch' }).handler(async (event) =>
+  json(200, await updateWebhook(event.caller, event.pathParameters?.id ?? '', event.body)),
+);

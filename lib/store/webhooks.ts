@@ -1,0 +1,516 @@
+import { randomBytes } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Person } from '../action';
+import { ConflictError, ValidationError } from '../errors';
+import { canBeKey, send, TransactionCancelled, tableName, transact } from './client';
+import type { Item } from './item';
+import { attr, indexes, webhookKeys } from './table';
+
+/**
+ * Webhook subscriptions, their deliveries and the attempts due, in the table's own partitions
+ * (see `webhookKeys`). The delivery code (`lib/webhooks/`) sees subscriptions, deliveries and due
+ * attempts, never a key.
+ */
+
+export interface Subscription {
+  id: string;
+  owner: Person;
+  url: string;
+  events: string[];
+  description: string;
+  enabled: boolean;
+  disabledReason?: string;
+  createdAt: string;
+  updatedAt: string;
+  secret: string;
+  /** The secret before the last rotation, still signing until `previousSecretUntil`. */
+  previousSecret?: string;
+  previousSecretUntil?: string;
+  /** When the first attempt failed since the last one that succeeded. */
+  failingSince?: string;
+}
+
+export interface Attempt {
+  at: string;
+  durationMs: number;
+  responseStatus?: number;
+  error?: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface Delivery {
+  id: string;
+  subscriptionId: string;
+  ownerId: string;
+  eventId: string;
+  type: string;
+  /** The exact body every attempt sends. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: Attempt[];
+  nextAttemptAt?: string;
+  /** Scheduled attempts made so far (redeliveries not counted): where the retry schedule stands. */
+  tries: number;
+  createdAt: string;
+  /** Epoch seconds: gone (to reads at once, to DynamoDB's TTL eventually) after this. */
+  expiresAt: number;
+}
+
+/** An attempt due at `dueAt`; `manual` for a redelivery, which never moves the retry schedule. */
+export interface DueAttempt {
+  ownerId: string;
+  subscriptionId: string;
+  deliveryId: string;
+  dueAt: string;
+  manual: boolean;
+}
+
+/** A due attempt as stored: where it is, so it can be claimed and removed. */
+export interface StoredDue extends DueAttempt {
+  shard: number;
+  key: string;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+// ---- Subscriptions ----
+
+const subscriptionKey = (ownerId: string, id: string) => ({
+  [attr.id]: webhookKeys.subscriptions(ownerId),
+  [attr.sortKey]: webhookKeys.subscription(id),
+});
+
+const SUBSCRIPTION_FIELDS = [
+  'url',
+  'events',
+  'description',
+  'enabled',
+  'disabledReason',
+  'createdAt',
+  'updatedAt',
+  'secret',
+  'previousSecret',
+  'previousSecretUntil',
+  'failingSince',
+] as const;
+
+function subscriptionItem(subscription: Subscription): Item {
+  const { id, owner, ...fields } = subscription;
+  return {
+    ...subscriptionKey(owner.id, id),
+    owner,
+    ...fields,
+    ...(subscription.enabled ? { [attr.webhooksEnabledKey]: webhookKeys.enabled } : {}),
+  };
+}
+
+function subscriptionFrom(item: Item): Subscription {
+  const subscription = {
+    id: (item[attr.sortKey] as string).slice(webhookKeys.subscriptionPrefix.length),
+    owner: item.owner as Person,
+  } as Subscription;
+  for (const field of SUBSCRIPTION_FIELDS) {
+    if (item[field] !== undefined) (subscription as unknown as Record<string, unknown>)[field] = item[field];
+  }
+  return subscription;
+}
+
+/** Stores a new subscription, unless its owner already has `max` (409). */
+export async function putSubscription(subscription: Subscription, max: number): Promise<void> {
+  try {
+    await transact([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: { [attr.id]: webhookKeys.subscriptions(subscription.owner.id), [attr.sortKey]: webhookKeys.count },
+          UpdateExpression: 'SET #n = if_not_exists(#n, :zero) + :one',
+          ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
+          ExpressionAttributeNames: { '#n': attr.count },
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': max },
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: subscriptionItem(subscription),
+          ConditionExpression: 'attribute_not_exists(#sk)',
+          ExpressionAttributeNames: { '#sk': attr.sortKey },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.conditionFailed(0)) {
+      throw new ConflictError(`A caller may have at most ${max} webhook subscriptions; delete one first.`);
+    }
+    throw error;
+  }
+}
+
+/** One of the owner's subscriptions; anyone else's is not there. */
+export async function getSubscription(ownerId: string, id: string): Promise<Subscription | undefined> {
+  if (!canBeKey(webhookKeys.subscriptions(ownerId)) || !canBeKey(id)) return undefined;
+  const result = await send<{ Item?: Item }>(
+    new GetCommand({ TableName: tableName(), Key: subscriptionKey(ownerId, id), ConsistentRead: true }),
+  );
+  return result.Item ? subscriptionFrom(result.Item) : undefined;
+}
+
+/** The owner's subscriptions (at most the cap, so one page), oldest first. */
+export async function listSubscriptions(ownerId: string): Promise<Subscription[]> {
+  const result = await send<{ Items?: Item[] }>(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+      ExpressionAttributeValues: {
+        ':id': webhookKeys.subscriptions(ownerId),
+        ':prefix': webhookKeys.subscriptionPrefix,
+      },
+      ConsistentRead: true,
+    }),
+  );
+  return (result.Items ?? []).map(subscriptionFrom).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/**
+ * Sets (or, for `undefined`, removes) fields of a subscription that still exists; returns it as
+ * stored after, or `undefined` when it is gone. `enabled` also moves it in or out of the index of
+ * enabled subscriptions.
+ */
+export async function updateSubscription(
+  ownerId: string,
+  id: string,
+  changes: Partial<Omit<Subscription, 'id' | 'owner' | 'createdAt'>>,
+): Promise<Subscription | undefined> {
+  const set: string[] = [];
+  const remove: string[] = [];
+  const names: Record<string, string> = { '#sk': attr.sortKey };
+  const values: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(changes)) {
+    names[`#${field}`] = field;
+    if (value === undefined) remove.push(`#${field}`);
+    else {
+      set.push(`#${field} = :${field}`);
+      values[`:${field}`] = value;
+    }
+  }
+  if (changes.enabled !== undefined) {
+    names['#kw'] = attr.webhooksEnabledKey;
+    if (changes.enabled) {
+      set.push('#kw = :kw');
+      values[':kw'] = webhookKeys.enabled;
+    } else remove.push('#kw');
+  }
+  try {
+    const result = await send<{ Attributes?: Item }>(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: subscriptionKey(ownerId, id),
+        UpdateExpression: [
+          set.length ? `SET ${set.join(', ')}` : '',
+          remove.length ? `REMOVE ${remove.join(', ')}` : '',
+        ]
+          .join(' ')
+          .trim(),
+        ConditionExpression: 'attribute_exists(#sk)',
+        ExpressionAttributeNames: names,
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes ? subscriptionFrom(result.Attributes) : undefined;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/** Deletes a subscription; `false` when there was none. Its deliveries age out with their TTL. */
+export async function deleteSubscription(ownerId: string, id: string): Promise<boolean> {
+  if (!(await getSubscription(ownerId, id))) return false;
+  try {
+    await transact([
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: subscriptionKey(ownerId, id),
+          ConditionExpression: 'attribute_exists(#sk)',
+          ExpressionAttributeNames: { '#sk': attr.sortKey },
+        },
+      },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: { [attr.id]: webhookKeys.subscriptions(ownerId), [attr.sortKey]: webhookKeys.count },
+          UpdateExpression: 'SET #n = #n - :one',
+          ExpressionAttributeNames: { '#n': attr.count },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCancelled && error.conditionFailed(0)) return false;
+    throw error;
+  }
+}
+
+/** Every enabled subscription and the event types it names, from the sparse index. */
+export async function enabledSubscriptions(): Promise<Array<{ ownerId: string; id: string; events: string[] }>> {
+  const found: Array<{ ownerId: string; id: string; events: string[] }> = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: indexes.webhooksEnabled.name,
+        KeyConditionExpression: '#kw = :kw',
+        ExpressionAttributeNames: { '#kw': attr.webhooksEnabledKey },
+        ExpressionAttributeValues: { ':kw': webhookKeys.enabled },
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      found.push({
+        ownerId: (item[attr.id] as string).slice(webhookKeys.subscriptions('').length),
+        id: (item[attr.sortKey] as string).slice(webhookKeys.subscriptionPrefix.length),
+        events: (item.events as string[]) ?? [],
+      });
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+}
+
+// ---- Deliveries ----
+
+const deliveryKey = (subscriptionId: string, deliveryId: string) => ({
+  [attr.id]: webhookKeys.deliveries(subscriptionId),
+  [attr.sortKey]: webhookKeys.delivery(deliveryId),
+});
+
+function deliveryFrom(item: Item): Delivery {
+  return {
+    id: (item[attr.sortKey] as string).slice(webhookKeys.deliveryPrefix.length),
+    subscriptionId: (item[attr.id] as string).slice(webhookKeys.deliveries('').length),
+    ownerId: item.ownerId as string,
+    eventId: item.eventId as string,
+    type: item.type as string,
+    payload: item.payload as string,
+    status: item.status as DeliveryStatus,
+    attempts: (item.attempts as Attempt[]) ?? [],
+    ...(item.nextAttemptAt ? { nextAttemptAt: item.nextAttemptAt as string } : {}),
+    tries: (item.tries as number) ?? 0,
+    createdAt: item.createdAt as string,
+    expiresAt: item[attr.expiresAt] as number,
+  };
+}
+
+const live = (item: Item | undefined): item is Item =>
+  item !== undefined && !((item[attr.expiresAt] as number) < nowSeconds());
+
+/** Stores a new delivery; `false` when it is already there (the same event accepted twice). */
+export async function putDelivery(delivery: Delivery): Promise<boolean> {
+  const { id, subscriptionId, expiresAt, ...fields } = delivery;
+  try {
+    await send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...deliveryKey(subscriptionId, id), ...fields, [attr.expiresAt]: expiresAt },
+        ConditionExpression: 'attribute_not_exists(#sk)',
+        ExpressionAttributeNames: { '#sk': attr.sortKey },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+export async function getDelivery(subscriptionId: string, deliveryId: string): Promise<Delivery | undefined> {
+  if (!canBeKey(deliveryId) || Buffer.byteLength(deliveryId) > 200) return undefined;
+  const result = await send<{ Item?: Item }>(
+    new GetCommand({ TableName: tableName(), Key: deliveryKey(subscriptionId, deliveryId), ConsistentRead: true }),
+  );
+  return live(result.Item) ? deliveryFrom(result.Item) : undefined;
+}
+
+const badCursor = () =>
+  new ValidationError([{ parameter: 'cursor', message: 'is not a cursor this list gave out; start again without it' }]);
+
+/** A page of a subscription's deliveries, newest first; expired ones are skipped. */
+export async function listDeliveries(
+  subscriptionId: string,
+  limit: number,
+  cursor?: string,
+): Promise<{ items: Delivery[]; nextCursor?: string }> {
+  let after: string | undefined;
+  if (cursor !== undefined) {
+    try {
+      const body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { w?: unknown; k?: unknown };
+      if (body.w !== subscriptionId || typeof body.k !== 'string' || !body.k.startsWith(webhookKeys.deliveryPrefix))
+        throw badCursor();
+      after = body.k;
+    } catch {
+      throw badCursor();
+    }
+  }
+  const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+      ExpressionAttributeValues: {
+        ':id': webhookKeys.deliveries(subscriptionId),
+        ':prefix': webhookKeys.deliveryPrefix,
+      },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      Limit: limit,
+      ...(after ? { ExclusiveStartKey: { ...deliveryKey(subscriptionId, ''), [attr.sortKey]: after } } : {}),
+    }),
+  );
+  const items = result.Items ?? [];
+  const last = items[items.length - 1];
+  const nextCursor =
+    result.LastEvaluatedKey && last
+      ? Buffer.from(JSON.stringify({ w: subscriptionId, k: last[attr.sortKey] }), 'utf8').toString('base64url')
+      : undefined;
+  return { items: items.filter(live).map(deliveryFrom), ...(nextCursor ? { nextCursor } : {}) };
+}
+
+/** Most attempts a delivery keeps (redeliveries can add any number): the latest ones. */
+const MAX_KEPT_ATTEMPTS = 50;
+
+/** Records an attempt and where the delivery stands after it. */
+export async function recordAttempt(
+  delivery: Pick<Delivery, 'id' | 'subscriptionId' | 'attempts'>,
+  attempt: Attempt,
+  outcome: { status: DeliveryStatus; nextAttemptAt?: string; scheduled: boolean },
+): Promise<void> {
+  const attempts = [...delivery.attempts, attempt].slice(-MAX_KEPT_ATTEMPTS);
+  await send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: deliveryKey(delivery.subscriptionId, delivery.id),
+      UpdateExpression: `SET #attempts = :attempts, #status = :status${outcome.nextAttemptAt ? ', #next = :next' : ''}${
+        outcome.scheduled ? ', #tries = #tries + :one' : ''
+      }${outcome.nextAttemptAt ? '' : ' REMOVE #next'}`,
+      ConditionExpression: 'attribute_exists(#sk)',
+      ExpressionAttributeNames: {
+        '#sk': attr.sortKey,
+        '#attempts': 'attempts',
+        '#status': 'status',
+        '#next': 'nextAttemptAt',
+        ...(outcome.scheduled ? { '#tries': 'tries' } : {}),
+      },
+      ExpressionAttributeValues: {
+        ':attempts': attempts,
+        ':status': outcome.status,
+        ...(outcome.nextAttemptAt ? { ':next': outcome.nextAttemptAt } : {}),
+        ...(outcome.scheduled ? { ':one': 1 } : {}),
+      },
+    }),
+  ).catch((error: unknown) => {
+    // The delivery aged out (or never was): nothing to record it on.
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+  });
+}
+
+/** Ends a delivery without an attempt (its subscription is gone or disabled). */
+export async function closeDelivery(delivery: Pick<Delivery, 'id' | 'subscriptionId'>): Promise<void> {
+  await send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: deliveryKey(delivery.subscriptionId, delivery.id),
+      UpdateExpression: 'SET #status = :failed REMOVE #next',
+      ConditionExpression: 'attribute_exists(#sk) AND #status = :pending',
+      ExpressionAttributeNames: { '#sk': attr.sortKey, '#status': 'status', '#next': 'nextAttemptAt' },
+      ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending' },
+    }),
+  ).catch((error: unknown) => {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+  });
+}
+
+// ---- Attempts due ----
+
+/** Picks a shard from the delivery id, so one delivery's due items land together. */
+function shardOfDelivery(deliveryId: string): number {
+  let hash = 0;
+  for (let i = 0; i < deliveryId.length; i++) hash = (hash * 31 + deliveryId.charCodeAt(i)) >>> 0;
+  return hash % webhookKeys.dueShards;
+}
+
+/** Stores an attempt due; the nonce keeps two claims of the same moment apart. */
+export async function putDue(due: DueAttempt, expiresAt: number): Promise<StoredDue> {
+  const shard = shardOfDelivery(due.deliveryId);
+  const key = `${due.dueAt}#${due.deliveryId}#${randomBytes(6).toString('base64url')}`;
+  await send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        [attr.id]: webhookKeys.due(shard),
+        [attr.sortKey]: key,
+        ownerId: due.ownerId,
+        subscriptionId: due.subscriptionId,
+        deliveryId: due.deliveryId,
+        manual: due.manual,
+        [attr.expiresAt]: expiresAt,
+      },
+    }),
+  );
+  return { ...due, shard, key };
+}
+
+/** Removes a due item; `false` when another sweep took it first. */
+export async function removeDue(due: StoredDue): Promise<boolean> {
+  try {
+    await send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: { [attr.id]: webhookKeys.due(due.shard), [attr.sortKey]: due.key },
+        ConditionExpression: 'attribute_exists(#sk)',
+        ExpressionAttributeNames: { '#sk': attr.sortKey },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/** Attempts due by `now`, oldest first, at most `limit` from each shard. */
+export async function dueBy(now: string, limit: number): Promise<StoredDue[]> {
+  const pages = await Promise.all(
+    Array.from({ length: webhookKeys.dueShards }, (_, shard) =>
+      send<{ Items?: Item[] }>(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: '#id = :id AND #sk <= :now',
+          ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+          // `~` sorts after `#`: every key of this millisecond and before.
+          ExpressionAttributeValues: { ':id': webhookKeys.due(shard), ':now': `${now}~` },
+          ConsistentRead: true,
+          Limit: limit,
+        }),
+      ).then((page) =>
+        (page.Items ?? []).map(
+          (item): StoredDue => ({
+            shard,
+            key: item[attr.sortKey] as string,
+            dueAt: (item[attr.sortKey] as string).split('#')[0] as string,
+            ownerId: item.ownerId as string,
+            subscriptionId: item.subscriptionId as string,
+            deliveryId: item.deliveryId as string,
+            manual: item.manual === true,
+          }),
+        ),
+      ),
+    ),
+  );
+  return pages.flat();
+}

@@ -1,0 +1,345 @@
+import { createHash, createHmac } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import { getConfig } from '../config';
+import type { PublishedEvent } from '../events';
+import { errorFields, logger } from '../logger';
+import {
+  type Attempt,
+  closeDelivery,
+  type Delivery,
+  type DeliveryStatus,
+  type DueAttempt,
+  dueBy,
+  enabledSubscriptions,
+  getDelivery,
+  getSubscription,
+  putDelivery,
+  putDue,
+  recordAttempt,
+  removeDue,
+  type StoredDue,
+  type Subscription,
+  updateSubscription,
+} from '../store/webhooks';
+import { attempt } from './send';
+
+/**
+ * Webhook deliveries (contract section 9): published events become deliveries, deliveries
+ * become signed attempts, failed attempts become attempts due later. Everything that decides
+ * what happens next is in the table (a delivery and the attempts due), never only in memory, so
+ * a process that dies at any point delays an attempt but loses none.
+ *
+ * An attempt runs only under a claim: the due item is swapped for a lease (the same item, due
+ * `LEASE_SECONDS` later) before the attempt, and the lease is removed once the attempt and what
+ * follows it are recorded. Whoever removes the due item holds the claim, so two sweeps never run
+ * one attempt twice; a process that dies mid-attempt leaves the lease, which comes due again.
+ */
+
+/** Success is a 2xx within this time (contract section 9). */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** Longer than an attempt and its bookkeeping: a lease that comes due means its holder died. */
+const LEASE_SECONDS = 60;
+/** How long deliveries, their attempts and the attempts due are kept. */
+const KEEP_SECONDS = 30 * 24 * 3600;
+/** A subscription whose deliveries have all failed this long is disabled. */
+const DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+
+const USER_AGENT = 'action-tracking-webhooks/1.0 (+https://www.standardwebhooks.com)';
+
+const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+const expiry = () => Math.floor(Date.now() / 1000) + KEEP_SECONDS;
+
+/** The body of every attempt of an event: Standard Webhooks' `{type, timestamp, data}`. */
+export const payloadOf = (event: PublishedEvent): string =>
+  JSON.stringify({ type: event.detailType, timestamp: event.time, data: event.detail });
+
+/** `v1,<base64 HMAC-SHA256>` over `{id}.{timestamp}.{body}`, keyed with the secret's bytes. */
+export function signature(secret: string, id: string, timestamp: number, payload: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${payload}`).digest('base64')}`;
+}
+
+/** The signatures an attempt carries: the current secret's, and the previous one's while it lasts. */
+function signatures(subscription: Subscription, id: string, timestamp: number, payload: string): string {
+  const secrets = [subscription.secret];
+  if (
+    subscription.previousSecret &&
+    subscription.previousSecretUntil &&
+    subscription.previousSecretUntil > new Date().toISOString()
+  ) {
+    secrets.push(subscription.previousSecret);
+  }
+  return secrets.map((secret) => signature(secret, id, timestamp, payload)).join(' ');
+}
+
+/**
+ * A delivery's id: time-ordered (UUIDv7 at the event's time, so the log lists newest first) and
+ * derived from the subscription and the event, so an event accepted twice (the stream and the
+ * queue deliver at least once) makes one delivery, not two.
+ */
+function deliveryIdOf(subscriptionId: string, event: PublishedEvent): string {
+  const random = createHash('sha256').update(`${subscriptionId}/${event.id}`).digest().subarray(0, 16);
+  const msecs = Date.parse(event.time);
+  return uuidv7({ msecs: Number.isFinite(msecs) ? msecs : Date.now(), random });
+}
+
+/**
+ * Turns published events into deliveries for every enabled subscription that names their type,
+ * each claimed for its first attempt, which the caller runs (`runClaimed`) at once.
+ */
+export async function acceptEvents(events: readonly PublishedEvent[]): Promise<StoredDue[]> {
+  if (events.length === 0) return [];
+  const subscriptions = await enabledSubscriptions();
+  const work: Array<Promise<StoredDue | undefined>> = [];
+  for (const event of events) {
+    for (const subscription of subscriptions) {
+      if (!subscription.events.includes('*') && !subscription.events.includes(event.detailType)) continue;
+      work.push(
+        newDelivery(subscription.ownerId, subscription.id, event, deliveryIdOf(subscription.id, event), {
+          claimed: true,
+        }),
+      );
+    }
+  }
+  return (await Promise.all(work)).filter((claim): claim is StoredDue => claim !== undefined);
+}
+
+/**
+ * Stores a delivery and its first attempt due now. `claimed`: the due item is a lease the caller
+ * holds and runs at once; otherwise the next sweep takes it. `undefined` when the delivery was
+ * already there.
+ */
+export async function newDelivery(
+  ownerId: string,
+  subscriptionId: string,
+  event: PublishedEvent,
+  deliveryId: string = uuidv7(),
+  { claimed }: { claimed: boolean },
+): Promise<StoredDue | undefined> {
+  const due: DueAttempt = { ownerId, subscriptionId, deliveryId, dueAt: new Date().toISOString(), manual: false };
+  // A claimed first attempt: its lease is written first, so a crash right after still leaves it due.
+  const lease = claimed ? await putDue({ ...due, dueAt: inSeconds(LEASE_SECONDS) }, expiry()) : undefined;
+  const created = await putDelivery({
+    id: deliveryId,
+    subscriptionId,
+    ownerId,
+    eventId: event.id,
+    type: event.detailType,
+    payload: payloadOf(event),
+    status: 'pending',
+    attempts: [],
+    nextAttemptAt: due.dueAt,
+    tries: 0,
+    createdAt: due.dueAt,
+    expiresAt: expiry(),
+  });
+  if (!created) {
+    if (lease) await removeDue(lease);
+    return undefined;
+  }
+  return lease ?? (await putDue(due, expiry()));
+}
+
+/** Asks for one more attempt of a delivery now (a redelivery); the schedule does not move. */
+export async function requestAttempt(delivery: Delivery): Promise<void> {
+  await putDue(
+    {
+      ownerId: delivery.ownerId,
+      subscriptionId: delivery.subscriptionId,
+      deliveryId: delivery.id,
+      dueAt: new Date().toISOString(),
+      manual: true,
+    },
+    expiry(),
+  );
+}
+
+/** Runs the attempt a claim stands for, records it, and schedules what follows. Never throws. */
+export async function runClaimed(lease: StoredDue): Promise<void> {
+  try {
+    await run(lease);
+  } catch (error) {
+    // The lease stays: the attempt comes due again when it runs out.
+    logger.error('webhook attempt failed to run; it will be retried', {
+      deliveryId: lease.deliveryId,
+      ...errorFields(error),
+    });
+  }
+}
+
+async function run(lease: StoredDue): Promise<void> {
+  const [subscription, delivery] = await Promise.all([
+    getSubscription(lease.ownerId, lease.subscriptionId),
+    getDelivery(lease.subscriptionId, lease.deliveryId),
+  ]);
+  if (!delivery || (!lease.manual && delivery.status !== 'pending')) {
+    // Aged out, or settled meanwhile (a redelivery succeeded): nothing is due.
+    await removeDue(lease);
+    return;
+  }
+  if (!subscription?.enabled) {
+    // Deleted or disabled: nothing more is sent to it.
+    if (!lease.manual) await closeDelivery(delivery);
+    await removeDue(lease);
+    return;
+  }
+  const config = getConfig();
+  const timestamp = Math.floor(Date.now() / 1000);
+  const at = new Date().toISOString();
+  const result = await attempt({
+    url: subscription.url,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'webhook-id': delivery.eventId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatures(subscription, delivery.eventId, timestamp, delivery.payload),
+    },
+    body: delivery.payload,
+    timeoutMs: ATTEMPT_TIMEOUT_MS,
+    allowPrivate: config.webhooksAllowPrivate,
+  });
+  const record: Attempt = {
+    at,
+    durationMs: result.durationMs,
+    ...(result.responseStatus !== undefined ? { responseStatus: result.responseStatus } : {}),
+    ...(result.error ? { error: result.error } : {}),
+  };
+  const succeeded = result.responseStatus !== undefined && result.responseStatus >= 200 && result.responseStatus < 300;
+  const gone = result.responseStatus === 410;
+
+  let status: DeliveryStatus;
+  let nextAttemptAt: string | undefined;
+  if (succeeded) status = 'succeeded';
+  else if (gone) status = 'failed';
+  else if (lease.manual) {
+    // A failed redelivery leaves the delivery where its schedule had it.
+    status = delivery.status;
+    nextAttemptAt = delivery.nextAttemptAt;
+  } else {
+    const pause = config.webhookRetrySeconds[delivery.tries];
+    status = pause === undefined ? 'failed' : 'pending';
+    nextAttemptAt = pause === undefined ? undefined : inSeconds(pause);
+  }
+  if (nextAttemptAt && !lease.manual) {
+    await putDue({ ...lease, dueAt: nextAttemptAt, manual: false }, expiry());
+  }
+  await recordAttempt(delivery, record, { status, nextAttemptAt, scheduled: !lease.manual });
+  await removeDue(lease);
+  await keepHealth(subscription, succeeded, gone);
+}
+
+/** Disables a subscription at a 410, or after 5 days of nothing but failures. */
+async function keepHealth(subscription: Subscription, succeeded: boolean, gone: boolean): Promise<void> {
+  const { owner, id, failingSince } = subscription;
+  if (succeeded) {
+    if (failingSince) await updateSubscription(owner.id, id, { failingSince: undefined });
+    return;
+  }
+  const now = new Date();
+  if (gone) await disable(subscription, 'The endpoint answered 410 Gone.');
+  else if (!failingSince) await updateSubscription(owner.id, id, { failingSince: now.toISOString() });
+  else if (now.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_MS) {
+    await disable(subscription, `Every delivery has failed since ${failingSince} (5 days).`);
+  }
+}
+
+async function disable(subscription: Subscription, reason: string): Promise<void> {
+  logger.warn('webhook subscription disabled', { webhookId: subscription.id, reason });
+  await updateSubscription(subscription.owner.id, subscription.id, {
+    enabled: false,
+    disabledReason: reason,
+    failingSince: undefined,
+    updatedAt: new Date().toISOString(),
+  });
+}
+
+/** Claims one due attempt: swaps it for a lease; `undefined` when another sweep took it first. */
+async function claim(due: StoredDue): Promise<StoredDue | undefined> {
+  const lease = await putDue({ ...due, dueAt: inSeconds(LEASE_SECONDS) }, expiry());
+  if (await removeDue(due)) return lease;
+  await removeDue(lease);
+  return undefined;
+}
+
+export interface Sweeper {
+  /** Runs claimed first attempts beside the swept ones, under the same limit. */
+  run(claims: readonly StoredDue[]): void;
+  /** Stops sweeping and waits for the attempts under way. */
+  stop(): Promise<void>;
+  /** Resolves when the sweeper has stopped by itself (`until`) or been stopped. */
+  done: Promise<void>;
+}
+
+/**
+ * Every `intervalMs`, claims the attempts due and runs them, at most `concurrency` at once (an
+ * attempt takes up to 10 seconds, so a hanging receiver holds one slot, not the sweep). Stops at
+ * `until` (epoch ms), or when stopped, after the attempts under way have finished.
+ */
+export function startSweeper(options: { intervalMs?: number; concurrency?: number; until?: number } = {}): Sweeper {
+  const intervalMs = options.intervalMs ?? 1000;
+  const concurrency = options.concurrency ?? 50;
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  let wake: (() => void) | undefined;
+
+  const start = (lease: StoredDue) => {
+    const task = runClaimed(lease).finally(() => running.delete(task));
+    running.add(task);
+  };
+
+  const loop = (async () => {
+    while (!stopped && (options.until === undefined || Date.now() < options.until)) {
+      const room = concurrency - running.size;
+      if (room > 0) {
+        try {
+          const due = await dueBy(new Date().toISOString(), room);
+          for (const item of due.slice(0, room)) {
+            const lease = await claim(item);
+            if (lease) start(lease);
+          }
+        } catch (error) {
+          logger.error('webhook sweep failed; it runs again shortly', errorFields(error));
+        }
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, intervalMs);
+      });
+    }
+    await Promise.all(running);
+  })();
+
+  return {
+    run: (claims) => {
+      for (const lease of claims) start(lease);
+    },
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      await loop;
+    },
+    done: loop,
+  };
+}
+
+/**
+ * A published event as an EventBridge rule hands it over (through SQS): its `webhook-id` is the
+ * change's own id, `detail.eventId`, which every copy of the change carries, not the envelope's.
+ */
+export function eventFromEventBridge(body: string): PublishedEvent | undefined {
+  try {
+    const envelope = JSON.parse(body) as { id?: string; 'detail-type'?: string; time?: string; detail?: unknown };
+    const detail = envelope.detail as Record<string, unknown> | undefined;
+    const id = typeof detail?.eventId === 'string' ? detail.eventId : envelope.id;
+    if (!detail || !id || !envelope['detail-type']) return undefined;
+    return {
+      id,
+      detailType: envelope['detail-type'],
+      time: typeof detail.time === 'string' ? detail.time : (envelope.time ?? new Date().toISOString()),
+      detail,
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,245 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import * as z from 'zod';
+import { type Person, validateBody } from '../action';
+import { parseThreadQuery } from '../comments';
+import { getConfig } from '../config';
+import { ConflictError, clip, NotFoundError } from '../errors';
+import { eventTypeOf } from '../history';
+import {
+  type Delivery,
+  deleteSubscription,
+  getDelivery,
+  getSubscription,
+  listDeliveries,
+  listSubscriptions,
+  putSubscription,
+  type Subscription,
+  updateSubscription,
+} from '../store/webhooks';
+import { hostProblem } from './address';
+import { newDelivery, requestAttempt } from './deliver';
+
+/**
+ * Webhook subscriptions (contract section 9): any signed-in caller may have up to 25, each
+ * private to its owner (to anyone else it does not exist). Their deliveries are in
+ * `./deliver.ts`.
+ */
+
+export const MAX_SUBSCRIPTIONS = 25;
+export const webhookLimits = { url: 2_000, description: 200 } as const;
+
+/** The reminders of section 10, accepted now so subscriptions can name them before they are published. */
+const REMINDER_EVENTS = ['ActionDueSoon', 'ActionOverdue', 'ActionEscalated'];
+
+/** Every event type a subscription may name: the published types of sections 7, 8 and 10. */
+export const webhookEventTypes: readonly string[] = [...new Set([...Object.values(eventTypeOf), ...REMINDER_EVENTS])];
+
+/** The one delivery `POST .../ping` makes; it goes to its endpoint alone, whatever it names. */
+const PING = 'WebhookPing';
+
+/** White space and control characters anywhere in a URL are a 400, never trimmed (section 12). */
+const NOT_IN_URL = /[\s\u0000-\u001f\u007f-\u009f]/;
+
+function urlProblem(text: string): string | undefined {
+  if (NOT_IN_URL.test(text)) return 'must not contain white space or control characters';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'must be an absolute https URL';
+  }
+  const allowPrivate = getConfig().webhooksAllowPrivate;
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
+    return allowPrivate ? 'must be an http or https URL' : 'must be an https URL';
+  }
+  if (url.username || url.password) return 'must not contain a user name or password';
+  if (!allowPrivate) {
+    const problem = hostProblem(url.hostname);
+    if (problem) return `${problem}: deliveries go only to public addresses`;
+  }
+  return undefined;
+}
+
+const urlSchema = z
+  .string()
+  .max(webhookLimits.url, `must be at most ${webhookLimits.url} characters`)
+  .superRefine((text, context) => {
+    const problem = urlProblem(text);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+
+const eventsSchema = z
+  .array(z.string())
+  .min(1, 'must name at least one event type, or be ["*"]')
+  .max(webhookEventTypes.length + 1, `must have at most ${webhookEventTypes.length + 1} items`)
+  .superRefine((events, context) => {
+    if (events.includes('*') && events.length > 1) {
+      context.addIssue({ code: 'custom', message: '"*" stands alone: it already means every event type' });
+    }
+    for (const type of events) {
+      if (type !== '*' && !webhookEventTypes.includes(type)) {
+        context.addIssue({
+          code: 'custom',
+          message: `'${clip(type)}' is not an event type; known types: ${webhookEventTypes.join(', ')}`,
+        });
+      }
+    }
+  });
+
+const descriptionSchema = z
+  .string()
+  .max(webhookLimits.description, `must be at most ${webhookLimits.description} characters`);
+
+export const webhookCreateSchema = z.strictObject({
+  url: urlSchema,
+  events: eventsSchema.optional(),
+  description: descriptionSchema.optional(),
+});
+
+export const webhookPatchSchema = z.strictObject({
+  url: urlSchema.optional(),
+  events: eventsSchema.optional(),
+  description: descriptionSchema.nullable().optional(),
+  enabled: z.boolean().optional(),
+});
+
+export interface WebhookView {
+  id: string;
+  url: string;
+  events: string[];
+  description: string;
+  enabled: boolean;
+  disabledReason?: string;
+  createdAt: string;
+  owner: Person;
+}
+
+/** What a client sees of a subscription: never a secret. */
+const toView = (s: Subscription): WebhookView => ({
+  id: s.id,
+  url: s.url,
+  events: s.events,
+  description: s.description,
+  enabled: s.enabled,
+  ...(s.disabledReason ? { disabledReason: s.disabledReason } : {}),
+  createdAt: s.createdAt,
+  owner: s.owner,
+});
+
+/** `whsec_` + base64 of 32 random bytes, as Standard Webhooks' libraries expect. */
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+const noSuchWebhook = (id: string) => new NotFoundError(`You have no webhook subscription with the id '${clip(id)}'.`);
+
+async function ownSubscription(caller: Person, id: string): Promise<Subscription> {
+  const subscription = await getSubscription(caller.id, id);
+  if (!subscription) throw noSuchWebhook(id);
+  return subscription;
+}
+
+/** Subscribes the caller; the secret is shown here and on rotation only. */
+export async function createWebhook(caller: Person, body: unknown): Promise<WebhookView & { secret: string }> {
+  const input = validateBody(webhookCreateSchema, body);
+  const now = new Date().toISOString();
+  const subscription: Subscription = {
+    id: randomUUID(),
+    owner: caller,
+    url: input.url,
+    events: [...new Set(input.events ?? ['*'])],
+    description: input.description ?? '',
+    enabled: true,
+    createdAt: now,
+    updatedAt: now,
+    secret: newSecret(),
+  };
+  await putSubscription(subscription, MAX_SUBSCRIPTIONS);
+  return { ...toView(subscription), secret: subscription.secret };
+}
+
+export async function listWebhooks(caller: Person): Promise<{ webhooks: WebhookView[] }> {
+  return { webhooks: (await listSubscriptions(caller.id)).map(toView) };
+}
+
+export async function getWebhook(caller: Person, id: string): Promise<WebhookView> {
+  return toView(await ownSubscription(caller, id));
+}
+
+/** A merge patch of `url`, `events`, `description` and `enabled`; enabling again clears why it was disabled. */
+export async function updateWebhook(caller: Person, id: string, body: unknown): Promise<WebhookView> {
+  const patch = validateBody(webhookPatchSchema, body);
+  await ownSubscription(caller, id);
+  const updated = await updateSubscription(caller.id, id, {
+    ...(patch.url !== undefined ? { url: patch.url } : {}),
+    ...(patch.events !== undefined ? { events: [...new Set(patch.events)] } : {}),
+    ...(patch.description !== undefined ? { description: patch.description ?? '' } : {}),
+    ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+    ...(patch.enabled === true ? { disabledReason: undefined, failingSince: undefined } : {}),
+    updatedAt: new Date().toISOString(),
+  });
+  if (!updated) throw noSuchWebhook(id);
+  return toView(updated);
+}
+
+export async function deleteWebhook(caller: Person, id: string): Promise<void> {
+  if (!(await deleteSubscription(caller.id, id))) throw noSuchWebhook(id);
+}
+
+/** How long the old secret keeps signing after a rotation. */
+const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+
+/** A new secret; the one it replaces signs too for the next 24 hours. */
+export async function rotateSecret(caller: Person, id: string): Promise<{ secret: string }> {
+  const current = await ownSubscription(caller, id);
+  const secret = newSecret();
+  const updated = await updateSubscription(caller.id, id, {
+    secret,
+    previousSecret: current.secret,
+    previousSecretUntil: new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString(),
+    updatedAt: new Date().toISOString(),
+  });
+  if (!updated) throw noSuchWebhook(id);
+  return { secret };
+}
+
+/** One `WebhookPing` delivery to this endpoint alone; it leaves with the next sweep. */
+export async function ping(caller: Person, id: string): Promise<{ deliveryId: string }> {
+  const subscription = await ownSubscription(caller, id);
+  if (!subscription.enabled) throw new ConflictError('This subscription is disabled; enable it before pinging it.');
+  const time = new Date().toISOString();
+  const deliveryId = uuidv7();
+  await newDelivery(
+    caller.id,
+    id,
+    { id: randomUUID(), detailType: PING, time, detail: { webhookId: id, url: subscription.url, time } },
+    deliveryId,
+    { claimed: false },
+  );
+  return { deliveryId };
+}
+
+const deliveryView = (d: Delivery) => ({
+  id: d.id,
+  eventId: d.eventId,
+  type: d.type,
+  status: d.status,
+  attempts: d.attempts,
+  ...(d.nextAttemptAt && d.status === 'pending' ? { nextAttemptAt: d.nextAttemptAt } : {}),
+});
+
+/** The subscription's deliveries of the last 30 days, newest first. */
+export async function listWebhookDeliveries(caller: Person, id: string, rawQuery: string) {
+  const { limit, cursor } = parseThreadQuery(rawQuery);
+  await ownSubscription(caller, id);
+  const page = await listDeliveries(id, limit, cursor);
+  return { deliveries: page.items.map(deliveryView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/** A new attempt of a delivery now, with the same `webhook-id`. */
+export async function redeliver(caller: Person, id: string, deliveryId: string): Promise<void> {
+  const subscription = await ownSubscription(caller, id);
+  const delivery = await getDelivery(id, deliveryId);
+  if (!delivery) throw new NotFoundError(`This webhook has no delivery with the id '${clip(deliveryId)}'.`);
+  if (!subscription.enabled) throw new ConflictError('This subscription is disabled; enable it before redelivering.');
+  await requestAttempt(delivery);
+}

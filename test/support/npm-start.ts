@@ -1,0 +1,68 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+
+/** `npm start` as a child process (the real entry point), for tests that need their own stack. */
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Spawns `npx tsx infra/local/start.ts` with `env` added, and waits for it to print its URL. */
+export async function npmStart(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Running> {
+  // Its own process group, so SIGTERM reaches the server behind npx as Ctrl-C would.
+  const child = spawn('npx', ['tsx', 'infra/local/start.ts'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      STORE: '',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...env,
+    },
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (!output.includes(`Action tracking service on ${url}`)) {
+    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`npm start did not come up:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // The banner follows the URL line in the same write; wait for it whole.
+  await new Promise((r) => setTimeout(r, 200));
+  return { child, url, output: () => output };
+}
+
+/** SIGTERM to the whole group, as Ctrl-C; resolves once the process has exited. */
+export async function npmStop(running: Running): Promise<void> {
+  if (running.child.exitCode !== null || running.child.signalCode !== null) return;
+  const exit = once(running.child, 'exit');
+  process.kill(-(running.child.pid as number), 'SIGTERM');
+  await exit;
+  // The server behind npx closes its store on the way out.
+  const deadline = Date.now() + 15_000;
+  while (
+    Date.now() < deadline &&
+    (await fetch(running.url).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
