@@ -7,6 +7,7 @@ import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '..
 import { localEnvironment } from '../infra/local/stack';
 import { startStore } from '../infra/local/store';
 import { benchQueries } from './queries';
+import { measureSync, syncReport } from './sync';
 import { REFERENCE_DATE, world } from './world';
 
 /**
@@ -218,6 +219,11 @@ const writes = {
 };
 process.stderr.write('recounting every counter after the writes...\n');
 const afterWrites = await recount(ACTIONS + seeded.counterItems + 2 * SAMPLES);
+
+// ---- sync: cursors deep in a list, the change feed, idempotent creates (after the recounts: it writes) ----
+
+process.stderr.write('measuring cursor pages, change-feed pages and idempotent creates...\n');
+const sync = await measureSync(ACTIONS, w, (world, i) => actionAt(world, i, SEED));
 const expectedAfterWrites = ACTIONS + SAMPLES - SAMPLES / 4;
 if (afterWrites.actions !== expectedAfterWrites)
   afterWrites.mismatches.push(`${afterWrites.actions} actions stored, ${expectedAfterWrites} expected`);
@@ -454,6 +460,7 @@ const markdown = [
     .map(([k, v]) => `${k} ${fmt(v)}`)
     .join(', ')}. A create takes ${writes.createMedianMs} ms (median) on DynamoDB Local here.`,
   '',
+  ...syncReport(sync),
   '## Seeding and recounts',
   '',
   `Seeded ${seeded.actions} actions in bulk in ${seeded.seconds.toFixed(0)} s (BatchWriteItem, then ${seeded.counterItems} counter shards with ADD). ` +
@@ -485,6 +492,7 @@ const json = {
   seeding: seeded,
   recount: { afterSeeding, afterWrites },
   bundles,
+  sync,
   seconds,
 };
 

@@ -25,12 +25,13 @@ export interface RouteDefinition {
 const WRITE: readonly TableAccess[] = ['GetItem', 'PutItem', 'UpdateItem'];
 
 export const routes: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/api/actions', handler: 'createAction', access: WRITE },
+  // Creates may give up their idempotency key's claim when they fail (DeleteItem).
+  { method: 'POST', path: '/api/actions', handler: 'createAction', access: [...WRITE, 'DeleteItem'] },
   { method: 'GET', path: '/api/actions', handler: 'listActions', access: ['Query', 'BatchGetItem'] },
   { method: 'GET', path: '/api/actions/{id}', handler: 'getAction', access: ['GetItem'] },
   { method: 'PATCH', path: '/api/actions/{id}', handler: 'updateAction', access: WRITE },
   { method: 'DELETE', path: '/api/actions/{id}', handler: 'deleteAction', access: WRITE },
-  { method: 'POST', path: '/api/actions/{id}/comments', handler: 'addComment', access: WRITE },
+  { method: 'POST', path: '/api/actions/{id}/comments', handler: 'addComment', access: [...WRITE, 'DeleteItem'] },
   { method: 'GET', path: '/api/actions/{id}/comments', handler: 'listComments', access: ['GetItem', 'Query'] },
   { method: 'PATCH', path: '/api/actions/{id}/comments/{commentId}', handler: 'editComment', access: WRITE },
   {
@@ -42,6 +43,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'PUT', path: '/api/actions/{id}/endorsements/me', handler: 'endorseAction', access: WRITE },
   { method: 'DELETE', path: '/api/actions/{id}/endorsements/me', handler: 'withdrawEndorsement', access: WRITE },
   { method: 'GET', path: '/api/actions/{id}/history', handler: 'getHistory', access: ['Query'] },
+  { method: 'GET', path: '/api/changes', handler: 'listChanges', access: ['Query'] },
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },
   { method: 'GET', path: '/docs', handler: 'docs', access: [], public: true },
   { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], public: true },

@@ -41,7 +41,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/docs-assets';
 import { fallbackRoute, ingestFunction, routes, streamFunction, type TableAccess } from '../../lib/routes';
-import { indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
+import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
 export interface ActionTrackingServiceProps {
@@ -97,6 +97,8 @@ const filesBesideBundle: Record<string, FilesBesideBundle> = {
 };
 
 const API_TIMEOUT = Duration.seconds(10);
+/** Request headers the API reads, so a browser client may send them across origins. */
+const CORS_REQUEST_HEADERS = ['authorization', 'content-type', 'if-match', 'idempotency-key'];
 const INGEST_TIMEOUT = Duration.seconds(30);
 
 /**
@@ -193,7 +195,11 @@ export class ActionTrackingService extends Construct {
     // The HTTP API: exactly the routes of lib/routes.ts, and the fallback for everything else.
     this.api = new HttpApi(this, 'Api', {
       description: 'Action tracking service',
-      corsPreflight: props.cors,
+      corsPreflight: props.cors && {
+        ...props.cors,
+        // A browser may send these to the API whatever else the props allow.
+        allowHeaders: [...new Set([...(props.cors.allowHeaders ?? []), ...CORS_REQUEST_HEADERS])],
+      },
       createDefaultStage: false,
       // Unmatched requests get the service's own 404/405 problem+json, without a token.
       defaultIntegration: new HttpLambdaIntegration('NotFound', notFound.function),
@@ -381,6 +387,8 @@ export class ActionTrackingService extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      // Idempotency keys expire after a day (reads ignore an expired one before TTL removes it).
+      timeToLiveAttribute: attr.expiresAt,
       deletionProtection: options.deletionProtection ?? true,
       removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
     });

@@ -66,6 +66,14 @@ export const attr = {
   siteKey: 'kls',
   businessUnitKey: 'klb',
   referenceKey: 'kpf',
+  /** A history entry's partition of the change feed, `F#<shard of its action>`. */
+  feedPartition: 'fp',
+  /** A history entry's place in the change feed: `<time>#<action id>#<version, padded>`. */
+  feedKey: 'fk',
+  /** On an action item: the time of its latest history entry, which the next one must pass. */
+  lastEntryAt: 'le',
+  /** When an expiring item (an idempotency key) may go: epoch seconds, DynamoDB's TTL attribute. */
+  expiresAt: 'ttl',
 } as const;
 
 /** Keys inside the `f` map. Lower-case copies (`…l`) exist only when a value has upper case. */
@@ -137,7 +145,17 @@ export const itemKind = {
   comment: (commentId: string) => `c#${commentId}`,
   commentPrefix: 'c#',
   counterShard: (shard: number) => String(shard).padStart(2, '0'),
+  /** An idempotency key's record: `id` = `i#<digest of caller and key>`, alone in its partition. */
+  idempotencyKey: (digest: string) => `i#${digest}`,
+  idempotencyRecord: 'I',
 } as const;
+
+/** The partition of the change feed that holds an action's history entries. */
+export const feedPartition = (shard: number) => `F#${shard}`;
+export const feedPartitions: readonly string[] = Array.from({ length: SHARDS }, (_, s) => feedPartition(s));
+/** A history entry's feed key: time order, then the action, then its version (so one action's entries keep their order). */
+export const feedKey = (time: string, actionId: string, version: number) =>
+  `${time}#${actionId}#${String(version).padStart(10, '0')}`;
 /** Separates a title from the id in the title index key; titles may not contain control characters. */
 export const TITLE_KEY_SEPARATOR = '\u0001';
 /** Sorts after the separator and before any title character: the upper bound of one title. */
@@ -289,6 +307,17 @@ export const indexes = {
     partitionKey: { name: attr.priorityKey, type: 'N' },
     sortKey: byCreated,
     projection: everyFilterValue,
+  },
+  /**
+   * The change feed (`GET /api/changes`): every history entry, spread over the shards of its
+   * action, in time order. Projects what a feed entry shows, not the action snapshot a create or
+   * delete entry keeps for its event.
+   */
+  changes: {
+    name: 'changes',
+    partitionKey: { name: attr.feedPartition, type: 'S' },
+    sortKey: { name: attr.feedKey, type: 'S' },
+    projection: ['version', 'type', 'actor', 'time', 'changes', 'comment'],
   },
 } as const satisfies Record<string, IndexDefinition>;
 
