@@ -7,23 +7,57 @@ module.exports = {
   forbidden: [
     {
       name: 'lib-is-the-bottom',
-      comment: 'lib/ is the domain and what it needs; it never imports the handlers or the infrastructure.',
+      comment:
+        'lib/ is the domain and what it needs; it never imports the handlers, the infrastructure, the tools (bench/, scripts/), the tests or the oracle.',
       severity: 'error',
       from: { path: '^lib/' },
-      to: { path: '^(functions|infra|test|bench|scripts)/' },
+      to: { path: '^(functions|infra|test|bench|scripts|contract)/' },
     },
     {
       name: 'handlers-use-lib-only',
       comment: 'A handler wires middy to lib/; it never imports the infrastructure or another handler.',
       severity: 'error',
       from: { path: '^functions/' },
-      to: { path: '^(infra|test|bench|scripts)/|^functions/' },
+      to: { path: '^(infra|test|bench|scripts|contract)/|^functions/' },
+    },
+    {
+      name: 'infra-does-not-use-the-tools',
+      comment: 'infra/ deploys and runs the service; the benchmark and the scripts use it, never the other way.',
+      severity: 'error',
+      from: { path: '^infra/' },
+      to: { path: '^(bench|scripts)/' },
+    },
+    {
+      name: 'the-benchmark-does-not-use-the-scripts',
+      comment: "scripts/ may reuse the benchmark's generator (seed, latency); bench/ never imports a script.",
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { path: '^scripts/' },
+    },
+    {
+      name: 'only-tests-import-tests',
+      comment:
+        'test/ holds tests and their helpers; what bench/ or scripts/ share with tests lives outside it (contract/).',
+      severity: 'error',
+      from: { pathNot: '^test/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'the-oracle-stands-alone',
+      comment: 'contract/ reads the contract on its own, sharing no code with the service it checks.',
+      severity: 'error',
+      from: { path: '^contract/' },
+      to: { path: '^(lib|functions|infra|bench|scripts|test)/' },
     },
     {
       name: 'only-the-store-speaks-dynamodb',
-      comment: 'Inside lib/, only lib/store/ imports the DynamoDB SDK.',
+      comment:
+        "Only lib/store/ (and infra/, which runs DynamoDB Local and its stream) imports the DynamoDB SDK; bench/ and scripts/ go through the store. The two exceptions are the benchmark's instruments, which measure what DynamoDB charges: item-size.ts sizes items by its rules, writes.ts watches each transaction the store sends.",
       severity: 'error',
-      from: { path: '^lib/', pathNot: '^lib/store/' },
+      from: {
+        path: '^(lib|functions|bench|scripts|contract)/',
+        pathNot: '^lib/store/|^bench/(item-size|writes)\\.ts$',
+      },
       to: { path: '@aws-sdk/(client-dynamodb|lib-dynamodb|util-dynamodb|client-dynamodb-streams)' },
     },
     {
@@ -51,6 +85,8 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^(node_modules|cdk\\.out|coverage|\\.data)/' },
+    // node_modules is not followed, but not excluded either: an excluded module drops the import
+    // of it, and then no rule about a package (the DynamoDB SDK) could ever fire.
+    exclude: { path: '^(cdk\\.out|coverage|\\.data)/' },
   },
 };

@@ -3,17 +3,33 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 import { defineConfig } from 'vitest/config';
 
 /**
- * One run: unit tests (no I/O), integration tests through HTTP against the local stack that
- * `test/support/global-setup.ts` starts once (AWS's DynamoDB Local engine, in memory), and
- * infrastructure tests against the synthesized template.
+ * Three projects, run together by `npm test` (with coverage) and one at a time by
+ * `npx vitest run --project unit|integration|infra`:
+ * - unit: pure tests, no I/O; no stack starts, so a run takes seconds.
+ * - integration: through HTTP against the local stack `test/support/global-setup.ts` starts once
+ *   (AWS's DynamoDB Local engine, in memory); only this project pays for it.
+ * - infra: the synthesized template; no stack either.
  */
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 120_000,
+  env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      { test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        test: {
+          ...shared,
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      { test: { ...shared, name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+    ],
     coverage: {
       provider: 'v8',
       include: ['functions/**', 'lib/**', 'infra/**'],

@@ -1,9 +1,7 @@
+import { evaluate, type ListedAction } from '../contract/oracle';
 import { type Action, toView } from '../lib/action';
-import { fromItem, isTombstone } from '../lib/store/item';
 import type { ReadStats } from '../lib/store/list';
-import { attr, itemKind } from '../lib/store/table';
-import { evaluate, type ListedAction } from '../test/support/oracle';
-import { scanEvery } from './scan';
+import { scanActions } from '../lib/store/scan';
 
 /**
  * The naive list the benchmark measures against: a Scan of the whole base table (actions,
@@ -11,7 +9,7 @@ import { scanEvery } from './scan';
  * to count and sort its matches. DynamoDB charges a filtered Scan for every byte it reads, so
  * the scan costs the same whatever the query; it is read once, and every query's answer is then
  * worked out from the scanned actions by the contract's own reading of the query
- * (`test/support/oracle.ts`, which shares no code with `lib/`).
+ * (`contract/oracle.ts`, which shares no code with `lib/`).
  */
 export interface ScannedTable {
   /** Every live action, by id. */
@@ -25,11 +23,7 @@ export interface ScannedTable {
 /** `expectedItems`: about how many items the table holds, to size the scan's segments. */
 export async function scanTable(expectedItems: number): Promise<ScannedTable> {
   const actions = new Map<string, Action>();
-  const { stats, segments, seconds } = await scanEvery(expectedItems, (item) => {
-    if (item[attr.sortKey] !== itemKind.action || isTombstone(item)) return;
-    const action = fromItem(item);
-    actions.set(action.id, action);
-  });
+  const { stats, segments, seconds } = await scanActions(expectedItems, (action) => actions.set(action.id, action));
   // The oracle reads actions as the API shows them.
   return { actions, listed: [...actions.values()].map(toView), stats, segments, seconds };
 }

@@ -1,5 +1,5 @@
-import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Action, type Attachment, newAction, type Person, producerActionId } from '../lib/action';
+import { type BulkWriteSummary, writeActionsInBulk } from '../lib/store/bulk-write';
 import {
   world as buildWorld,
   EMPTY_LOCATION,
@@ -13,11 +13,8 @@ import {
 
 /**
  * Deterministic, realistic actions for the benchmark, the latency check and `npm run seed`,
- * written through the store's own item mapping and counters. The same seed and count always give the same actions, and the first
- * N actions of a larger run are the N actions of a smaller one.
- *
- * It imports the store (which reads `lib/config` when loaded), so import it dynamically, after
- * the environment points at a store.
+ * written through the store's own bulk writer. The same seed and count always give the same
+ * actions, and the first N actions of a larger run are the N actions of a smaller one.
  */
 
 const DAY = 86_400_000;
@@ -164,123 +161,24 @@ export function progressBar(label: string, total: number) {
   };
 }
 
-const BATCH = 25;
-const IN_FLIGHT = 4;
-
 /** What a bulk write did, for the caller's report. */
-export interface WriteSummary {
-  actions: number;
-  /** Actions that were already stored (and are overwritten): their counters move, not grow. */
-  replaced: number;
-  /** Counter items (one counter on one shard) the write moved. */
-  counterItems: number;
+export interface WriteSummary extends BulkWriteSummary {
   seconds: number;
 }
 
-/**
- * Writes actions in bulk, and their counters after them: BatchWriteItem, 25 at a time with a
- * few batches in flight, using the store's own `toItem`, so what is stored is exactly what the
- * service would store. Much faster than the service's write path (one transaction per action,
- * about 80 a second on DynamoDB Local), and it keeps the counters exact the same way:
- * - before each batch it reads what is stored under the same ids, so an action written again
- *   (seeding twice) moves its counters from the old values to the new, and never counts twice;
- * - the counter moves (`counterMoves`, the service's own) are summed per counter shard in
- *   memory and applied at the end with `ADD`, on the shard of each action's id, as the service
- *   does.
- * It writes no history entries (seeded actions have none). Nothing else may write the same
- * ids meanwhile; a run cut short leaves counters behind the items (`bench/recount.ts` finds it).
- */
+/** Writes actions through the store's bulk writer (`lib/store/bulk-write`), with progress bars. */
 export async function writeActions(actions: Iterable<Action>, total: number, label = 'writing'): Promise<WriteSummary> {
   const started = Date.now();
-  const { getDocumentClient, tableName } = await import('../lib/store/client');
-  const documentClient = getDocumentClient();
-  const TABLE = tableName();
-  const { fromItem, isTombstone, toItem } = await import('../lib/store/item');
-  const { counterMoves } = await import('../lib/store/counters');
-  const { attr, itemKind, shardOf } = await import('../lib/store/table');
   const bar = progressBar(label, total);
-  const iterator = actions[Symbol.iterator]();
-  /** `<counter key>\u0000<shard>` -> the change to apply. */
-  const deltas = new Map<string, number>();
-  let written = 0;
-  let replaced = 0;
-  const nextBatch = () => {
-    const batch: Action[] = [];
-    for (let r = iterator.next(); !r.done; r = iterator.next()) {
-      batch.push(r.value);
-      if (batch.length === BATCH) break;
-    }
-    return batch;
-  };
-  const retrying = async <T>(attempt: () => Promise<T | undefined>) => {
-    for (let round = 0; ; round++) {
-      if (round > 0) await new Promise((r) => setTimeout(r, Math.min(2000, 25 * 2 ** round)));
-      const done = await attempt();
-      if (done !== undefined) return done;
-    }
-  };
-  const storedUnder = async (ids: string[]) => {
-    const found = new Map<string, Record<string, unknown>>();
-    let keys: Array<Record<string, unknown>> | undefined = ids.map((id) => ({
-      [attr.id]: id,
-      [attr.sortKey]: itemKind.action,
-    }));
-    await retrying(async () => {
-      const result = await documentClient.send(
-        new BatchGetCommand({ RequestItems: { [TABLE]: { Keys: keys, ConsistentRead: true } } }),
-      );
-      for (const item of result.Responses?.[TABLE] ?? []) found.set(item[attr.id] as string, item);
-      keys = result.UnprocessedKeys?.[TABLE]?.Keys;
-      return keys && keys.length > 0 ? undefined : true;
-    });
-    return found;
-  };
-  const worker = async () => {
-    for (let batch = nextBatch(); batch.length > 0; batch = nextBatch()) {
-      const before = await storedUnder(batch.map((a) => a.id));
-      let requests = batch.map((a) => ({ PutRequest: { Item: toItem(a) } }));
-      await retrying(async () => {
-        const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [TABLE]: requests } }));
-        requests = (result.UnprocessedItems?.[TABLE] ?? []) as typeof requests;
-        return requests.length > 0 ? undefined : true;
-      });
-      for (const action of batch) {
-        const old = before.get(action.id);
-        const previous = old && !isTombstone(old) ? fromItem(old) : undefined;
-        if (old) replaced++;
-        const shard = itemKind.counterShard(shardOf(action.id));
-        for (const move of counterMoves(previous, action)) {
-          const key = `${move.key}\u0000${shard}`;
-          deltas.set(key, (deltas.get(key) ?? 0) + move.delta);
-        }
-      }
-      written += batch.length;
-      bar.tick(batch.length);
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  bar.finish();
-
-  const moves = [...deltas].filter(([, delta]) => delta !== 0);
-  const counterBar = progressBar(`counting ${moves.length} counter shards`, moves.length);
-  const applyNext = async () => {
-    for (let entry = moves.pop(); entry; entry = moves.pop()) {
-      const [key, delta] = entry;
-      const [counter, shard] = key.split('\u0000') as [string, string];
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: TABLE,
-          Key: { [attr.id]: counter, [attr.sortKey]: shard },
-          UpdateExpression: 'ADD #n :delta',
-          ExpressionAttributeNames: { '#n': attr.count },
-          ExpressionAttributeValues: { ':delta': delta },
-        }),
-      );
-      counterBar.tick();
-    }
-  };
-  const counterItems = moves.length;
-  await Promise.all(Array.from({ length: IN_FLIGHT * 2 }, applyNext));
-  counterBar.finish();
-  return { actions: written, replaced, counterItems, seconds: (Date.now() - started) / 1000 };
+  let counterBar: ReturnType<typeof progressBar> | undefined;
+  const summary = await writeActionsInBulk(actions, {
+    written: (n) => bar.tick(n),
+    counting: (shards) => {
+      bar.finish();
+      counterBar = progressBar(`counting ${shards} counter shards`, shards);
+    },
+    counted: () => counterBar?.tick(),
+  });
+  counterBar?.finish();
+  return { ...summary, seconds: (Date.now() - started) / 1000 };
 }

@@ -6,9 +6,18 @@ import { type BuildOptions, build } from 'esbuild';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
 import { localEnvironment } from '../infra/local/stack';
 import { startStore } from '../infra/local/store';
+import { deleteAction, updateAction } from '../lib/actions';
+import { ValidationError } from '../lib/errors';
+import { parseListQuery } from '../lib/filter/query';
+import { listActions } from '../lib/store/list';
+import { putNewAction } from '../lib/store/writes';
+import { baselineAnswer, scanTable } from './baseline';
+import { actionAt, generateActions, progressBar, writeActions } from './generate';
 import { benchQueries } from './queries';
+import { recount } from './recount';
 import { measureSync, syncReport } from './sync';
 import { REFERENCE_DATE, world } from './world';
+import { recordingTransactions, summarize } from './writes';
 
 /**
  * `npm run bench [-- --actions N] [--repeat R] [--seed S] [--samples W] [--disk]`: fills AWS's
@@ -44,17 +53,6 @@ const started = Date.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'actions-bench-'));
 const store = await startStore(args.disk ? { path: join(dataDir, 'dynamodb') } : {});
 Object.assign(process.env, localEnvironment(dataDir, store.endpoint), { LOG_LEVEL: 'silent' });
-
-// Loaded only now: the store reads its configuration once, when first imported.
-const { actionAt, generateActions, progressBar, writeActions } = await import('./generate');
-const { baselineAnswer, scanTable } = await import('./baseline');
-const { recount } = await import('./recount');
-const { recordingTransactions, summarize } = await import('./writes');
-const { listActions } = await import('../lib/store/list');
-const { parseListQuery } = await import('../lib/filter/query');
-const { ValidationError } = await import('../lib/errors');
-const { putNewAction } = await import('../lib/store/writes');
-const { updateAction, deleteAction } = await import('../lib/actions');
 
 const w = world(SEED);
 
@@ -417,7 +415,7 @@ const markdown = [
     'halved when eventually consistent; counters are read strongly consistent). The baseline is a scan of the whole ' +
     `table, ${fmt(oneScan)} read units (${scan.itemsRead} items: the actions and the shards of their counters; ` +
     `${scanned.seconds.toFixed(0)} s in ${scanned.segments} parallel segments), whatever the query; every answer is ` +
-    "checked against the contract's reading of the query over the scanned actions (`test/support/oracle.ts`) and " +
+    "checked against the contract's reading of the query over the scanned actions (`contract/oracle.ts`) and " +
     'every returned action against what is stored. * marks the common shapes (issue 13, point 2).',
   '',
   `| ${header.join(' | ')} |`,

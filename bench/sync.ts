@@ -1,4 +1,3 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Action } from '../lib/action';
 import type { World } from './world';
 
@@ -29,8 +28,7 @@ export async function measureSync(actions: number, w: World, actionAt: (w: World
   const { listActions } = await import('../lib/store/list');
   const { parseListQuery } = await import('../lib/filter/query');
   const { readChanges } = await import('../lib/store/feed');
-  const { historyItem } = await import('../lib/store/item');
-  const { getDocumentClient, tableName } = await import('../lib/store/client');
+  const { writeHistoryInBulk } = await import('../lib/store/bulk-write');
   const { once } = await import('../lib/idempotency');
   const { createAction } = await import('../lib/actions');
   const { toView } = await import('../lib/action');
@@ -60,13 +58,11 @@ export async function measureSync(actions: number, w: World, actionAt: (w: World
   }
 
   // ---- the change feed at a tenth of its entries and at all of them ----
-  const writeEntries = async (from: number, to: number) => {
-    const client = getDocumentClient();
-    for (let i = from; i < to; i += 25) {
-      let requests: unknown[] = [];
-      for (let j = i; j < Math.min(to, i + 25); j++) {
-        const action = actionAt(w, j);
-        const entry = {
+  const writeEntries = (from: number, to: number) =>
+    writeHistoryInBulk(
+      Array.from({ length: to - from }, (_, k) => {
+        const action = actionAt(w, from + k);
+        return {
           actionId: action.id,
           version: 1,
           type: 'created' as const,
@@ -74,14 +70,8 @@ export async function measureSync(actions: number, w: World, actionAt: (w: World
           time: action.createdAt,
           action: toView(action),
         };
-        requests.push({ PutRequest: { Item: historyItem(entry) } });
-      }
-      while (requests.length > 0) {
-        const result = await client.send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests as never } }));
-        requests = (result.UnprocessedItems?.[tableName()] ?? []) as unknown[];
-      }
-    }
-  };
+      }),
+    );
   const feed: SyncFigures['feed'] = [];
   const tenth = Math.floor(actions / 10);
   for (const [from, to] of [

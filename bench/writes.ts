@@ -15,8 +15,6 @@ import { indexWriteUnits, itemBytes, type StoredItem, stored, writeUnitsOf } fro
  * DynamoDB Local's own report is kept beside it, but it does not follow those rules (it
  * charges 4 units per KB for a Put in a transaction, one charge for all the Updates of a
  * transaction, and nothing for the index of an ordinary UpdateItem), so it is not the figure.
- *
- * Imports the store, so load it after the environment points at one.
  */
 
 export interface TransactionCost {

@@ -85,7 +85,8 @@ export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assign
 /** How the seed shows an action nobody is assigned to. */
 export const UNASSIGNED = { id: 'undefined', name: 'Unknown user', email: '' } as const;
 
-export const limits = {
+/** What one action may hold (`queryLimits` bounds a list query, `MAX_BODY_BYTES` a request body). */
+export const actionLimits = {
   title: 200,
   description: 10_000,
   shortText: 200,
@@ -99,6 +100,7 @@ export const limits = {
   latestComments: 5,
   endorsements: 100,
 } as const;
+const limits = actionLimits;
 
 /** Fields only the service sets; a body that sends one is refused, naming it. */
 export const SERVICE_FIELDS = [

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
-import { type Action, type Comment, limits, type Person, validateBody } from './action';
+import { type Action, actionLimits, type Comment, type Person, validateBody } from './action';
 import { nowIso } from './dates';
 import { ConflictError, clip, ForbiddenError, NotFoundError, noSuchAction, ValidationError } from './errors';
 import { splitQueryString } from './filter/query';
@@ -21,7 +21,7 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 export const commentBodySchema = z.strictObject({
   text: z
     .string()
-    .max(limits.comment, `must be at most ${limits.comment} characters`)
+    .max(actionLimits.comment, `must be at most ${actionLimits.comment} characters`)
     .refine((s) => s.trim() !== '', 'must not be empty or only white space')
     .refine((s) => s.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)')
     .refine((s) => !CONTROL.test(s), 'must not contain control characters other than tab and line breaks'),
@@ -44,7 +44,7 @@ export async function addComment(
     return {
       next: {
         ...current,
-        comments: [...current.comments, comment].slice(-limits.latestComments),
+        comments: [...current.comments, comment].slice(-actionLimits.latestComments),
         commentCount: current.commentCount + 1,
       },
       entry: { type: 'commented', comment: { id: comment.id, text } },
@@ -89,9 +89,9 @@ export async function deleteComment(caller: Person, actionId: string, commentId:
     }
     // When a comment of the latest few goes, the one before them takes its place.
     const comments = current.comments.some((c) => c.id === commentId)
-      ? (await latestComments(actionId, limits.latestComments + 1))
+      ? (await latestComments(actionId, actionLimits.latestComments + 1))
           .filter((c) => c.id !== commentId)
-          .slice(-limits.latestComments)
+          .slice(-actionLimits.latestComments)
       : current.comments;
     return {
       next: { ...current, comments, commentCount: Math.max(0, current.commentCount - 1) },
@@ -105,8 +105,10 @@ export async function deleteComment(caller: Person, actionId: string, commentId:
 export async function endorse(caller: Person, actionId: string): Promise<Action> {
   const result = await mutate(actionId, { caller, rights: 'anyone' }, nowIso, (current, stamp) => {
     if (current.endorsedBy.some((e) => e.id === caller.id)) return undefined;
-    if (current.endorsedBy.length >= limits.endorsements) {
-      throw new ConflictError(`This action already has the most endorsements it can hold (${limits.endorsements}).`);
+    if (current.endorsedBy.length >= actionLimits.endorsements) {
+      throw new ConflictError(
+        `This action already has the most endorsements it can hold (${actionLimits.endorsements}).`,
+      );
     }
     return {
       next: { ...current, endorsedBy: [...current.endorsedBy, { ...caller, endorsedAt: stamp }] },

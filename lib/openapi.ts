@@ -1,97 +1,27 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
-import { limits as bodyLimits, createActionSchema, locationFields, patchActionSchema, UNASSIGNED } from './action';
+import { actionLimits, createActionSchema, patchActionSchema } from './action';
 import { changesLimits } from './changes';
 import { commentBodySchema, threadLimits } from './comments';
 import { problemTypeBase } from './errors';
 import { fields } from './filter/fields';
-import { limits as queryLimits } from './filter/query';
+import { queryLimits } from './filter/query';
 import { MAX_BODY_BYTES } from './limits';
-import { type RouteDefinition, routes } from './routes';
+import { type RouteDefinition, type RouteHandler, routes } from './routes';
+import {
+  actionViewSchema as actionView,
+  commentSchema as comment,
+  historyEntrySchema as historyEntry,
+} from './view-schemas';
 
 /**
- * The OpenAPI 3.1 document, generated from the zod schemas that validate requests, the field
+ * The OpenAPI 3.1 document, generated from the zod schemas that validate requests, the schemas
+ * of what the API answers (`view-schemas.ts`, held equal to the domain's types), the field
  * catalogue that drives the filter language, and the route table that both AWS and the local
- * gateway serve. Nothing here is typed twice.
+ * gateway serve. Each route's handler name is its operationId.
  */
 
 extendZodWithOpenApi(z);
-
-const person = z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }).openapi('Person');
-
-const comment = z
-  .object({
-    id: z.string().openapi({ description: 'A time-ordered UUID (v7)' }),
-    author: person,
-    text: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi('Comment');
-
-const endorsement = z
-  .object({ id: z.string(), name: z.string(), email: z.string().nullable(), endorsedAt: z.string() })
-  .openapi('Endorsement');
-
-const historyEntry = z
-  .object({
-    version: z.number().int().openapi({ description: 'Versions run 1, 2, 3... with no gaps' }),
-    type: z.enum([
-      'created',
-      'updated',
-      'deleted',
-      'commented',
-      'comment-edited',
-      'comment-deleted',
-      'endorsed',
-      'endorsement-withdrawn',
-    ]),
-    actor: person,
-    time: z.string(),
-    changes: z
-      .record(z.string(), z.object({ before: z.unknown(), after: z.unknown() }))
-      .optional()
-      .openapi({ description: 'For `updated`: exactly the fields that changed' }),
-    comment: z.object({ id: z.string(), text: z.string().optional() }).optional(),
-  })
-  .openapi('HistoryEntry');
-
-const actionView = z
-  .object({
-    id: z.string().openapi({ example: '3f0c7a52-8d7e-4f59-9a1c-0f4b7c1d2e3a' }),
-    title: z.string(),
-    description: z.string(),
-    actionProducer: z.object({ name: z.string(), url: z.string().optional(), reference: z.string().optional() }),
-    location: z.object(Object.fromEntries(locationFields.map((f) => [f, z.string()]))),
-    allowAnonymousEdits: z.boolean(),
-    dueAt: z.string().openapi({ example: '2026-12-01T10:00:00.000Z', description: 'UTC, milliseconds, Z' }),
-    priority: z.string().openapi({ example: '2', description: 'A non-negative integer, as a string' }),
-    status: z.string().openapi({ example: '1', description: 'A non-negative integer, as a string' }),
-    owner: person,
-    initiator: person,
-    assignee: person.openapi({
-      description: `Nobody assigned shows as ${JSON.stringify(UNASSIGNED)}.`,
-    }),
-    endorsedBy: z
-      .array(endorsement)
-      .openapi({ description: `In endorsement order, at most ${bodyLimits.endorsements}` }),
-    attachments: z.array(
-      z.object({
-        url: z.string(),
-        name: z.string().optional(),
-        contentType: z.string().optional(),
-        size: z.number().int().optional(),
-      }),
-    ),
-    tags: z.array(z.string()),
-    comments: z
-      .array(comment)
-      .openapi({ description: `The latest ${bodyLimits.latestComments} comments, oldest of them first` }),
-    commentCount: z.number().int().openapi({ description: 'How many comments the action has in all' }),
-    createdAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
-    updatedAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
-  })
-  .openapi('Action');
 
 const problem = z
   .object({
@@ -277,17 +207,42 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   503: 'The store is busy or unreachable; see Retry-After.',
 };
 
+/**
+ * In AWS, API Gateway answers any route with 429 when the stage's throttle (the construct's
+ * `throttle` prop) is exceeded, before the service sees the request: its own small JSON body,
+ * not a problem. The local stack has no throttle.
+ */
+const throttled = {
+  429: {
+    description: "Too many requests: the API's throttle (AWS only). Retry later.",
+    content: {
+      'application/json': { schema: z.object({ message: z.string().openapi({ example: 'Too Many Requests' }) }) },
+    },
+  },
+};
+
 const jsonBody = (schema: z.ZodType, types = ['application/json']) => ({
   content: Object.fromEntries(types.map((t) => [t, { schema }])),
 });
 
-/** What each route does, keyed by its handler; a route without an entry fails the build. */
-const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIRegistry['registerPath']>[0]> = {
+type Operation = Parameters<OpenAPIRegistry['registerPath']>[0];
+/** An operation as described here: its operationId is the handler's name unless it sets one. */
+type Described = Omit<Operation, 'operationId'> & { operationId?: string };
+
+/**
+ * What each route does, keyed by its handler: a handler of the route table without an entry
+ * here does not compile. Each operation's operationId is its handler's name (set below), so a
+ * generated client calls `createAction`, not `postApiActions`; a handler that serves two routes
+ * names the second operation itself.
+ */
+const operations: {
+  [H in RouteHandler]: (route: RouteDefinition) => Omit<Operation, 'operationId'> & { operationId?: string };
+} = {
   createAction: (r) => ({
     method: 'post',
     path: r.path,
     summary: 'Create an action',
-    description: `The caller becomes owner and initiator; the id is a random UUID. actionProducer.reference is kept as data: only the producer's own ActionRequested event claims a reference. Strings: title 1-${bodyLimits.title} chars, description up to ${bodyLimits.description}; text must be well-formed Unicode, and one-line fields (title, names, references, location, tags, attachment name and type) refuse control and bidirectional formatting characters.`,
+    description: `The caller becomes owner and initiator; the id is a random UUID. actionProducer.reference is kept as data: only the producer's own ActionRequested event claims a reference. Strings: title 1-${actionLimits.title} chars, description up to ${actionLimits.description}; text must be well-formed Unicode, and one-line fields (title, names, references, location, tags, attachment name and type) refuse control and bidirectional formatting characters.`,
     request: { headers: idempotencyKey, body: jsonBody(createActionSchema) },
     responses: {
       201: { description: 'Created', content: { 'application/json': { schema: z.object({ id: z.string() }) } } },
@@ -359,7 +314,7 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
     method: 'post',
     path: r.path,
     summary: 'Comment on an action',
-    description: `Any signed-in caller. Text: non-blank, at most ${bodyLimits.comment} characters, well-formed Unicode; line breaks and tabs allowed. Moves the action's version, updatedAt and ETag.`,
+    description: `Any signed-in caller. Text: non-blank, at most ${actionLimits.comment} characters, well-formed Unicode; line breaks and tabs allowed. Moves the action's version, updatedAt and ETag.`,
     request: { params: idParameter, headers: idempotencyKey, body: jsonBody(commentBodySchema) },
     responses: {
       201: { description: 'The comment; Location names it', content: { 'application/json': { schema: comment } } },
@@ -405,7 +360,7 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
     method: 'put',
     path: r.path,
     summary: 'Endorse the action as the caller',
-    description: `Any signed-in caller; endorsing again changes nothing. At most ${bodyLimits.endorsements} endorsements (409 past that).`,
+    description: `Any signed-in caller; endorsing again changes nothing. At most ${actionLimits.endorsements} endorsements (409 past that).`,
     request: { params: idParameter },
     responses: {
       200: { description: 'The action with its ETag', content: { 'application/json': { schema: actionView } } },
@@ -459,14 +414,31 @@ const operations: Record<string, (route: RouteDefinition) => Parameters<OpenAPIR
     security: [],
     responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: z.object({}) } } } },
   }),
-  docs: (r) => ({
-    method: 'get',
-    path: r.path,
-    summary: 'Interactive documentation (Swagger UI)',
-    security: [],
-    ...(r.path.includes('{file}') ? { request: { params: z.object({ file: z.string() }) } } : {}),
-    responses: { 200: { description: 'HTML page or asset', content: { 'text/html': { schema: z.string() } } } },
-  }),
+  docs: (r): Described => {
+    const base = {
+      method: 'get' as const,
+      path: r.path,
+      summary: 'Interactive documentation (Swagger UI)',
+      security: [],
+    };
+    if (!r.path.includes('{file}'))
+      return {
+        ...base,
+        responses: { 200: { description: 'The HTML page', content: { 'text/html': { schema: z.string() } } } },
+      };
+    return {
+      ...base,
+      operationId: 'docsFile',
+      request: { params: z.object({ file: z.string() }) },
+      responses: {
+        200: { description: 'A file of the page', content: { '*/*': { schema: z.string() } } },
+        404: {
+          description: 'No documentation file has that name.',
+          content: { 'application/problem+json': { schema: problem } },
+        },
+      },
+    };
+  },
 };
 
 /** The whole document. */
@@ -480,10 +452,13 @@ export function openApiDocument(): Record<string, unknown> {
     bearerFormat: 'JWT',
     description: 'A Cognito ID token (locally: `npm run --silent token`).',
   });
+  const operationIds = new Set<string>();
   for (const route of routes) {
-    const operation = operations[route.handler];
-    if (!operation) throw new Error(`No OpenAPI description for the ${route.handler} route`);
-    registry.registerPath(operation(route));
+    const operation = operations[route.handler](route);
+    const operationId = operation.operationId ?? route.handler;
+    if (operationIds.has(operationId)) throw new Error(`Two operations are called ${operationId}`);
+    operationIds.add(operationId);
+    registry.registerPath({ ...operation, operationId, responses: { ...operation.responses, ...throttled } });
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -24,14 +24,20 @@ export interface RouteDefinition {
 /** What every write of an action needs: read it, then write it, its history and counters in one transaction. */
 const WRITE: readonly TableAccess[] = ['GetItem', 'PutItem', 'UpdateItem'];
 
-export const routes: readonly RouteDefinition[] = [
-  // Creates may give up their idempotency key's claim when they fail (DeleteItem).
-  { method: 'POST', path: '/api/actions', handler: 'createAction', access: [...WRITE, 'DeleteItem'] },
+/** Creates may give up their idempotency key's claim when they fail (DeleteItem). */
+const CREATE: readonly TableAccess[] = [...WRITE, 'DeleteItem'];
+
+/**
+ * The table itself, kept literal (`as const satisfies`) so the handler names are a type:
+ * `lib/openapi.ts` must document each one, or it does not compile.
+ */
+const routeTable = [
+  { method: 'POST', path: '/api/actions', handler: 'createAction', access: CREATE },
   { method: 'GET', path: '/api/actions', handler: 'listActions', access: ['Query', 'BatchGetItem'] },
   { method: 'GET', path: '/api/actions/{id}', handler: 'getAction', access: ['GetItem'] },
   { method: 'PATCH', path: '/api/actions/{id}', handler: 'updateAction', access: WRITE },
   { method: 'DELETE', path: '/api/actions/{id}', handler: 'deleteAction', access: WRITE },
-  { method: 'POST', path: '/api/actions/{id}/comments', handler: 'addComment', access: [...WRITE, 'DeleteItem'] },
+  { method: 'POST', path: '/api/actions/{id}/comments', handler: 'addComment', access: CREATE },
   { method: 'GET', path: '/api/actions/{id}/comments', handler: 'listComments', access: ['GetItem', 'Query'] },
   { method: 'PATCH', path: '/api/actions/{id}/comments/{commentId}', handler: 'editComment', access: WRITE },
   {
@@ -47,7 +53,13 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },
   { method: 'GET', path: '/docs', handler: 'docs', access: [], public: true },
   { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], public: true },
-];
+] as const satisfies readonly RouteDefinition[];
+
+/** The name of every handler the route table serves. */
+export type RouteHandler = (typeof routeTable)[number]['handler'];
+
+/** Every route; `handler` is one of the table's own names. */
+export const routes: readonly (RouteDefinition & { handler: RouteHandler })[] = routeTable;
 
 /** Answers requests no route matches (API Gateway's `$default` route). */
 export const fallbackRoute = { handler: 'notFound' } as const;

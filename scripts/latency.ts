@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { actionAt, writeActions } from '../bench/generate';
 import { world } from '../bench/world';
 import { issueToken } from '../infra/local/issuer';
 import { startLocalStack, streamPositionFile } from '../infra/local/stack';
@@ -34,11 +35,8 @@ if (!(Number.isSafeInteger(SMALL) && Number.isSafeInteger(LARGE) && SMALL >= 100
 
 const started = Date.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'actions-latency-'));
-// Before the stack loads the handlers: they read their configuration once, when first imported.
 process.env.LOG_LEVEL = 'silent';
 const stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
-// Loaded only now, for the same reason: the writer imports the store.
-const { actionAt, writeActions } = await import('../bench/generate');
 
 const w = world(SEED);
 const site = w.sites[4]?.name ?? '';

@@ -4,33 +4,15 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  DynamoDBClient,
-  type GlobalSecondaryIndexDescription,
-  ResourceNotFoundException,
-  type TableDescription,
-  UpdateTableCommand,
-} from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { fromItem, isTombstone, toItem } from '../../lib/store/item';
-import {
-  attr,
-  attributeDefinitions,
-  globalSecondaryIndexes,
-  indexList,
-  itemKind,
-  sortKey,
-  tableKey,
-} from '../../lib/store/table';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createOrUpgradeTable, TableUpgradeError } from '../../lib/store/upgrade';
 
 /**
  * The local store: AWS's own DynamoDB Local engine (the jar shipped in the npm package
  * `amplify-dynamodb-simulator`), on a loopback port, kept on disk under `DATA_DIR/dynamodb` or
  * in memory. It is the only local engine because the service needs what only it emulates:
  * transactions and streams. It needs a Java 17+ runtime. The table, its indexes and its stream
- * come from `lib/store/table`, as the CDK construct's do.
+ * come from `lib/store/table`, as the CDK construct's do, made or upgraded by `lib/store/upgrade`.
  */
 
 export const LOCAL_TABLE_NAME = 'actions';
@@ -150,139 +132,18 @@ export const localClient = (endpoint: string) =>
   });
 
 /**
- * Creates the table, its indexes and its stream on first start. A table an earlier version made
- * on disk is brought up to date: each index it lacks is added (one per UpdateTable, as DynamoDB
- * allows), and the actions written before get the keys the new indexes order by. An index whose
- * keys or projection changed cannot be altered in place; that is a StoreStartError naming it.
+ * Creates the table, its indexes and its stream on first start, or brings a table an earlier
+ * version made on disk up to date (`lib/store/upgrade`); an index that cannot be changed in place
+ * is a StoreStartError naming it.
  */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = localClient(endpoint);
   try {
-    const existing = await describe(client, tableName);
-    if (existing) await upgradeTable(client, existing);
-    else await createTable(client, tableName);
+    await createOrUpgradeTable(client, tableName);
+  } catch (error) {
+    if (error instanceof TableUpgradeError) throw new StoreStartError(error.message, { cause: error });
+    throw error;
   } finally {
     client.destroy();
   }
-}
-
-type WantedIndex = ReturnType<typeof globalSecondaryIndexes>[number];
-
-/** Creates the table with these indexes (all of them unless told otherwise) and its stream. */
-export async function createTable(
-  client: DynamoDBClient,
-  tableName: string,
-  gsis: WantedIndex[] = globalSecondaryIndexes(),
-): Promise<void> {
-  const keyNames = new Set([
-    tableKey.name,
-    sortKey.name,
-    ...gsis.flatMap((i) => i.KeySchema.map((k) => k.AttributeName)),
-  ]);
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [
-        { AttributeName: tableKey.name, KeyType: 'HASH' },
-        { AttributeName: sortKey.name, KeyType: 'RANGE' },
-      ],
-      AttributeDefinitions: attributeDefinitions().filter((d) => keyNames.has(d.AttributeName)),
-      GlobalSecondaryIndexes: gsis,
-      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
-    }),
-  );
-}
-
-async function describe(client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> {
-  try {
-    return (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
-  } catch (error) {
-    if (error instanceof ResourceNotFoundException) return undefined;
-    throw error;
-  }
-}
-
-/** Whether a stored index has the keys and projection the store expects. */
-const sameIndex = (have: GlobalSecondaryIndexDescription, want: WantedIndex) =>
-  JSON.stringify(have.KeySchema) === JSON.stringify(want.KeySchema) &&
-  have.Projection?.ProjectionType === want.Projection.ProjectionType &&
-  JSON.stringify([...(have.Projection?.NonKeyAttributes ?? [])].sort()) ===
-    JSON.stringify([...(want.Projection.NonKeyAttributes ?? [])].sort());
-
-async function upgradeTable(client: DynamoDBClient, table: TableDescription): Promise<void> {
-  const tableName = table.TableName as string;
-  const have = new Map((table.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index]));
-  const wanted = globalSecondaryIndexes();
-  const changed = wanted.filter((w) => {
-    const stored = have.get(w.IndexName);
-    return stored !== undefined && !sameIndex(stored, w);
-  });
-  if (changed.length > 0)
-    throw new StoreStartError(
-      `The store on disk was made by an earlier version whose index ${changed.map((i) => i.IndexName).join(', ')} differs from this one's: move DATA_DIR's dynamodb folder aside (or delete it) and start again.`,
-    );
-  const missing = wanted.filter((w) => !have.has(w.IndexName));
-  if (missing.length === 0) return;
-  for (const index of missing) {
-    await client.send(
-      new UpdateTableCommand({
-        TableName: tableName,
-        AttributeDefinitions: attributeDefinitions(),
-        GlobalSecondaryIndexUpdates: [{ Create: index }],
-      }),
-    );
-    await untilActive(client, tableName, index.IndexName);
-  }
-  await backfillIndexKeys(client, tableName);
-}
-
-async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const index = (await describe(client, tableName))?.GlobalSecondaryIndexes?.find((i) => i.IndexName === indexName);
-    if (index?.IndexStatus === 'ACTIVE') return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new StoreStartError(`DynamoDB Local did not finish building the index ${indexName} within a minute`);
-}
-
-/** Gives every stored action the index keys this version writes and an earlier one did not. */
-async function backfillIndexKeys(client: DynamoDBClient, tableName: string): Promise<void> {
-  const documents = DynamoDBDocumentClient.from(client);
-  const keys = [...new Set(indexList.flatMap((index) => [index.partitionKey.name, index.sortKey.name]))];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: '#sk = :action',
-        ExpressionAttributeNames: { '#sk': attr.sortKey },
-        ExpressionAttributeValues: { ':action': itemKind.action },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (isTombstone(item)) continue;
-      const expected = toItem(fromItem(item));
-      const stale = keys.filter((k) => expected[k] !== undefined && expected[k] !== item[k]);
-      if (stale.length === 0) continue;
-      await documents.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { [attr.id]: item[attr.id], [attr.sortKey]: itemKind.action },
-          UpdateExpression: `SET ${stale.map((_, i) => `#k${i} = :k${i}`).join(', ')}`,
-          ConditionExpression: '#v = :v',
-          ExpressionAttributeNames: {
-            '#v': attr.version,
-            ...Object.fromEntries(stale.map((k, i) => [`#k${i}`, k])),
-          },
-          ExpressionAttributeValues: {
-            ':v': item[attr.version],
-            ...Object.fromEntries(stale.map((k, i) => [`:k${i}`, expected[k]])),
-          },
-        }),
-      );
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
 }

@@ -35,7 +35,7 @@ export interface ListQuery {
   terms: Array<[string, string]>;
 }
 
-export const limits = {
+export const queryLimits = {
   defaultLimit: 10,
   maxLimit: 100,
   /** Deep paging costs a read of every skipped match; past this, narrow the filter. */
@@ -100,17 +100,18 @@ export function parseListTerms(pairs: ReadonlyArray<[string, string]>): ListQuer
       else throw error;
     }
   }
-  if (filters.length > limits.maxFilters) {
-    problems.push({ parameter: 'query', message: `at most ${limits.maxFilters} filters are allowed` });
+  if (filters.length > queryLimits.maxFilters) {
+    problems.push({ parameter: 'query', message: `at most ${queryLimits.maxFilters} filters are allowed` });
   }
 
   const skip = parsePagingInteger(paging.get('skip'), 'skip', 0, problems);
-  const limit = parsePagingInteger(paging.get('limit'), 'limit', limits.defaultLimit, problems);
-  if (limit > limits.maxLimit) problems.push({ parameter: 'limit', message: `must be from 0 to ${limits.maxLimit}` });
-  else if (skip + limit > limits.maxWindow && !problems.some((p) => p.parameter === 'skip')) {
+  const limit = parsePagingInteger(paging.get('limit'), 'limit', queryLimits.defaultLimit, problems);
+  if (limit > queryLimits.maxLimit)
+    problems.push({ parameter: 'limit', message: `must be from 0 to ${queryLimits.maxLimit}` });
+  else if (skip + limit > queryLimits.maxWindow && !problems.some((p) => p.parameter === 'skip')) {
     problems.push({
       parameter: 'skip',
-      message: `skip + limit must be at most ${limits.maxWindow}; narrow the filter instead`,
+      message: `skip + limit must be at most ${queryLimits.maxWindow}; narrow the filter instead`,
     });
   }
   const sort = parseSort(paging.get('sort'), problems);
@@ -160,10 +161,10 @@ export function parseClause(field: FieldSpec, raw: string): Clause {
     throw new ValidationError([{ parameter: field.name, message }]);
   };
   const items = op === '~' ? splitList(text) : [text];
-  if (items.length > limits.maxInValues) fail(`'~' takes at most ${limits.maxInValues} values`);
+  if (items.length > queryLimits.maxInValues) fail(`'~' takes at most ${queryLimits.maxInValues} values`);
   // The limit is per value: a list of 100 ids or dates is longer than any one value may be.
-  if (items.some((v) => v.length > limits.maxValueLength)) {
-    fail(`a value may be at most ${limits.maxValueLength} characters`);
+  if (items.some((v) => v.length > queryLimits.maxValueLength)) {
+    fail(`a value may be at most ${queryLimits.maxValueLength} characters`);
   }
 
   switch (field.type) {

@@ -263,7 +263,7 @@ async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
 
 /** The filter a refused list could add to narrow its read. */
 const NARROWING =
-  'an equality filter on owner, assignee, status, priority, location.site, location.businessUnit or actionProducer.name, or a createdAt, dueAt or updatedAt range';
+  'an equality filter on owner, assignee, status, priority, location.site, location.businessUnit, actionProducer.name or actionProducer.reference, or a createdAt, dueAt or updatedAt range';
 
 async function listPlanned(query: ListQuery, stats: ReadStats, after?: Position): Promise<ListResult> {
   const chosen = plan(query, await sizesFor(query, stats));

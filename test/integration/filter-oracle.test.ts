@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { compareCodePoints, evaluate, FIELDS, type ListedAction, type OracleAnswer } from '../../contract/oracle';
 import { parseListQuery } from '../../lib/filter/query';
 import { plan } from '../../lib/store/plan';
 import { actionBody, call, create, list, newUser, q, uniqueProducer } from '../support/client';
-import { compareCodePoints, evaluate, FIELDS, type ListedAction, type OracleAnswer } from '../support/oracle';
 
 /**
  * The oracle test: random actions, random filters, and the API's answer compared with an
- * in-memory evaluation of the contract (test/support/oracle.ts), ids in order and totalCount.
+ * in-memory evaluation of the contract (contract/oracle.ts), ids in order and totalCount.
  * Deterministic from ORACLE_SEED (printed on failure); the data is scoped to this run by a
  * unique producer name, and a unique token at the start of every title.
  */

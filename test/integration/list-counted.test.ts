@@ -1,5 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localEnvironment } from '../../infra/local/stack';
+import { parseListQuery } from '../../lib/filter/query';
+import { listActions } from '../../lib/store/list';
 import { actionBody, create, dataDir, list, newUser, q, uniqueProducer } from '../support/client';
 
 /**
@@ -8,16 +10,9 @@ import { actionBody, create, dataDir, list, newUser, q, uniqueProducer } from '.
  * say); the actions themselves are created through HTTP.
  */
 
-type ListModule = typeof import('../../lib/store/list');
-type QueryModule = typeof import('../../lib/filter/query');
-let listActions: ListModule['listActions'];
-let parseListQuery: QueryModule['parseListQuery'];
-
-beforeAll(async () => {
-  const { inject } = await import('vitest');
+beforeAll(() => {
+  // The store reads its configuration at first use, which is after this.
   Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
-  ({ listActions } = await import('../../lib/store/list'));
-  ({ parseListQuery } = await import('../../lib/filter/query'));
 });
 
 describe('a count-only list', () => {

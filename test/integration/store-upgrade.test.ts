@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createTable, ensureTable, localClient, StoreStartError } from '../../infra/local/store';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { ensureTable, localClient, StoreStartError } from '../../infra/local/store';
 import { type Action, type CreateActionBody, newAction } from '../../lib/action';
 import { toItem } from '../../lib/store/item';
 import { attr, globalSecondaryIndexes, indexes, indexList, itemKind } from '../../lib/store/table';
+import { createTable } from '../../lib/store/upgrade';
 
 /**
  * A store on disk outlives an upgrade: `npm start` on a DATA_DIR an earlier version filled must
@@ -19,8 +20,7 @@ const client = () => DynamoDBDocumentClient.from(localClient(endpoint));
 const added: string[] = [indexes.allByPriority.name, indexes.allByOwnerName.name, indexes.allByAssigneeName.name];
 const newKeys = [attr.priorityOrderKey, attr.ownerNameKey, attr.assigneeNameKey];
 
-beforeAll(async () => {
-  const { inject } = await import('vitest');
+beforeAll(() => {
   endpoint = inject('storeEndpoint');
 });
 

@@ -91,6 +91,15 @@ describe('a typed client generated from openapi.json', () => {
     expect(tsc()).toBe('');
   }, 60_000);
 
+  it('names each operation after its handler (createAction, listActions, ...), not after its path', () => {
+    const generated = readFileSync(join(work, 'api.ts'), 'utf8');
+    const body = generated.slice(generated.indexOf('export interface operations {'));
+    const names = [...body.matchAll(/^ {4}(\w+): \{$/gm)].map((m) => m[1]);
+    const handlers = [...new Set(routes.map((route) => route.handler))];
+    // The docs handler serves two routes; the second operation is docsFile.
+    expect(names.sort()).toEqual([...handlers, 'docsFile'].sort());
+  });
+
   it('refuses a call with a limit that is not a number', () => {
     writeFileSync(join(work, 'client.ts'), program("'five'"));
     expect(tsc()).toMatch(/client\.ts\(\d+,\d+\): error TS2322/);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { nextMillisecond, parseDateTime, parseDay } from '../../lib/dates';
 import { ValidationError } from '../../lib/errors';
 import { fields } from '../../lib/filter/fields';
-import { type Clause, type ListQuery, limits, parseListQuery, splitList } from '../../lib/filter/query';
+import { type Clause, type ListQuery, parseListQuery, queryLimits, splitList } from '../../lib/filter/query';
 import { expressionLimits, filterExpression, Placeholders } from '../../lib/store/expression';
 import { type IndexRead, plan } from '../../lib/store/plan';
 import { attr, everythingPartitions, filterKey, lowerKey } from '../../lib/store/table';
@@ -267,13 +267,13 @@ describe('parseListQuery on arbitrary query strings', () => {
           return;
         }
         expect(result.limit).toBeGreaterThanOrEqual(0);
-        expect(result.limit).toBeLessThanOrEqual(limits.maxLimit);
+        expect(result.limit).toBeLessThanOrEqual(queryLimits.maxLimit);
         expect(result.skip).toBeGreaterThanOrEqual(0);
-        expect(result.skip + result.limit).toBeLessThanOrEqual(limits.maxWindow);
-        expect(result.filters.length).toBeLessThanOrEqual(limits.maxFilters);
+        expect(result.skip + result.limit).toBeLessThanOrEqual(queryLimits.maxWindow);
+        expect(result.filters.length).toBeLessThanOrEqual(queryLimits.maxFilters);
         for (const clause of result.filters) {
           expect(clause.values.length).toBeGreaterThan(0);
-          expect(clause.values.length).toBeLessThanOrEqual(limits.maxInValues);
+          expect(clause.values.length).toBeLessThanOrEqual(queryLimits.maxInValues);
           if (clause.op !== '~') expect(clause.values).toHaveLength(1);
           if (clause.type === 'integer') for (const v of clause.values) expect(Number.isSafeInteger(v)).toBe(true);
           if (clause.op === '*') expect(clause.type === 'text' || clause.type === 'string').toBe(true);
@@ -304,7 +304,7 @@ describe('what the planner hands DynamoDB', () => {
         for (const read of [chosen.read]) {
           checkExpression(read.filter);
           expect(read.partitions.length).toBeGreaterThan(0);
-          expect(read.partitions.length).toBeLessThanOrEqual(limits.maxInValues);
+          expect(read.partitions.length).toBeLessThanOrEqual(queryLimits.maxInValues);
         }
       }),
       RUNS,

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { type Problem, ValidationError } from '../../lib/errors';
 import { type FieldSpec, fields, fieldsByName } from '../../lib/filter/fields';
-import { type Clause, limits, parseClause, parseListQuery, splitList, splitQueryString } from '../../lib/filter/query';
+import {
+  type Clause,
+  parseClause,
+  parseListQuery,
+  queryLimits,
+  splitList,
+  splitQueryString,
+} from '../../lib/filter/query';
 
 const stringFields = fields.filter((f) => f.type === 'string').map((f) => f.name);
 const integerFields = ['priority', 'status'];
@@ -297,8 +304,8 @@ describe('~ lists', () => {
 });
 
 describe('value length', () => {
-  it(`takes a value of ${limits.maxValueLength} characters and refuses a longer one`, () => {
-    const ok = 'x'.repeat(limits.maxValueLength);
+  it(`takes a value of ${queryLimits.maxValueLength} characters and refuses a longer one`, () => {
+    const ok = 'x'.repeat(queryLimits.maxValueLength);
     expect(clauseOf(`title=${ok}`).values).toEqual([ok]);
     expect(namedBy(`title=${ok}x`)).toEqual(['title']);
     expect(namedBy(`location.site=~a,${ok}x`)).toEqual(['location.site']);
@@ -383,10 +390,10 @@ describe('parseListQuery', () => {
     ]);
   });
 
-  it(`takes ${limits.maxFilters} filters and refuses more, naming the query`, () => {
+  it(`takes ${queryLimits.maxFilters} filters and refuses more, naming the query`, () => {
     const query = (n: number) => Array.from({ length: n }, () => 'status=>0').join('&');
-    expect(parseListQuery(query(limits.maxFilters)).filters).toHaveLength(limits.maxFilters);
-    expect(namedBy(query(limits.maxFilters + 1))).toEqual(['query']);
+    expect(parseListQuery(query(queryLimits.maxFilters)).filters).toHaveLength(queryLimits.maxFilters);
+    expect(namedBy(query(queryLimits.maxFilters + 1))).toEqual(['query']);
   });
 
   it('throws nothing but ValidationError for junk', () => {
@@ -504,7 +511,7 @@ describe('sort', () => {
 describe('parseClause', () => {
   it('names its own field in every error', () => {
     for (const spec of fields) {
-      for (const raw of ['*', '~', '<', 'x'.repeat(limits.maxValueLength + 1)]) {
+      for (const raw of ['*', '~', '<', 'x'.repeat(queryLimits.maxValueLength + 1)]) {
         try {
           parseClause(spec, raw);
         } catch (error) {

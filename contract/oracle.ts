@@ -1,6 +1,9 @@
 /**
  * An in-memory reading of `GET /api/actions` (contract section 4), written from the contract's
- * text and sharing no code with `lib/`: the filter oracle test compares the service with it.
+ * text and sharing no code with `lib/`: the filter oracle test compares the service with it, and
+ * the benchmark checks every answer against it. It lives in a folder of its own so both may
+ * import it (nothing imports `test/`), and so `npm run layers` can hold it apart: `contract/`
+ * imports nothing of the project, and `lib/` nothing of it.
  * It is slow and simple on purpose: every action is checked against every filter, then sorted.
  */
 
