@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { canBeKey, send, tableName } from './client';
 import type { Item } from './item';
 import { attr, itemKind } from './table';
@@ -112,16 +112,20 @@ export function completeKey(
   };
 }
 
-/** Gives up a claim whose request failed, so the key can be used again at once. */
+/**
+ * Gives up a claim whose request failed, so the key can be used again at once: its lease ends
+ * now (an update, not a delete: only deleteComment's function may delete items).
+ */
 export async function releaseKey(digest: string, token: string): Promise<void> {
   try {
     await send(
-      new DeleteCommand({
+      new UpdateCommand({
         TableName: tableName(),
         Key: keyOf(digest),
+        UpdateExpression: 'SET #lease = :ended',
         ConditionExpression: '#state = :pending AND #token = :token',
-        ExpressionAttributeNames: { '#state': 'state', '#token': 'token' },
-        ExpressionAttributeValues: { ':pending': 'pending', ':token': token },
+        ExpressionAttributeNames: { '#state': 'state', '#token': 'token', '#lease': 'leaseUntil' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':token': token, ':ended': 0 },
       }),
     );
   } catch (error) {
