@@ -15,6 +15,7 @@ import { baselineAnswer, scanTable } from './baseline';
 import { actionAt, generateActions, progressBar, writeActions } from './generate';
 import { benchQueries } from './queries';
 import { recount } from './recount';
+import { measureSync, syncReport } from './sync';
 import { REFERENCE_DATE, world } from './world';
 import { recordingTransactions, summarize } from './writes';
 
@@ -216,6 +217,11 @@ const writes = {
 };
 process.stderr.write('recounting every counter after the writes...\n');
 const afterWrites = await recount(ACTIONS + seeded.counterItems + 2 * SAMPLES);
+
+// ---- sync: cursors deep in a list, the change feed, idempotent creates (after the recounts: it writes) ----
+
+process.stderr.write('measuring cursor pages, change-feed pages and idempotent creates...\n');
+const sync = await measureSync(ACTIONS, w, (world, i) => actionAt(world, i, SEED));
 const expectedAfterWrites = ACTIONS + SAMPLES - SAMPLES / 4;
 if (afterWrites.actions !== expectedAfterWrites)
   afterWrites.mismatches.push(`${afterWrites.actions} actions stored, ${expectedAfterWrites} expected`);
@@ -512,6 +518,7 @@ const markdown = [
     .map(([k, v]) => `${k} ${fmt(v)}`)
     .join(', ')}. A create takes ${writes.createMedianMs} ms (median) on DynamoDB Local here.`,
   '',
+  ...syncReport(sync),
   '## Seeding and recounts',
   '',
   `Seeded ${seeded.actions} actions in bulk in ${seeded.seconds.toFixed(0)} s (BatchWriteItem, then ${seeded.counterItems} counter shards with ADD). ` +
@@ -544,6 +551,7 @@ const json = {
   recount: { afterSeeding, afterWrites },
   bundles,
   sweep,
+  sync,
   seconds,
 };
 

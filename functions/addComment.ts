@@ -1,9 +1,18 @@
 import { addComment } from '../lib/comments';
 import { api, json } from '../lib/http';
+import { once, requestOf } from '../lib/idempotency';
 
-/** POST /api/actions/{id}/comments: any signed-in caller; 201 with the comment. */
+/** POST /api/actions/{id}/comments: any signed-in caller; 201 with the comment; with an `Idempotency-Key`, at most once. */
 export const handler = api({ body: 'json' }).handler(async (event) => {
   const id = event.pathParameters?.id ?? '';
-  const comment = await addComment(event.caller, id, event.body);
-  return json(201, comment, { location: `/api/actions/${encodeURIComponent(id)}/comments/${comment.id}` });
+  const reply = await once(
+    requestOf(event),
+    (comment: { id: string }) => ({
+      status: 201,
+      body: comment,
+      location: `/api/actions/${encodeURIComponent(id)}/comments/${comment.id}`,
+    }),
+    (remember) => addComment(event.caller, id, event.body, remember),
+  );
+  return json(reply.status, reply.body, reply.location ? { location: reply.location } : {});
 });

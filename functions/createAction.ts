@@ -1,8 +1,13 @@
 import { createAction } from '../lib/actions';
 import { api, json } from '../lib/http';
+import { once, requestOf } from '../lib/idempotency';
 
-/** POST /api/actions: 201 with the new action's id. */
+/** POST /api/actions: 201 with the new action's id; with an `Idempotency-Key`, at most once. */
 export const handler = api({ body: 'json' }).handler(async (event) => {
-  const action = await createAction(event.caller, event.body);
-  return json(201, { id: action.id }, { location: `/api/actions/${action.id}` });
+  const reply = await once(
+    requestOf(event),
+    (action: { id: string }) => ({ status: 201, body: { id: action.id }, location: `/api/actions/${action.id}` }),
+    (remember) => createAction(event.caller, event.body, remember),
+  );
+  return json(reply.status, reply.body, reply.location ? { location: reply.location } : {});
 });

@@ -14,12 +14,13 @@ import {
   toView,
   validateBody,
 } from './action';
+import { badCursor, encodeCursor, openCursor } from './cursor';
 import { nowIso } from './dates';
 import { noSuchAction, ValidationError } from './errors';
-import { parseListQuery } from './filter/query';
+import { type ListQuery, parseListQuery, parseListTerms } from './filter/query';
 import { logger } from './logger';
-import { listActions as listStored } from './store/list';
-import { getAction as getStored, mutate, putNewAction, type Rights } from './store/writes';
+import { listActions as listStored, type Position } from './store/list';
+import { type GuardedWrite, getAction as getStored, mutate, putNewAction, type Rights } from './store/writes';
 
 /**
  * What the service does to actions, independent of how it is called: the HTTP handlers and the
@@ -31,11 +32,16 @@ import { getAction as getStored, mutate, putNewAction, type Rights } from './sto
  * Creates an action owned and initiated by the caller. Its id is random: a producer reference
  * sent here is data, and never claims the producer's own action (only an event does).
  */
-export async function createAction(caller: Person, body: unknown): Promise<ActionView> {
+export async function createAction(
+  caller: Person,
+  body: unknown,
+  remember?: (created: ActionView) => GuardedWrite,
+): Promise<ActionView> {
   const input = validateBody(createActionSchema, body);
   const action = newAction(crypto.randomUUID(), input, caller, caller, nowIso());
   // A random id cannot be taken; `false` here would be a broken random source.
-  if (!(await putNewAction(action, caller))) throw new Error(`a new random id was taken: ${action.id}`);
+  if (!(await putNewAction(action, caller, remember?.(toView(action)))))
+    throw new Error(`a new random id was taken: ${action.id}`);
   return toView(action);
 }
 
@@ -54,7 +60,7 @@ export async function ingestActionRequested(
   const { name, reference } = input.actionProducer;
   const id = producerActionId(source, name, reference);
   const action = newAction(id, input, owner, owner, nowIso());
-  const created = await putNewAction(action, owner, [legacyProducerActionId(name, reference)]);
+  const created = await putNewAction(action, owner, undefined, [legacyProducerActionId(name, reference)]);
   if (!created) logger.info('duplicate action request ignored', { actionId: id });
   return { id, created };
 }
@@ -62,10 +68,43 @@ export async function ingestActionRequested(
 /** The most a list page may weigh; Lambda's response limit is 6 MB. */
 const MAX_LIST_PAGE_BYTES = 5_500_000;
 
+/** What a list cursor is bound to: its filters and sort, in a canonical order. */
+const listScope = (terms: ListQuery['terms']) => `list:${JSON.stringify(terms)}`;
+
+/**
+ * The query a cursor continues, and where: the request may repeat the cursor's filters and sort
+ * exactly, or leave them out; any other filter or sort beside it is a 400 naming `cursor`.
+ */
+function continued(query: ListQuery, cursor: string, callerId?: string): { query: ListQuery; after: Position } {
+  const { scope, key } = openCursor(cursor);
+  if (!scope.startsWith('list:')) throw badCursor();
+  if (query.terms.length > 0) {
+    if (listScope(query.terms) !== scope)
+      throw badCursor('belongs to another list: repeat its filters and sort exactly, or leave them out');
+    return { query, after: key as Position };
+  }
+  let terms: Array<[string, string]>;
+  try {
+    terms = JSON.parse(scope.slice('list:'.length));
+  } catch {
+    throw badCursor();
+  }
+  const valid =
+    Array.isArray(terms) &&
+    terms.every((t) => Array.isArray(t) && t.length === 2 && t.every((v) => typeof v === 'string'));
+  if (!valid) throw badCursor();
+  return {
+    query: { ...parseListTerms([...terms, ['limit', String(query.limit)]], callerId), cursor },
+    after: key as Position,
+  };
+}
+
 /** A list for `caller`, who is `me` in its owner and assignee filters. */
 export async function listActions(rawQueryString: string, caller?: Pick<Person, 'id'>) {
-  const query = parseListQuery(rawQueryString, caller?.id);
-  const result = await listStored(query);
+  const parsed = parseListQuery(rawQueryString, caller?.id);
+  const { query, after } =
+    parsed.cursor === undefined ? { query: parsed, after: undefined } : continued(parsed, parsed.cursor, caller?.id);
+  const result = await listStored(query, after);
   logger.info('list cost', {
     strategy: result.strategy,
     index: result.index,
@@ -73,7 +112,11 @@ export async function listActions(rawQueryString: string, caller?: Pick<Person, 
     matched: result.totalCount,
     ...result.stats,
   });
-  const page = { actions: result.actions.map(toView), totalCount: result.totalCount };
+  const page = {
+    actions: result.actions.map(toView),
+    totalCount: result.totalCount,
+    ...(result.next !== undefined ? { nextCursor: encodeCursor(listScope(query.terms), result.next) } : {}),
+  };
   // Lambda answers at most 6 MB; a page of the largest actions can pass that, and is then refused.
   const bytes = Buffer.byteLength(JSON.stringify(page), 'utf8');
   if (bytes > MAX_LIST_PAGE_BYTES) {

@@ -22,7 +22,7 @@ import {
   readHistory,
 } from './store/threads';
 import { readToggles, toggleWrite } from './store/toggles';
-import { getAction as getStored, mutate } from './store/writes';
+import { type GuardedWrite, getAction as getStored, mutate } from './store/writes';
 
 /**
  * Comments, endorsements and the history of an action (contract section 8). Each comment or
@@ -45,8 +45,13 @@ export const commentBodySchema = z.strictObject({
 
 const noSuchComment = (id: string) => new NotFoundError(`This action has no comment with the id '${clip(id)}'.`);
 
-/** Adds a comment by any signed-in caller. */
-export async function addComment(caller: Person, actionId: string, body: unknown): Promise<Comment> {
+/** Adds a comment by any signed-in caller; `remember` (an idempotency key) joins its transaction. */
+export async function addComment(
+  caller: Person,
+  actionId: string,
+  body: unknown,
+  remember?: (comment: Comment) => GuardedWrite,
+): Promise<Comment> {
   const { text } = validateBody(commentBodySchema, body);
   let added: Comment | undefined;
   await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, (current, stamp) => {
@@ -60,6 +65,7 @@ export async function addComment(caller: Person, actionId: string, body: unknown
       },
       entry: { type: 'commented', comment: { id: comment.id, author: caller } },
       items: [commentWrites.add(actionId, comment)],
+      ...(remember ? { guarded: remember(comment) } : {}),
     };
   });
   return added as Comment;

@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { actionLimits, createActionSchema, patchActionSchema } from './action';
+import { changesLimits } from './changes';
 import { commentBodySchema, threadLimits } from './comments';
 import { problemTypeBase } from './errors';
 import { fields } from './filter/fields';
@@ -138,6 +139,35 @@ const listParameters = z.object({
       description:
         'Any filterable field; prefix "-" for descending, e.g. `-dueAt`. Default: -createdAt. Ties are broken by id in the same direction. owner/assignee sort by name.',
     }),
+  cursor: z.string().optional().openapi({
+    description:
+      'The `nextCursor` of the previous page: continues the same filters and sort, at any depth (past the 10,000 skip reaches), each page costing about `limit` entries. Send the filters and sort again exactly, or leave them out; any other filter, or skip, beside it is a 400 naming cursor. Opaque; an altered, truncated or foreign cursor is a 400.',
+  }),
+});
+
+const changesParameters = z.object({
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(changesLimits.maxLimit)
+    .default(changesLimits.defaultLimit)
+    .optional()
+    .openapi({ description: `Entries per page (default ${changesLimits.defaultLimit})` }),
+  after: z.string().optional().openapi({ description: 'The `nextCursor` of the previous page: continue after it' }),
+  since: z.string().optional().openapi({
+    description:
+      'Instead of `after`: start at this ISO 8601 date-time (with an offset or Z). With neither, the feed starts at the beginning.',
+  }),
+});
+
+const feedEntry = historyEntry.extend({ actionId: z.string() }).openapi('ChangeFeedEntry');
+
+const idempotencyKey = z.object({
+  'idempotency-key': z.string().optional().openapi({
+    description:
+      'draft-ietf-httpapi-idempotency-key-header-07: 1-255 printable ASCII characters (a structured-field string `"..."` names the text inside the quotes), else 400. For 24 hours, a repeat by the same caller with the same key and body gets the first response again (status, body, Location) and creates nothing; the same key with another request is a 422, a repeat while the first is still processed a 409. Keys are per caller.',
+  }),
 });
 
 const threadParameters = z.object({
@@ -184,7 +214,8 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   401: 'A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from.',
   403: 'Not allowed for this caller.',
   404: 'No such action (or comment, or webhook subscription of the caller).',
-  409: 'The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled).',
+  409: 'The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled); or (Idempotency-Key) a request with this key is still being processed.',
+  422: 'The Idempotency-Key was used with another request (method, path or body).',
   412: 'If-Match does not match the current version; the ETag header carries the current one.',
   413: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
   415: 'The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8.',
@@ -275,10 +306,10 @@ const operations: {
     path: r.path,
     summary: 'Create an action',
     description: `The caller becomes owner and initiator; the id is a random UUID. actionProducer.reference is kept as data: only the producer's own ActionRequested event claims a reference. Strings: title 1-${actionLimits.title} chars, description up to ${actionLimits.description}; text must be well-formed Unicode, and one-line fields (title, names, references, location, tags, attachment name and type) refuse control and bidirectional formatting characters.`,
-    request: { body: jsonBody(createActionSchema) },
+    request: { headers: idempotencyKey, body: jsonBody(createActionSchema) },
     responses: {
       201: { description: 'Created', content: { 'application/json': { schema: z.object({ id: z.string() }) } } },
-      ...problems(400, 401, 413, 415, 503),
+      ...problems(400, 401, 409, 413, 415, 422, 503),
     },
   }),
   listActions: (r) => ({
@@ -291,7 +322,13 @@ const operations: {
       200: {
         description: 'A page of matches and the exact number of matches',
         content: {
-          'application/json': { schema: z.object({ actions: z.array(actionView), totalCount: z.number().int() }) },
+          'application/json': {
+            schema: z.object({
+              actions: z.array(actionView),
+              totalCount: z.number().int(),
+              nextCursor: z.string().optional().openapi({ description: 'Present when more matches follow this page' }),
+            }),
+          },
         },
       },
       ...problems(400, 401, 503),
@@ -341,10 +378,10 @@ const operations: {
     path: r.path,
     summary: 'Comment on an action',
     description: `Any signed-in caller. Text: non-blank, at most ${actionLimits.comment} characters, well-formed Unicode; line breaks and tabs allowed. Moves the action's version, updatedAt and ETag.`,
-    request: { params: idParameter, body: jsonBody(commentBodySchema) },
+    request: { params: idParameter, headers: idempotencyKey, body: jsonBody(commentBodySchema) },
     responses: {
       201: { description: 'The comment; Location names it', content: { 'application/json': { schema: comment } } },
-      ...problems(400, 401, 404, 413, 415, 503),
+      ...problems(400, 401, 404, 409, 413, 415, 422, 503),
     },
   }),
   listComments: (r) => ({
@@ -527,6 +564,21 @@ const operations: {
     summary: 'Attempt a delivery again now, with the same webhook-id',
     request: { params: z.object({ id: z.string(), deliveryId: z.string() }) },
     responses: { 202: { description: 'The attempt is on its way' }, ...problems(401, 404, 409, 503) },
+  }),
+  listChanges: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: 'The change feed: every history entry of every action',
+    description:
+      "Oldest first; one action's entries in version order. Follow `nextCursor` (always present, also on an empty page: poll again with it later) and you see every entry exactly once, deletes included, also while writes run. An entry appears up to 10 seconds after its change is stored. A page costs about `limit` entries whatever the table holds. Any signed-in caller.",
+    request: { query: changesParameters },
+    responses: {
+      200: {
+        description: 'A page of entries and the cursor to continue with',
+        content: { 'application/json': { schema: z.object({ entries: z.array(feedEntry), nextCursor: z.string() }) } },
+      },
+      ...problems(400, 401, 503),
+    },
   }),
   openApi: (r) => ({
     method: 'get',

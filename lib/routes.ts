@@ -81,6 +81,7 @@ const routeTable = [
     handler: 'redeliverWebhook',
     access: ['GetItem', 'PutItem'],
   },
+  { method: 'GET', path: '/api/changes', handler: 'listChanges', access: ['Query', 'BatchGetItem'] },
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },
   { method: 'GET', path: '/docs', handler: 'docs', access: [], public: true },
   { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], public: true },

@@ -134,6 +134,8 @@ const filesBesideBundle: Record<string, FilesBesideBundle> = {
 };
 
 const API_TIMEOUT = Duration.seconds(10);
+/** Request headers the API reads, so a browser client may send them across origins. */
+const CORS_REQUEST_HEADERS = ['authorization', 'content-type', 'if-match', 'idempotency-key'];
 const INGEST_TIMEOUT = Duration.seconds(30);
 /** The sweep stops starting reminders after 40 s (functions/sweepDueDates.ts); a minute leaves room to finish. */
 const DUE_DATE_SWEEP_TIMEOUT = Duration.seconds(60);
@@ -263,7 +265,11 @@ export class ActionTrackingService extends Construct {
     // The HTTP API: exactly the routes of lib/routes.ts, and the fallback for everything else.
     this.api = new HttpApi(this, 'Api', {
       description: 'Action tracking service',
-      corsPreflight: props.cors,
+      corsPreflight: props.cors && {
+        ...props.cors,
+        // A browser may send these to the API whatever else the props allow.
+        allowHeaders: [...new Set([...(props.cors.allowHeaders ?? []), ...CORS_REQUEST_HEADERS])],
+      },
       createDefaultStage: false,
       // Unmatched requests get the service's own 404/405 problem+json, without a token.
       defaultIntegration: new HttpLambdaIntegration('NotFound', notFound.function),
@@ -560,8 +566,9 @@ export class ActionTrackingService extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
-      // Items that only count something for a while (quota windows, endorsement toggles) and
-      // webhook deliveries (30 days) expire; reads ignore expired ones, and DynamoDB deletes them for free.
+      // Items that only count something for a while (quota windows, endorsement toggles), webhook
+      // deliveries (30 days) and idempotency keys (a day) expire; reads ignore expired ones, and
+      // DynamoDB deletes them for free.
       timeToLiveAttribute: attr.expiresAt,
       deletionProtection: options.deletionProtection ?? true,
       removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,

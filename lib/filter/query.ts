@@ -30,6 +30,10 @@ export interface ListQuery {
   sort?: Sort;
   skip: number;
   limit: number;
+  /** Continues an earlier page (section 11); opened by the list, not here. */
+  cursor?: string;
+  /** The filters and sort as sent, in a canonical order: what a cursor is bound to. */
+  terms: Array<[string, string]>;
 }
 
 export const queryLimits = {
@@ -42,7 +46,7 @@ export const queryLimits = {
   maxValueLength: 1_000,
 } as const;
 
-const PAGING = new Set(['skip', 'limit', 'sort']);
+const PAGING = new Set(['skip', 'limit', 'sort', 'cursor']);
 const INTEGER = /^\d+$/;
 
 /** Splits a raw query string, decoding `+` and percent escapes as a form would. */
@@ -76,11 +80,18 @@ const ME = 'me';
  * (without a caller, `me` is just text).
  */
 export function parseListQuery(rawQueryString: string, callerId?: string): ListQuery {
+  return parseListTerms(splitQueryString(rawQueryString), callerId);
+}
+
+/** Parses a list query already split into its parameters (`me` as in `parseListQuery`). */
+export function parseListTerms(pairs: ReadonlyArray<[string, string]>, callerId?: string): ListQuery {
   const problems: Problem[] = [];
   const filters: Clause[] = [];
   const paging = new Map<string, string>();
+  const terms: Array<[string, string]> = [];
 
-  for (const [name, value] of splitQueryString(rawQueryString)) {
+  for (const [name, value] of pairs) {
+    if (name !== 'skip' && name !== 'limit' && name !== 'cursor') terms.push([name, value]);
     if (PAGING.has(name)) {
       if (paging.has(name)) problems.push({ parameter: name, message: 'may appear only once' });
       else paging.set(name, value);
@@ -114,9 +125,16 @@ export function parseListQuery(rawQueryString: string, callerId?: string): ListQ
     });
   }
   const sort = parseSort(paging.get('sort'), problems);
+  const cursor = paging.get('cursor');
+  if (cursor === '') problems.push({ parameter: 'cursor', message: 'must not be empty' });
+  else if (cursor !== undefined && paging.has('skip')) {
+    problems.push({ parameter: 'cursor', message: 'continues a list where it stopped: send it without skip' });
+  }
 
   if (problems.length > 0) throw new ValidationError(problems);
-  return { filters, sort, skip, limit };
+  // AND does not depend on order, so neither does the list a cursor is bound to.
+  terms.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
+  return { filters, sort, skip, limit, terms, ...(cursor !== undefined ? { cursor } : {}) };
 }
 
 /** `me` in an exact comparison of a person's id is the caller; in a `*` search it is text. */

@@ -1,8 +1,9 @@
 import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Action } from '../action';
+import type { RecordedEntry } from '../history';
 import { getDocumentClient, tableName } from './client';
 import { counterMoves } from './counters';
-import { fromItem, isTombstone, toItem } from './item';
+import { fromItem, historyItem, isTombstone, toItem } from './item';
 import { attr, itemKind, shardOf } from './table';
 
 /**
@@ -131,4 +132,19 @@ export async function writeActionsInBulk(
   const counterItems = moves.length;
   await Promise.all(Array.from({ length: IN_FLIGHT * 2 }, applyNext));
   return { actions: written, replaced, counterItems };
+}
+
+/**
+ * Writes history entries as they are stored (with their change-feed keys), 25 at a time, for
+ * the benchmark's change-feed pages. Not the service's path: no action item or version moves.
+ */
+export async function writeHistoryInBulk(entries: RecordedEntry[]): Promise<void> {
+  const documentClient = getDocumentClient();
+  for (let i = 0; i < entries.length; i += BATCH) {
+    let requests = entries.slice(i, i + BATCH).map((entry) => ({ PutRequest: { Item: historyItem(entry) } }));
+    while (requests.length > 0) {
+      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+      requests = (result.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+    }
+  }
 }

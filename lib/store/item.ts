@@ -16,6 +16,8 @@ import { foldForComparison } from '../text';
 import {
   attr,
   everythingPartition,
+  feedKey,
+  feedPartition,
   filterKey,
   itemKind,
   locationKeys,
@@ -44,6 +46,24 @@ function putString(filters: Filters, key: string, value: string) {
   const lower = foldForComparison(value);
   if (lower !== value) filters[lowerKey(key)] = lower;
 }
+
+/**
+ * The sort keys of the ordered indexes, from the value they order and the id that breaks ties.
+ * The list reads them from the index, and rebuilds them from a value where it read the value
+ * instead, so a list cursor names the same position whichever index served the page.
+ */
+export const orderKeys: Record<string, (value: unknown, id: string) => string> = {
+  [attr.createdKey]: (value, id) => `${value}#${id}`,
+  [attr.dueKey]: (value, id) => `${value}#${id}`,
+  [attr.updatedKey]: (value, id) => `${value}#${id}`,
+  [attr.titleKey]: (value, id) => `${value}${TITLE_KEY_SEPARATOR}${id}`,
+  [attr.priorityOrderKey]: (value, id) => `${priorityKeyPrefix(Number(value))}#${id}`,
+  [attr.ownerNameKey]: (value, id) => nameKey(String(value), id),
+  [attr.assigneeNameKey]: (value, id) => nameKey(String(value), id),
+};
+
+const orderKey = (attribute: string, value: unknown, id: string) =>
+  (orderKeys[attribute] as (v: unknown, i: string) => string)(value, id);
 
 export function toItem(action: Action): Item {
   const assignee = action.assignee ?? UNASSIGNED;
@@ -83,14 +103,14 @@ export function toItem(action: Action): Item {
     [attr.commentCount]: action.commentCount,
     [attr.version]: action.version,
     [attr.everything]: everythingPartition(shardOf(action.id)),
-    [attr.createdKey]: `${action.createdAt}#${action.id}`,
-    [attr.dueKey]: `${action.dueAt}#${action.id}`,
-    [attr.updatedKey]: `${action.updatedAt}#${action.id}`,
-    [attr.titleKey]: `${titleLower}${TITLE_KEY_SEPARATOR}${action.id}`,
+    [attr.createdKey]: orderKey(attr.createdKey, action.createdAt, action.id),
+    [attr.dueKey]: orderKey(attr.dueKey, action.dueAt, action.id),
+    [attr.updatedKey]: orderKey(attr.updatedKey, action.updatedAt, action.id),
+    [attr.titleKey]: orderKey(attr.titleKey, titleLower, action.id),
     [attr.titleLower]: titleLower,
-    [attr.priorityOrderKey]: `${priorityKeyPrefix(action.priority)}#${action.id}`,
-    [attr.ownerNameKey]: nameKey(action.owner.name, action.id),
-    [attr.assigneeNameKey]: nameKey(assignee.name, action.id),
+    [attr.priorityOrderKey]: orderKey(attr.priorityOrderKey, action.priority, action.id),
+    [attr.ownerNameKey]: orderKey(attr.ownerNameKey, action.owner.name, action.id),
+    [attr.assigneeNameKey]: orderKey(attr.assigneeNameKey, assignee.name, action.id),
     [attr.ownerKey]: action.owner.id,
     [attr.assigneeKey]: assignee.id,
     [attr.producerKey]: action.actionProducer.name,
@@ -175,12 +195,24 @@ export function valueAt(item: Item, path: string): unknown {
 /** A history entry as stored: in its action's partition, sorted by version. */
 export const historyItem = (entry: RecordedEntry): Item => {
   const { actionId, ...rest } = entry;
-  return { [attr.id]: actionId, [attr.sortKey]: itemKind.history(entry.version), ...rest };
+  return {
+    [attr.id]: actionId,
+    [attr.sortKey]: itemKind.history(entry.version),
+    ...rest,
+    [attr.feedPartition]: feedPartition(shardOf(actionId)),
+    [attr.feedKey]: feedKey(entry.time, actionId, entry.version),
+  };
 };
 
 /** A stored history entry, as recorded (with the action snapshot events carry). */
 export function recordedEntryFrom(item: Item): RecordedEntry {
-  const { [attr.id]: actionId, [attr.sortKey]: _sortKey, ...rest } = item;
+  const {
+    [attr.id]: actionId,
+    [attr.sortKey]: _sortKey,
+    [attr.feedPartition]: _feedPartition,
+    [attr.feedKey]: _feedKey,
+    ...rest
+  } = item;
   return { actionId: actionId as string, ...(rest as unknown as HistoryEntry) };
 }
 

@@ -1,7 +1,9 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Action } from '../action';
 import { getConfig } from '../config';
+import { badCursor } from '../cursor';
 import { ServiceUnavailableError, ValidationError } from '../errors';
+import type { FieldSpec } from '../filter/fields';
 import type { Clause, ListQuery } from '../filter/query';
 import { ReminderLevel } from '../reminders';
 import { cutToBytes } from '../text';
@@ -10,7 +12,7 @@ import { BudgetSpent, ReadBudget } from './budget';
 import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from './client';
 import { type CountedField, isCounted, readCount, readCounts } from './counters';
 import { filterExpression, Placeholders } from './expression';
-import { fromItem, type Item, isTombstone, valueAt } from './item';
+import { fromItem, type Item, isTombstone, orderKeys, valueAt } from './item';
 import { DEFAULT_SORT, equalityIndexes, type IndexRead, orderedIndexes, type Plan, plan, type Sizes } from './plan';
 import { attr, everythingPartitions, type IndexDefinition, indexes, itemKind, reminderPartitions } from './table';
 
@@ -48,7 +50,16 @@ export interface ListResult {
   index: string;
   partitions: number;
   stats: ReadStats;
+  /** Where the page stopped, when more matches follow it: what a cursor carries (see `Position`). */
+  next?: Position;
 }
+
+/**
+ * A place in a list's order, the same whichever index serves the list: for a field an ordered
+ * index sorts (`createdAt`, `title`, `owner`...), that index's sort key, which ends in the id and
+ * so is unique; for any other field, its value and the id.
+ */
+export type Position = string | [string | number | null, string];
 
 export const newStats = (): ReadStats => ({ itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 });
 
@@ -104,33 +115,29 @@ interface Cursor {
 }
 
 /**
- * The first `window` entries of several index partitions in the index's order, merged: each
+ * The first `window` items of several partitions in the order of `sortKey`, merged: each
  * partition is read a page at a time (a page sized so the partitions together cover the
  * window), and a partition is read further only when the merge has used up what it gave.
+ * `input` is the query of one partition; it must read in the merge's direction.
  */
-async function readMerged(
-  index: IndexDefinition,
+export async function readInOrder(
   partitions: ReadonlyArray<string | number>,
+  input: (partition: string | number) => QueryCommandInput,
+  sortKey: string,
   forward: boolean,
   window: number,
   budget: ReadBudget,
   stats: ReadStats,
-): Promise<string[]> {
-  const ids: string[] = [];
+): Promise<Item[]> {
+  const merged: Item[] = [];
   const live = partitions.filter(canBeKey);
-  if (window === 0 || live.length === 0) return ids;
+  if (window === 0 || live.length === 0) return merged;
   const pageSize = Math.min(1000, Math.ceil(window / live.length) + 1);
-  const sortKey = index.sortKey.name;
   const cursors: Cursor[] = live.map((partition) => ({ partition, buffer: [], done: false }));
   const fill = async (cursor: Cursor) => {
-    const p = new Placeholders();
     const page = await query(
       {
-        TableName: tableName(),
-        IndexName: index.name,
-        KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(cursor.partition)}`,
-        ExpressionAttributeNames: p.names,
-        ExpressionAttributeValues: p.values,
+        ...input(cursor.partition),
         ScanIndexForward: forward,
         ...(cursor.startKey ? { ExclusiveStartKey: cursor.startKey } : {}),
       },
@@ -143,7 +150,7 @@ async function readMerged(
     cursor.done = page.LastEvaluatedKey === undefined;
   };
   const direction = forward ? 1 : -1;
-  while (ids.length < window) {
+  while (merged.length < window) {
     await all(cursors.filter((c) => c.buffer.length === 0 && !c.done).map(fill));
     let next: Cursor | undefined;
     for (const cursor of cursors) {
@@ -152,9 +159,36 @@ async function readMerged(
       if (!next || direction * compareValues(head[sortKey], (next.buffer[0] as Item)[sortKey]) < 0) next = cursor;
     }
     if (!next) break;
-    ids.push((next.buffer.shift() as Item)[attr.id] as string);
+    merged.push(next.buffer.shift() as Item);
   }
-  return ids;
+  return merged;
+}
+
+/** The first `window` entries of an index's partitions in its order, after the key `after` if given. */
+async function readMerged(
+  index: IndexDefinition,
+  partitions: ReadonlyArray<string | number>,
+  forward: boolean,
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: string,
+): Promise<Row[]> {
+  const sortKey = index.sortKey.name;
+  const input = (partition: string | number): QueryCommandInput => {
+    const p = new Placeholders();
+    // Past a cursor, each partition continues after the key the last page ended on.
+    const past = after === undefined ? '' : ` AND ${p.name(sortKey)} ${forward ? '>' : '<'} ${p.value(after)}`;
+    return {
+      TableName: tableName(),
+      IndexName: index.name,
+      KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(partition)}${past}`,
+      ExpressionAttributeNames: p.names,
+      ExpressionAttributeValues: p.values,
+    };
+  };
+  const items = await readInOrder(partitions, input, sortKey, forward, window, budget, stats);
+  return items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] }));
 }
 
 /**
@@ -192,10 +226,10 @@ async function countThenMerge(
   window: number,
   budget: ReadBudget,
   count: () => Promise<number>,
-  merge: () => Promise<string[]>,
-): Promise<[number, string[]]> {
+  merge: () => Promise<Row[]>,
+): Promise<[number, Row[]]> {
   // Within the budget, count and read at once, as ever; the budget still bounds the read-ahead.
-  if (window <= budget.limit) return all<[number, string[]]>([count(), merge()]);
+  if (window <= budget.limit) return all<[number, Row[]]>([count(), merge()]);
   const totalCount = await count();
   const needed = Math.min(window, totalCount);
   if (needed > budget.limit) throw overBudget(query, budget.limit, needed, 'skip');
@@ -203,21 +237,28 @@ async function countThenMerge(
 }
 
 /** Serves the common shapes from counters and an ordered merge; `undefined` for any other shape. */
-async function listCounted(query: ListQuery, budget: ReadBudget, stats: ReadStats): Promise<ListResult | undefined> {
+async function listCounted(
+  query: ListQuery,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<ListResult | undefined> {
   const sort = query.sort ?? DEFAULT_SORT;
   // A count-only call (`limit=0`) reads no entries, whatever its `skip`: the counters answer it.
-  const window = query.limit === 0 ? 0 : query.skip + query.limit;
+  // Otherwise one entry past the page says whether more follow.
+  const window = query.limit === 0 ? 0 : query.skip + query.limit + 1;
   if (query.filters.length === 0) {
     const ordered = query.limit === 0 ? indexes.allByCreated : orderedIndexes[sort.field.name];
     if (!ordered) return undefined;
-    const [totalCount, ids] = await countThenMerge(
+    const from = keyAfter(after);
+    const [totalCount, rows] = await countThenMerge(
       query,
       window,
       budget,
       () => readCount('all', '', stats),
-      () => readMerged(ordered, everythingPartitions, !sort.descending, window, budget, stats),
+      () => readMerged(ordered, everythingPartitions, !sort.descending, window, budget, stats, from),
     );
-    return page(ids.slice(query.skip), totalCount, ordered, everythingPartitions.length, stats);
+    return page(rows, query, totalCount, ordered, everythingPartitions.length, stats);
   }
   const clause = countedClause(query);
   if (!clause) return undefined;
@@ -231,25 +272,49 @@ async function listCounted(query: ListQuery, budget: ReadBudget, stats: ReadStat
     return undefined;
   const index = overdue?.index ?? (equalityIndexes[clause.field.name] as { index: IndexDefinition }).index;
   const partitions = overdue?.partitions ?? values;
-  const [totalCount, ids] = await countThenMerge(
+  const from = keyAfter(after);
+  const [totalCount, rows] = await countThenMerge(
     query,
     window,
     budget,
     () => readCounts(clause.field.name, values, stats),
-    () => readMerged(index, partitions, !sort.descending, window, budget, stats),
+    () => readMerged(index, partitions, !sort.descending, window, budget, stats, from),
   );
-  return page(ids.slice(query.skip), totalCount, index, partitions.length, stats);
+  return page(rows, query, totalCount, index, partitions.length, stats);
+}
+
+/** The key a counted list continues after: a cursor of its shape holds an index sort key. */
+function keyAfter(after: Position | undefined): string | undefined {
+  if (after === undefined) return undefined;
+  if (typeof after !== 'string' || after === '' || Buffer.byteLength(after, 'utf8') > MAX_SORT_KEY_BYTES)
+    throw badCursor();
+  return after;
 }
 
 async function page(
-  ids: string[],
+  rows: Row[],
+  query: ListQuery,
   totalCount: number,
   index: IndexDefinition,
   partitions: number,
   stats: ReadStats,
 ): Promise<ListResult> {
-  const actions = await fetchActions(ids, stats);
-  return { actions, totalCount, strategy: 'counted', index: index.name, partitions, stats };
+  const shown = rows.slice(query.skip, query.skip + query.limit);
+  const more = rows.length > query.skip + query.limit;
+  const actions = await fetchActions(
+    shown.map((r) => r.id),
+    stats,
+  );
+  const last = shown[shown.length - 1];
+  return {
+    actions,
+    totalCount,
+    strategy: 'counted',
+    index: index.name,
+    partitions,
+    stats,
+    ...(more && last ? { next: last.value as string } : {}),
+  };
 }
 
 /** What the counters say about the fields a query names, for the planner's estimates. */
@@ -297,7 +362,12 @@ function overBudget(query: ListQuery, budget: number, entries?: number, paramete
   );
 }
 
-async function listPlanned(query: ListQuery, budget: ReadBudget, stats: ReadStats): Promise<ListResult> {
+async function listPlanned(
+  query: ListQuery,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<ListResult> {
   const chosen = plan(query, await sizesFor(query, stats));
   const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
   if (chosen.empty) return { ...base, actions: [], totalCount: 0, partitions: 0, stats };
@@ -305,18 +375,67 @@ async function listPlanned(query: ListQuery, budget: ReadBudget, stats: ReadStat
   if (chosen.exact && chosen.entries > budget.limit) throw overBudget(query, budget.limit, chosen.entries);
   const rows = await readMatches(chosen.read, chosen.sortAttribute, budget, stats);
   const direction = chosen.descending ? -1 : 1;
-  rows.sort((a, b) => direction * (compareValues(a.value, b.value) || compareValues(a.id, b.id)));
-  const pageIds = rows.slice(query.skip, query.skip + query.limit).map((r) => r.id);
-  const actions = await fetchActions(pageIds, stats);
-  return { ...base, actions, totalCount: rows.length, partitions: chosen.read.partitions.length, stats };
+  const field = (query.sort ?? DEFAULT_SORT).field;
+  const positions = rows.map((row) => ({ id: row.id, at: positionOf(field, chosen.sortAttribute, row) }));
+  positions.sort((a, b) => direction * comparePositions(a.at, b.at));
+  // The planner reads every match for its count anyway, so a page past a cursor costs what the first does.
+  let start = query.skip;
+  if (after !== undefined) {
+    const from = checkedPosition(field, after);
+    start = positions.findIndex((p) => direction * comparePositions(p.at, from) > 0);
+    if (start < 0) start = positions.length;
+  }
+  const shown = positions.slice(start, start + query.limit);
+  const more = query.limit > 0 && start + query.limit < positions.length;
+  const actions = await fetchActions(
+    shown.map((p) => p.id),
+    stats,
+  );
+  const last = shown[shown.length - 1];
+  return {
+    ...base,
+    actions,
+    totalCount: rows.length,
+    partitions: chosen.read.partitions.length,
+    stats,
+    ...(more && last ? { next: last.at } : {}),
+  };
 }
 
-/** Lists actions: the counted path for the common shapes, else the cheapest plan within budget. */
-export async function listActions(query: ListQuery): Promise<ListResult> {
+/** Where a match read with `sortAttribute` stands in the order of `field` (see `Position`). */
+function positionOf(field: FieldSpec, sortAttribute: string, row: Row): Position {
+  const key = orderedIndexes[field.name]?.sortKey.name;
+  if (key === undefined) return [(row.value ?? null) as string | number | null, row.id];
+  if (sortAttribute === key) return row.value as string;
+  return (orderKeys[key] as (value: unknown, id: string) => string)(row.value, row.id);
+}
+
+/** A position from a cursor, if it has the shape positions of this sort have; else a 400. */
+function checkedPosition(field: FieldSpec, after: Position): Position {
+  if (orderedIndexes[field.name] !== undefined) return keyAfter(after) as string;
+  const ok =
+    Array.isArray(after) &&
+    after.length === 2 &&
+    typeof after[1] === 'string' &&
+    (after[0] === null || typeof after[0] === 'string' || typeof after[0] === 'number');
+  if (!ok) throw badCursor();
+  return after;
+}
+
+function comparePositions(a: Position, b: Position): number {
+  if (typeof a === 'string' || typeof b === 'string') return compareValues(a, b);
+  return compareValues(a[0], b[0]) || compareValues(a[1], b[1]);
+}
+
+/**
+ * Lists actions: the counted path for the common shapes, else the cheapest plan within budget.
+ * `after` continues after a position an earlier page ended on (`ListResult.next`).
+ */
+export async function listActions(query: ListQuery, after?: Position): Promise<ListResult> {
   const stats = newStats();
   const budget = new ReadBudget(getConfig().listReadBudget);
   try {
-    return (await listCounted(query, budget, stats)) ?? (await listPlanned(query, budget, stats));
+    return (await listCounted(query, budget, stats, after)) ?? (await listPlanned(query, budget, stats, after));
   } catch (error) {
     if (error instanceof BudgetSpent) throw overBudget(query, budget.limit);
     throw error;

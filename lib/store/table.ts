@@ -81,6 +81,12 @@ export const attr = {
   reminderKey: 'rk',
   /** On an enabled webhook subscription only: the partition of the `webhooks-enabled` index. */
   webhooksEnabledKey: 'kw',
+  /** A history entry's partition of the change feed, `F#<shard of its action>`. */
+  feedPartition: 'fp',
+  /** A history entry's place in the change feed: `<time>#<action id>#<version, padded>`. */
+  feedKey: 'fk',
+  /** On an action item: the time of its latest history entry, which the next one must pass. */
+  lastEntryAt: 'le',
 } as const;
 
 /** Keys inside the `f` map. Lower-case copies (`…l`) exist only when a value has upper case. */
@@ -170,6 +176,9 @@ export const itemKind = {
   counterShard: (shard: number) => String(shard).padStart(2, '0'),
   /** A caller's use in one quota window (`id` = `q#<sub>#<window>`; see `lib/store/quotas.ts`). */
   quota: 'q',
+  /** An idempotency key's record: `id` = `i#<digest of caller and key>`, alone in its partition. */
+  idempotencyKey: (digest: string) => `i#${digest}`,
+  idempotencyRecord: 'I',
 } as const;
 /**
  * Webhooks (contract section 9) live in partitions of their own beside the actions:
@@ -194,6 +203,13 @@ export const webhookKeys = {
   /** The value of `attr.webhooksEnabledKey` on every enabled subscription. */
   enabled: 'W',
 } as const;
+
+/** The partition of the change feed that holds an action's history entries. */
+export const feedPartition = (shard: number) => `F#${shard}`;
+export const feedPartitions: readonly string[] = Array.from({ length: SHARDS }, (_, s) => feedPartition(s));
+/** A history entry's feed key: time order, then the action, then its version (so one action's entries keep their order). */
+export const feedKey = (time: string, actionId: string, version: number) =>
+  `${time}#${actionId}#${String(version).padStart(10, '0')}`;
 
 /** Separates a title from the id in the title index key; titles may not contain control characters. */
 export const TITLE_KEY_SEPARATOR = '\u0001';
@@ -373,6 +389,17 @@ export const indexes = {
     partitionKey: { name: attr.webhooksEnabledKey, type: 'S' },
     sortKey: { name: attr.sortKey, type: 'S' },
     projection: ['events'],
+  },
+  /**
+   * The change feed (`GET /api/changes`): every history entry, spread over the shards of its
+   * action, in time order. Projects what a feed entry shows, not the action snapshot a create or
+   * delete entry keeps for its event.
+   */
+  changes: {
+    name: 'changes',
+    partitionKey: { name: attr.feedPartition, type: 'S' },
+    sortKey: { name: attr.feedKey, type: 'S' },
+    projection: ['version', 'type', 'actor', 'time', 'changes', 'comment', 'dueAt'],
   },
 } as const satisfies Record<string, IndexDefinition>;
 

@@ -1,6 +1,6 @@
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Comment } from '../action';
-import { ValidationError } from '../errors';
+import { cursorKey, encodeCursor } from '../cursor';
 import type { HistoryEntry } from '../history';
 import { backoff, canBeKey, send, tableName } from './client';
 import { commentFrom, commentItem, historyEntryFrom, type Item } from './item';
@@ -18,30 +18,11 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
-interface CursorBody {
-  /** The action. */
-  a: string;
-  /** The sort key of the last item read. */
-  k: string;
-}
-
-const encode = (body: CursorBody) => Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
-
-const badCursor = () =>
-  new ValidationError([{ parameter: 'cursor', message: 'is not a cursor this list gave out; start again without it' }]);
-
-function decode(cursor: string, actionId: string, keyShape: RegExp): string {
-  let body: unknown;
-  try {
-    if (!/^[A-Za-z0-9_-]{1,2000}$/.test(cursor)) throw badCursor();
-    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badCursor();
-  }
-  const { a, k } = (body ?? {}) as Partial<CursorBody>;
-  if (a !== actionId || typeof k !== 'string' || !keyShape.test(k)) throw badCursor();
-  return k;
-}
+/** A thread cursor belongs to one action and one thread: its key must be of that thread's shape. */
+const threadKey =
+  (shape: RegExp) =>
+  (key: unknown): key is string =>
+    typeof key === 'string' && shape.test(key);
 
 async function readThread(
   actionId: string,
@@ -50,7 +31,7 @@ async function readThread(
   limit: number,
   cursor: string | undefined,
 ): Promise<{ items: Item[]; nextCursor?: string }> {
-  const after = cursor === undefined ? undefined : decode(cursor, actionId, keyShape);
+  const after = cursor === undefined ? undefined : cursorKey(cursor, actionId, threadKey(keyShape));
   if (!canBeKey(actionId)) return { items: [] };
   const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
     new QueryCommand({
@@ -67,7 +48,7 @@ async function readThread(
   const last = items[items.length - 1];
   // DynamoDB hands back a LastEvaluatedKey whenever it stopped at the limit, even if nothing follows.
   const more = result.LastEvaluatedKey !== undefined && last !== undefined;
-  return { items, ...(more ? { nextCursor: encode({ a: actionId, k: last[attr.sortKey] as string }) } : {}) };
+  return { items, ...(more ? { nextCursor: encodeCursor(actionId, last[attr.sortKey] as string) } : {}) };
 }
 
 const HISTORY_KEY = /^h#\d{10}$/;
@@ -89,7 +70,7 @@ export async function readHistory(actionId: string, limit: number, cursor?: stri
     bytes += Buffer.byteLength(JSON.stringify(entry), 'utf8');
     if (bytes > MAX_HISTORY_PAGE_BYTES && entries.length > 0) {
       const last = page.items[index - 1] as Item;
-      return { items: entries, nextCursor: encode({ a: actionId, k: last[attr.sortKey] as string }) };
+      return { items: entries, nextCursor: encodeCursor(actionId, last[attr.sortKey] as string) };
     }
     entries.push(entry);
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Action, etagOf, type Person, toView } from '../action';
 import { getReminderSettings } from '../config';
+import { nowIso } from '../dates';
 import {
   ConflictError,
   ForbiddenError,
@@ -94,52 +95,80 @@ const SOCIAL_BACKOFF_CAP_MS = 2_000;
 /** Transactions cancelled by a conflict since the process started: the concurrency tests report it. */
 export const conflictStats = { conflicts: 0 };
 
+/** A write another module adds to a change's transaction, and what it means when its condition fails. */
+export interface GuardedWrite {
+  write: TransactItem;
+  refusal: () => Error;
+}
+
+/** The first item of a transaction after the action and its history entry: where a guarded write goes. */
+const GUARDED_AT = 2;
+
+/**
+ * A write sends its transaction only while the time it stamps on its history entry is this
+ * fresh; the store call is bounded by STORE_TIMEOUT_MS (5 s in AWS). So an entry is stored
+ * within ~6 s of its time, inside the change feed's settle window (`lib/store/feed.ts`).
+ */
+const STAMP_MAX_AGE_MS = 1_000;
+
 /**
  * Stores a new action with its counters and its `created` entry. `false` when the id is
  * taken, by a live action or a deleted one (a producer reference claimed before), or when any
- * of `alsoTaken` is (the id an older version gave the same producer event).
+ * of `alsoTaken` is (the id an older version gave the same producer event). Each attempt stamps
+ * the action afresh (see `STAMP_MAX_AGE_MS`); `guarded` joins the same transaction.
  */
-export async function putNewAction(action: Action, actor: Person, alsoTaken: readonly string[] = []): Promise<boolean> {
+export async function putNewAction(
+  action: Action,
+  actor: Person,
+  guarded?: GuardedWrite,
+  alsoTaken: readonly string[] = [],
+): Promise<boolean> {
   const token = randomUUID();
-  const item = { ...toItem(action), [attr.createToken]: token };
-  refuseOversized(item);
-  const entry: RecordedEntry = {
-    actionId: action.id,
-    version: action.version,
-    type: 'created',
-    actor,
-    time: action.createdAt,
-    action: toView(action),
-  };
-  const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: item,
-        ConditionExpression: 'attribute_not_exists(#id)',
-        ExpressionAttributeNames: { '#id': attr.id },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
-    historyPut(entry),
-    ...counterUpdates(action.id, counterMoves(undefined, action)),
-    ...alsoTaken.map((id) => ({
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: { [attr.id]: id, [attr.sortKey]: itemKind.action },
-        ConditionExpression: 'attribute_not_exists(#id)',
-        ExpressionAttributeNames: { '#id': attr.id },
-      },
-    })),
-  ];
   const started = Date.now();
   for (let round = 0; round === 0 || Date.now() - started < CONTENTION_BUDGET_MS; round++) {
     if (round > 0) await backoff(round);
+    const now = nowIso();
+    const stamped = round === 0 ? action : { ...action, createdAt: now, updatedAt: now };
+    const item = { ...toItem(stamped), [attr.createToken]: token, [attr.lastEntryAt]: stamped.createdAt };
+    refuseOversized(item);
+    const entry: RecordedEntry = {
+      actionId: action.id,
+      version: action.version,
+      type: 'created',
+      actor,
+      time: stamped.createdAt,
+      action: toView(stamped),
+    };
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(#id)',
+          ExpressionAttributeNames: { '#id': attr.id },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      historyPut(entry),
+      ...(guarded ? [guarded.write] : []),
+      ...counterUpdates(action.id, counterMoves(undefined, stamped)),
+      ...alsoTaken.map((id) => ({
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: { [attr.id]: id, [attr.sortKey]: itemKind.action },
+          ConditionExpression: 'attribute_not_exists(#id)',
+          ExpressionAttributeNames: { '#id': attr.id },
+        },
+      })),
+    ];
+    // A first attempt stamped by a caller that took its time is stamped again.
+    if (Date.now() - Date.parse(stamped.createdAt) > STAMP_MAX_AGE_MS && round === 0) continue;
     try {
       await transact(items);
       return true;
     } catch (error) {
       if (!(error instanceof TransactionCancelled)) throw error;
+      if (guarded && error.conditionFailed(GUARDED_AT)) throw guarded.refusal();
       // Taken? If the taker is this very call (an earlier attempt whose reply was lost), it is a
       // success; only the token tells it from an identical create by a concurrent delivery.
       const stored = error.items[0] ?? (await getItem(action.id));
@@ -202,6 +231,8 @@ export interface Change {
   items?: TransactItem[];
   /** A change the service makes on its own (a reminder): `updatedAt` stays the last person's or producer's change. */
   keepUpdatedAt?: boolean;
+  /** A write whose failed condition ends the change with its own error (an idempotency key). */
+  guarded?: GuardedWrite;
 }
 
 export interface Mutation {
@@ -210,9 +241,14 @@ export interface Mutation {
   entry: RecordedEntry;
 }
 
-/** `updatedAt` must move forward even when two changes land in the same millisecond. */
-export function nextStamp(current: Action, now: string): string {
-  return now > current.updatedAt ? now : new Date(Date.parse(current.updatedAt) + 1).toISOString();
+/**
+ * `updatedAt` must move forward even when two changes land in the same millisecond, and each
+ * history entry's time must pass the one before it (`lastEntryAt`; entries that do not move
+ * `updatedAt` still set it), so the change feed, ordered by time, keeps one action's versions in order.
+ */
+export function nextStamp(current: Action, now: string, lastEntryAt?: string): string {
+  const floor = lastEntryAt !== undefined && lastEntryAt > current.updatedAt ? lastEntryAt : current.updatedAt;
+  return now > floor ? now : new Date(Date.parse(floor) + 1).toISOString();
 }
 
 /**
@@ -243,9 +279,13 @@ export async function mutate(
         etagOf(current),
       );
     }
-    const stamp = nextStamp(current, now());
+    const stampedAt = Date.now();
+    const lastEntryAt = typeof item[attr.lastEntryAt] === 'string' ? (item[attr.lastEntryAt] as string) : undefined;
+    const stamp = nextStamp(current, now(), lastEntryAt);
     const change = await decide(current, stamp);
     if (!change) return { before: current, after: current, entry: undefined };
+    // A decision that took its time is made again with a fresh stamp (see `STAMP_MAX_AGE_MS`).
+    if (Date.now() - stampedAt > STAMP_MAX_AGE_MS) continue;
     const version = current.version + 1;
     const entry: RecordedEntry = {
       actionId: id,
@@ -260,7 +300,10 @@ export async function mutate(
     // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
     const next = change.next && settleReminders(current, change.next, getReminderSettings());
     const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
-    const written = next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp);
+    const written = {
+      ...(next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp)),
+      [attr.lastEntryAt]: stamp,
+    };
     refuseOversized(written);
     const rights = rightsCondition(guard.rights);
     const items: TransactItem[] = [
@@ -278,6 +321,7 @@ export async function mutate(
         },
       },
       historyPut(entry),
+      ...(change.guarded ? [change.guarded.write] : []),
       ...counterUpdates(id, counterMoves(current, next)),
       ...(change.items ?? []),
     ];
@@ -287,10 +331,11 @@ export async function mutate(
     } catch (error) {
       if (!(error instanceof TransactionCancelled)) throw error;
       if (error.conflict) conflictStats.conflicts++;
+      if (change.guarded && error.conditionFailed(GUARDED_AT)) throw change.guarded.refusal();
       // The action moved on, or another write got there first: decide again.
       if (error.conflict || error.conditionFailed(0)) continue;
       // A condition on another item of the change (a comment that is gone): let the change decide again.
-      if (error.codes.slice(2).some((code) => code === 'ConditionalCheckFailed')) continue;
+      if (error.codes.slice(GUARDED_AT).some((code) => code === 'ConditionalCheckFailed')) continue;
       throw error;
     }
   }

@@ -194,7 +194,7 @@ describe('props', () => {
     expect(customApi.Properties.CorsConfiguration).toEqual({
       AllowOrigins: ['https://app.example.com'],
       AllowMethods: ['GET', 'POST', 'PATCH', 'DELETE'],
-      AllowHeaders: ['authorization', 'content-type', 'if-match'],
+      AllowHeaders: ['authorization', 'content-type', 'if-match', 'idempotency-key'],
       ExposeHeaders: ['etag', 'location'],
       MaxAge: 3600,
     });

@@ -145,7 +145,7 @@ describe('the npm package', () => {
       { AttributeName: 'sk', KeyType: 'RANGE' },
     ]);
     expect(table?.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
-    expect(table?.Properties.GlobalSecondaryIndexes).toHaveLength(15);
+    expect(table?.Properties.GlobalSecondaryIndexes).toHaveLength(16);
     expect(table?.Properties.BillingMode).toBe('PAY_PER_REQUEST');
     const [authorizer] = ofType('Defaults', 'AWS::ApiGatewayV2::Authorizer');
     expect(authorizer?.Properties.AuthorizerType).toBe('JWT');

@@ -314,7 +314,7 @@ describe('value length', () => {
 
 describe('parseListQuery', () => {
   it('defaults to no filters, no sort, skip 0 and limit 10', () => {
-    expect(parseListQuery('')).toEqual({ filters: [], sort: undefined, skip: 0, limit: 10 });
+    expect(parseListQuery('')).toEqual({ filters: [], sort: undefined, skip: 0, limit: 10, terms: [] });
   });
 
   it('keeps repeated filters, which combine with AND', () => {

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { localEnvironment } from '../../infra/local/stack';
+import { actionBody, call, create, dataDir, expectProblem, list, newUser, q, uniqueProducer } from '../support/client';
+
+/**
+ * Issue 25, contract section 11: list cursors. A walk that follows `nextCursor` returns exactly
+ * what a walk with `skip` returns, for the counted shapes and the planner's alike, and goes on
+ * past the 10,000 that `skip` may reach, each page reading about `limit` entries. A cursor that
+ * is altered, truncated or made for something else is a 400 naming `cursor`.
+ */
+
+type Page = { actions: Array<{ id: string }>; totalCount: number; nextCursor?: string };
+
+async function skipWalk(token: string, query: string, limit: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let skip = 0; ; skip += limit) {
+    const page = (await list(token, `${query}&limit=${limit}&skip=${skip}`)) as Page;
+    ids.push(...page.actions.map((a) => a.id));
+    if (page.actions.length < limit || skip + limit >= page.totalCount) return ids;
+  }
+}
+
+async function cursorWalk(token: string, query: string, limit: number, repeat = false) {
+  const ids: string[] = [];
+  const totals = new Set<number>();
+  let page = (await list(token, `${query}&limit=${limit}`)) as Page;
+  for (;;) {
+    ids.push(...page.actions.map((a) => a.id));
+    totals.add(page.totalCount);
+    if (!page.nextCursor) return { ids, totals: [...totals] };
+    // The filters and sort may be repeated exactly, or left out.
+    const again = repeat ? `${query}&` : '';
+    page = (await list(token, `${again}cursor=${page.nextCursor}&limit=${limit}`)) as Page;
+  }
+}
+
+describe('list cursors', () => {
+  const ann = newUser('Ann Cursor');
+  const bob = newUser('Bob Cursor');
+  const producer = uniqueProducer('cursor');
+  const scope = q('actionProducer.name', producer);
+
+  beforeAll(async () => {
+    const titles = ['alpha', 'Bravo', 'charlie', 'delta', 'Echo', 'alpha'];
+    for (let i = 0; i < 23; i++) {
+      const owner = i % 3 === 0 ? bob : ann;
+      await create(
+        owner.token,
+        actionBody(producer, {
+          title: `${titles[i % titles.length]} ${i % 4}`,
+          priority: String(i % 4),
+          status: String((i % 3) + 1),
+          dueAt: `2026-12-${String((i % 9) + 1).padStart(2, '0')}T10:00:00Z`,
+          location: { crew: i % 5 === 0 ? '' : `crew ${i % 2}` },
+        }),
+      );
+    }
+  });
+
+  const queries = [
+    scope, // counted: one value, newest first
+    `${scope}&sort=createdAt`,
+    `${scope}&sort=title`, // planned, ordered by the title key
+    `${scope}&sort=-priority`,
+    `${scope}&sort=owner`,
+    `${scope}&status=~1,2&sort=dueAt`,
+    `${scope}&sort=-location.crew`, // a field no index orders: value and id
+    `${scope}&priority=>0&sort=status`,
+  ];
+
+  for (const query of queries) {
+    it(`walks ${decodeURIComponent(query.replace(scope, 'producer'))} exactly as skip does`, async () => {
+      const bySkip = await skipWalk(ann.token, query, 4);
+      const byCursor = await cursorWalk(ann.token, query, 4);
+      expect(byCursor.ids).toEqual(bySkip);
+      expect(new Set(byCursor.ids).size).toBe(byCursor.ids.length);
+      expect(byCursor.totals).toEqual([bySkip.length]);
+      const repeated = await cursorWalk(ann.token, query, 7, true);
+      expect(repeated.ids).toEqual(bySkip);
+    });
+  }
+
+  it('gives no cursor on the last page, and one after a page reached with skip', async () => {
+    const whole = (await list(ann.token, `${scope}&limit=100`)) as Page;
+    expect(whole.totalCount).toBe(23);
+    expect(whole.nextCursor).toBeUndefined();
+    const skipped = (await list(ann.token, `${scope}&skip=10&limit=5`)) as Page;
+    const next = (await list(ann.token, `cursor=${skipped.nextCursor}&limit=8`)) as Page;
+    expect(next.actions.map((a) => a.id)).toEqual(whole.actions.slice(15, 23).map((a) => a.id));
+    expect(next.nextCursor).toBeUndefined();
+  });
+
+  it('refuses what does not belong beside a cursor, and any cursor it did not give out', async () => {
+    const first = (await list(ann.token, `${scope}&sort=title&limit=3`)) as Page;
+    const cursor = first.nextCursor as string;
+    const refused = async (query: string, parameter = 'cursor') =>
+      expectProblem(await call('GET', `/api/actions?${query}`, { token: ann.token }), 400, { parameter });
+    await refused(`cursor=${cursor}&skip=3`);
+    await refused(`${scope}&sort=title&status=1&cursor=${cursor}`);
+    await refused(`${scope}&cursor=${cursor}`); // the sort left out while the filter is repeated
+    await refused(`sort=-title&cursor=${cursor}`);
+    await refused(`cursor=`);
+    await refused(`cursor=${cursor}&cursor=${cursor}`);
+    await refused(`cursor=${cursor.slice(0, -3)}`); // truncated
+    await refused(`cursor=${cursor.slice(0, 20)}`);
+    const flipped = cursor.slice(0, 30) + (cursor[30] === 'A' ? 'B' : 'A') + cursor.slice(31);
+    await refused(`cursor=${flipped}`); // altered
+    await refused(`cursor=${encodeURIComponent('not a cursor!')}`);
+    await refused(`cursor=${Buffer.from('{"s":"list:[]","k":1}').toString('base64url')}`);
+    // A comment thread's cursor is not a list's, nor a list's a thread's.
+    const action = await create(ann.token, actionBody(producer));
+    for (let i = 0; i < 3; i++)
+      await call('POST', `/api/actions/${action}/comments`, { token: ann.token, body: { text: `c${i}` } });
+    const thread = await call('GET', `/api/actions/${action}/comments?limit=1`, { token: ann.token });
+    await refused(`cursor=${thread.body.nextCursor}`);
+    expectProblem(await call('GET', `/api/actions/${action}/comments?cursor=${cursor}`, { token: ann.token }), 400, {
+      parameter: 'cursor',
+    });
+    // A cursor of one list never reads another's data: another list's filters beside it are refused above,
+    // and without them it continues its own.
+    const own = (await list(ann.token, `cursor=${cursor}&limit=100`)) as Page;
+    const all = (await list(ann.token, `${scope}&sort=title&limit=100`)) as Page;
+    expect(own.actions.map((a) => a.id)).toEqual(all.actions.slice(3).map((a) => a.id));
+  });
+});
+
+describe('a cursor walk past 10,000 actions', () => {
+  beforeAll(() => {
+    Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
+  });
+
+  it('pages the whole list, equal to skip as far as skip reaches, each page reading about limit entries', async () => {
+    const SIZE = 10_050;
+    const producer = uniqueProducer('deep');
+    const { generateActions, writeActions } = await import('../../bench/generate');
+    const owner = { id: `u-${randomUUID()}`, name: 'Deep Owner', email: null };
+    // One owner, nobody assigned, no location: a few counters to write, not thousands.
+    const seeded = function* () {
+      for (const action of generateActions(SIZE, 7))
+        yield {
+          ...action,
+          id: randomUUID(),
+          actionProducer: { name: producer },
+          owner,
+          initiator: owner,
+          assignee: null,
+          location: { ...action.location, site: '', businessUnit: '' },
+        };
+    };
+    await writeActions(seeded(), SIZE, 'seeding the deep cursor test');
+
+    const ann = newUser();
+    const scope = q('actionProducer.name', producer);
+    const byCursor = await cursorWalk(ann.token, scope, 100);
+    expect(byCursor.ids.length).toBe(SIZE);
+    expect(new Set(byCursor.ids).size).toBe(SIZE);
+    expect(byCursor.totals).toEqual([SIZE]);
+    // Skip reaches 10,000; compare the last pages it can reach.
+    const tail = (await list(ann.token, `${scope}&skip=9900&limit=100`)) as Page;
+    expect(tail.actions.map((a) => a.id)).toEqual(byCursor.ids.slice(9900, 10_000));
+
+    // What the page at depth 10,000 read, from the store's own figures.
+    const { listActions } = await import('../../lib/store/list');
+    const { parseListQuery } = await import('../../lib/filter/query');
+    const { openCursor } = await import('../../lib/cursor');
+    const atDepth = (await list(ann.token, `${scope}&skip=9900&limit=100`)) as Page;
+    const { key } = openCursor(atDepth.nextCursor as string);
+    const first = await listActions(parseListQuery(`${scope}&limit=100`));
+    const deep = await listActions(parseListQuery(`${scope}&limit=100`), key as string);
+    expect(deep.actions.map((a) => a.id)).toEqual(byCursor.ids.slice(10_000, 10_100));
+    expect(deep.stats.itemsRead).toBeLessThanOrEqual(first.stats.itemsRead * 1.2);
+    // One producer's partition: the page plus one, plus the page's own 50 fetched actions.
+    expect(deep.stats.itemsRead).toBeLessThan(250);
+  }, 300_000);
+});
