@@ -210,7 +210,12 @@ export async function listHistory(
   rawQuery: string,
 ): Promise<{ entries: HistoryEntry[]; nextCursor?: string }> {
   const { limit, cursor } = parseThreadQuery(rawQuery);
-  const page = await readHistory(actionId, limit, cursor);
+  const page = await readHistory(actionId, limit, cursor).catch(async (error: unknown) => {
+    // A cursor this thread did not give out is a 400, but an id that never existed is a 404 whatever the cursor.
+    if (error instanceof ValidationError && (await currentCommentTexts(actionId, [])).action === 'never')
+      throw noSuchAction(actionId);
+    throw error;
+  });
   const commentIds = page.items.flatMap((entry) => (entry.comment ? [entry.comment.id] : []));
   // An empty page (a cursor past the end, or one forged for an id that never existed) and a page
   // naming comments both need to know what is stored now; other pages need no second read.

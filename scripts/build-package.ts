@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../lib/docs-assets';
-import { fallbackRoute, ingestFunction, routes, streamFunction } from '../lib/routes';
+import { fallbackRoute, ingestFunction, routes, streamFunction, sweepFunction, webhookFunctions } from '../lib/routes';
 
 /**
  * `npm pack` runs this (`prepack`): it builds what the package `action-tracking-service/cdk`
@@ -28,7 +28,15 @@ const dist = join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 
 const handlers = [
-  ...new Set([...routes.map((r) => r.handler), fallbackRoute.handler, ingestFunction.handler, streamFunction.handler]),
+  ...new Set([
+    ...routes.map((r) => r.handler),
+    fallbackRoute.handler,
+    ingestFunction.handler,
+    streamFunction.handler,
+    sweepFunction.handler,
+    webhookFunctions.deliver.handler,
+    webhookFunctions.sweep.handler,
+  ]),
 ];
 await Promise.all(
   handlers.map((handler) =>

@@ -6,7 +6,14 @@ import { promisify } from 'node:util';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_BUDGET_BYTES, type BundleSize, bundleSizes } from '../../infra/cdk/bundle-sizes';
-import { fallbackRoute, ingestFunction, routes, streamFunction, sweepFunction } from '../../lib/routes';
+import {
+  fallbackRoute,
+  ingestFunction,
+  routes,
+  streamFunction,
+  sweepFunction,
+  webhookFunctions,
+} from '../../lib/routes';
 
 const run = promisify(execFile);
 const handlers = [
@@ -16,6 +23,8 @@ const handlers = [
     ingestFunction.handler,
     streamFunction.handler,
     sweepFunction.handler,
+    webhookFunctions.deliver.handler,
+    webhookFunctions.sweep.handler,
   ]),
 ];
 

@@ -131,7 +131,7 @@ describe('store faults through the real handlers', () => {
   // First: the SDK's retry quota drains during the outages below, and then it stops retrying for a while.
   it('a brief throttle is absorbed by the SDK retry: the client sees 201 and one stored action', async () => {
     const producer = uniqueProducer('faults-brief');
-    await proxy.failNext(MAX_ATTEMPTS - 1, 'throughput-exceeded');
+    await proxy.failNext(MAX_ATTEMPTS - 1, 'throughput-exceeded', { transactionsOnly: true });
     const reply = await create(producer);
     expect(reply.statusCode, reply.body).toBe(201);
     expect(proxy.seen).toEqual({ failed: MAX_ATTEMPTS - 1, passed: 1 });
@@ -140,7 +140,7 @@ describe('store faults through the real handlers', () => {
 
   it('a create whose reply is lost is retried by the SDK and still answers 201, once', async () => {
     const producer = uniqueProducer('faults-lost-reply');
-    await proxy.failNext(1, 'lose-reply');
+    await proxy.failNext(1, 'lose-reply', { transactionsOnly: true });
     const reply = await create(producer);
     // The first attempt stored the action; the SDK's retry sends the same client request token,
     // which DynamoDB recognises: it answers success without applying the transaction again.

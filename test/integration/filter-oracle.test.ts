@@ -249,7 +249,9 @@ function randomCase(data: ListedAction[]): Case {
   }
   for (let i = 0; i < extra; i++) parts.push(randomClause(data));
 
-  if (chance(0.75)) parts.push(`sort=${chance(0.5) ? '-' : ''}${pick(Object.keys(FIELDS))}`);
+  // `overdue` filters only (contract section 10): it is not a sort.
+  const sortable = Object.keys(FIELDS).filter((name) => FIELDS[name]?.kind !== 'boolean');
+  if (chance(0.75)) parts.push(`sort=${chance(0.5) ? '-' : ''}${pick(sortable)}`);
   if (chance(0.4)) parts.push(`skip=${int(0, ACTIONS + 5)}`);
   if (chance(0.7)) parts.push(`limit=${pick([0, 1, 2, 5, 10, 37, 100])}`);
 

@@ -41,10 +41,23 @@ export async function everyRoute(): Promise<number> {
   await client.DELETE('/api/actions/{id}/endorsements/me', { params: { path } });
   const history = await client.GET('/api/actions/{id}/history', { params: { path, query: { cursor: next } } });
   const versions: number[] | undefined = history.data?.entries.map((e) => e.version);
+  const changes = await client.GET('/api/changes', { params: { query: { limit: 100 } } });
+  const feedCursor: string | undefined = changes.data?.nextCursor;
+  const hook = await client.POST('/api/webhooks', { body: { url: 'https://hooks.example.com/a', events: ['ActionCreated'] } });
+  const webhook = { id: hook.data?.id ?? '' };
+  await client.GET('/api/webhooks');
+  await client.GET('/api/webhooks/{id}', { params: { path: webhook } });
+  await client.PATCH('/api/webhooks/{id}', { params: { path: webhook }, body: { enabled: false } });
+  await client.POST('/api/webhooks/{id}/secret', { params: { path: webhook } });
+  await client.POST('/api/webhooks/{id}/ping', { params: { path: webhook } });
+  const log = await client.GET('/api/webhooks/{id}/deliveries', { params: { path: webhook, query: { limit: 10 } } });
+  const delivery = { id: webhook.id, deliveryId: log.data?.deliveries[0]?.id ?? '' };
+  await client.POST('/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: delivery } });
+  await client.DELETE('/api/webhooks/{id}', { params: { path: webhook } });
   await client.GET('/api/openapi.json');
   await client.GET('/docs');
   await client.GET('/docs/{file}', { params: { path: { file: 'swagger-ui.css' } } });
-  return (total ?? 0) + (versions?.length ?? 0) + (created.data?.id.length ?? 0) + (endorsedAt?.length ?? 0);
+  return (total ?? 0) + (versions?.length ?? 0) + (created.data?.id.length ?? 0) + (endorsedAt?.length ?? 0) + (feedCursor?.length ?? 0);
 }
 `;
 
@@ -96,8 +109,10 @@ describe('a typed client generated from openapi.json', () => {
     const body = generated.slice(generated.indexOf('export interface operations {'));
     const names = [...body.matchAll(/^ {4}(\w+): \{$/gm)].map((m) => m[1]);
     const handlers = [...new Set(routes.map((route) => route.handler))];
-    // The docs handler serves two routes; the second operation is docsFile.
-    expect(names.sort()).toEqual([...handlers, 'docsFile'].sort());
+    // The docs handler serves two routes; the second operation is docsFile. The document's
+    // `webhooks` (the reminder deliveries a receiver gets) are named after their event: onActionDueSoon...
+    const deliveries = ['onActionDueSoon', 'onActionOverdue', 'onActionEscalated'];
+    expect(names.sort()).toEqual([...handlers, 'docsFile', ...deliveries].sort());
   });
 
   it('refuses a call with a limit that is not a number', () => {

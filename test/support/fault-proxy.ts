@@ -48,10 +48,15 @@ export interface FaultProxy {
   readonly seen: { passed: number; failed: number };
   /** Switches every later request (and, for `reset`/`down`, every open connection) to `mode`. */
   set(mode: Mode): Promise<void>;
-  /** Fails only the next `count` requests with `fault`, then passes again. */
+  /**
+   * Fails only the next `count` requests with `fault`, then passes again. With `transactionsOnly`,
+   * only transactions meet the fault and are counted in `seen` (a request's other store calls,
+   * such as the caller's quota write, pass untouched).
+   */
   failNext(
     count: number,
     fault: 'throughput-exceeded' | 'throttling' | 'lose-reply' | 'transaction-conflict',
+    options?: { transactionsOnly?: boolean },
   ): Promise<void>;
   close(): Promise<void>;
 }
@@ -62,7 +67,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
   let mode: Mode = 'pass';
-  let failures: { left: number; fault: Fault } | undefined;
+  let failures: { left: number; fault: Fault; transactionsOnly?: boolean } | undefined;
   const seen = { passed: 0, failed: 0 };
 
   const server = createServer((req, res) => answer(req, res));
@@ -78,6 +83,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   function answer(req: IncomingMessage, res: ServerResponse) {
     let fault: Mode = mode;
     const transaction = String(req.headers['x-amz-target']).endsWith('.TransactWriteItems');
+    if (failures?.transactionsOnly && !transaction) {
+      forward(req, res);
+      return;
+    }
     if (failures?.fault === 'transaction-conflict' && !transaction) {
       // Only transactions meet this fault; the reads around them pass untouched and uncounted.
     } else if (failures && failures.left > 0) {
@@ -203,9 +212,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     },
     seen,
     set,
-    async failNext(count, fault) {
+    async failNext(count, fault, options = {}) {
       await set('pass');
-      failures = { left: count, fault };
+      failures = { left: count, fault, ...options };
     },
     async close() {
       await stopListening();
