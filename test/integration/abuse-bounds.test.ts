@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { encodeCursor } from '../../lib/cursor';
 import {
   actionBody,
   call,
@@ -198,12 +199,13 @@ describe('input edges', () => {
 
   it('the history of an id that never existed is a 404 whatever the cursor', async () => {
     const never = crypto.randomUUID();
-    const forged = Buffer.from(JSON.stringify({ a: never, k: 'h#0000000001' })).toString('base64url');
+    // As the service makes them (lib/cursor.ts): a well-formed cursor of the thread asked for.
+    const forged = encodeCursor(never, 'h#0000000001');
     expectProblem(await call('GET', `/api/actions/${never}/history`, { token: owner.token }), 404);
     expectProblem(await call('GET', `/api/actions/${never}/history?cursor=${forged}`, { token: owner.token }), 404);
     // A cursor past the end of a real action's history is still an empty page of it.
     const id = await create(owner.token, actionBody(producer));
-    const past = Buffer.from(JSON.stringify({ a: id, k: 'h#0000000009' })).toString('base64url');
+    const past = encodeCursor(id, 'h#0000000009');
     const reply = await call('GET', `/api/actions/${id}/history?cursor=${past}`, { token: owner.token });
     expect(reply.status).toBe(200);
     expect(reply.body.entries).toEqual([]);

@@ -219,6 +219,8 @@ function refusedClause(): [string, string] {
 function randomClause(data: ListedAction[]): string {
   const name = pick(Object.keys(FIELDS));
   const kind = FIELDS[name]?.kind;
+  // `overdue` takes `=` only, with true or false (contract section 10).
+  if (kind === 'boolean') return clause(name, '=', pick(['true', 'false']));
   const ops = kind === 'integer' || kind === 'date' ? ['=', '!', '<', '>', '~'] : ['=', '!', '*', '<', '>', '~'];
   const op = pick(ops);
   if (op !== '~') return clause(name, op, valueFor(name, op, data));
