@@ -125,6 +125,19 @@ export const webhookFunctions = {
   sweep: { handler: 'sweepWebhooks', access: DELIVER },
 } as const;
 
+/** Every function the service deploys, once: each route's handler and the functions no route calls. */
+export const functionHandlers: readonly string[] = [
+  ...new Set<string>([
+    ...routes.map((r) => r.handler),
+    fallbackRoute.handler,
+    ingestFunction.handler,
+    streamFunction.handler,
+    sweepFunction.handler,
+    webhookFunctions.deliver.handler,
+    webhookFunctions.sweep.handler,
+  ]),
+];
+
 /** Matches a request path against a route path such as `/api/actions/{id}`. */
 export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
   const want = pattern.split('/');

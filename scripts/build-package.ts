@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../lib/docs-assets';
-import { fallbackRoute, ingestFunction, routes, streamFunction, sweepFunction, webhookFunctions } from '../lib/routes';
+import { functionHandlers } from '../lib/routes';
 
 /**
  * `npm pack` runs this (`prepack`): it builds what the package `action-tracking-service/cdk`
@@ -27,17 +27,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 
-const handlers = [
-  ...new Set([
-    ...routes.map((r) => r.handler),
-    fallbackRoute.handler,
-    ingestFunction.handler,
-    streamFunction.handler,
-    sweepFunction.handler,
-    webhookFunctions.deliver.handler,
-    webhookFunctions.sweep.handler,
-  ]),
-];
+const handlers = functionHandlers;
 await Promise.all(
   handlers.map((handler) =>
     build({

@@ -6,27 +6,10 @@ import { promisify } from 'node:util';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_BUDGET_BYTES, type BundleSize, bundleSizes } from '../../infra/cdk/bundle-sizes';
-import {
-  fallbackRoute,
-  ingestFunction,
-  routes,
-  streamFunction,
-  sweepFunction,
-  webhookFunctions,
-} from '../../lib/routes';
+import { fallbackRoute, functionHandlers } from '../../lib/routes';
 
 const run = promisify(execFile);
-const handlers = [
-  ...new Set([
-    ...routes.map((r) => r.handler),
-    fallbackRoute.handler,
-    ingestFunction.handler,
-    streamFunction.handler,
-    sweepFunction.handler,
-    webhookFunctions.deliver.handler,
-    webhookFunctions.sweep.handler,
-  ]),
-];
+const handlers = functionHandlers;
 
 /**
  * The one test that bundles for real: `npx cdk synth` as a user runs it (the pinned CLI, the
