@@ -170,6 +170,7 @@ describe('the npm package', () => {
     expect(rule?.Properties.EventPattern.source).toEqual(['sap.maintenance']);
   });
 
+  // Two whole type checks against aws-cdk-lib: 10-20 s each on a quiet machine, more on a busy one.
   it('types a TypeScript app: props are checked, a wrong one fails to compile', () => {
     const program = (props: string) => `import { App, Stack } from 'aws-cdk-lib';
 import { ActionTrackingService, type ActionTrackingServiceProps } from 'action-tracking-service/cdk';
@@ -205,7 +206,7 @@ export const url: string = service.url;
     expect(failure).toMatch(
       /consumer\.ts\(3,\d+\): error TS2322: Type 'string' is not assignable to type 'string\[\]'/,
     );
-  });
+  }, 180_000);
 
   it("leaves cdk-nag (AwsSolutions) nothing to report in the consumer's stacks", () => {
     expect(synthesized.findings).toEqual([]);
