@@ -1,5 +1,5 @@
 import { evaluate, type ListedAction } from '../contract/oracle';
-import { type Action, toView } from '../lib/action';
+import { type Action, toView } from '../lib/model/action';
 import type { ReadStats } from '../lib/store/list';
 import { scanActions } from '../lib/store/scan';
 

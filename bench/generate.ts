@@ -1,6 +1,6 @@
 import { progress } from '../infra/local/progress';
-import { type Action, type Attachment, newAction, type Person, producerActionId } from '../lib/action';
 import { getReminderSettings } from '../lib/config';
+import { type Action, type Attachment, newAction, type Person, producerActionId } from '../lib/model/action';
 import { settleReminders, windowAt } from '../lib/reminders';
 import { type BulkWriteSummary, writeActionsInBulk } from '../lib/store/bulk-write';
 import {

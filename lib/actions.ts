@@ -1,3 +1,8 @@
+import { badCursor, encodeCursor, openCursor } from './cursor';
+import { nowIso } from './dates';
+import { noSuchAction, ValidationError } from './errors';
+import { type ListQuery, parseListQuery, parseListTerms } from './filter/query';
+import { logger } from './logger';
 import {
   type Action,
   type ActionView,
@@ -13,12 +18,7 @@ import {
   producerActionId,
   toView,
   validateBody,
-} from './action';
-import { badCursor, encodeCursor, openCursor } from './cursor';
-import { nowIso } from './dates';
-import { noSuchAction, ValidationError } from './errors';
-import { type ListQuery, parseListQuery, parseListTerms } from './filter/query';
-import { logger } from './logger';
+} from './model/action';
 import { listActions as listStored, type Position } from './store/list';
 import { type GuardedWrite, getAction as getStored, mutate, putNewAction, type Rights } from './store/writes';
 

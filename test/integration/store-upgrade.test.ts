@@ -3,7 +3,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable, localClient, StoreStartError } from '../../infra/local/store';
-import { type Action, type CreateActionBody, newAction } from '../../lib/action';
+import { type Action, type CreateActionBody, newAction } from '../../lib/model/action';
 import { toItem } from '../../lib/store/item';
 import { attr, globalSecondaryIndexes, indexes, indexList, itemKind } from '../../lib/store/table';
 import { createTable } from '../../lib/store/upgrade';

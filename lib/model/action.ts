@@ -1,8 +1,8 @@
 import { v5 as uuidv5 } from 'uuid';
 import * as z from 'zod';
-import { parseDateTime } from './dates';
-import { clip, type Problem, ValidationError } from './errors';
-import { isBlank, NOT_ONE_LINE } from './text';
+import { parseDateTime } from '../dates';
+import { clip, type Problem, ValidationError } from '../errors';
+import { isBlank, NOT_ONE_LINE } from '../text';
 
 /**
  * The action: its domain shape, the one schema that validates create and patch bodies, and the
