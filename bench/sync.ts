@@ -31,7 +31,7 @@ export async function measureSync(actions: number, w: World, actionAt: (w: World
   const { writeHistoryInBulk } = await import('../lib/store/bulk-write');
   const { once } = await import('../lib/idempotency');
   const { createAction } = await import('../lib/actions');
-  const { toView } = await import('../lib/model/action');
+  const { toView } = await import('../lib/model/view');
   const { recordingTransactions, summarize } = await import('./writes');
 
   // ---- cursors: the first page against one deep in the list ----

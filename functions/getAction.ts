@@ -1,6 +1,6 @@
 import { getAction } from '../lib/actions';
 import { api, json } from '../lib/http';
-import { etagOf, toView } from '../lib/model/action';
+import { etagOf, toView } from '../lib/model/view';
 
 /** GET /api/actions/{id}: the action with its ETag. */
 export const handler = api().handler(async (event) => {

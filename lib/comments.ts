@@ -12,7 +12,8 @@ import {
 } from './errors';
 import { splitQueryString } from './filter/query';
 import type { HistoryEntry } from './history';
-import { type Action, actionLimits, type Comment, type Person, validateBody } from './model/action';
+import { type Action, actionLimits, type Comment, type Person } from './model/action';
+import { validateBody } from './model/validation';
 import {
   commentWrites,
   currentCommentTexts,

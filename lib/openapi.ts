@@ -6,7 +6,8 @@ import { problemTypeBase } from './errors';
 import { fields } from './filter/fields';
 import { queryLimits } from './filter/query';
 import { MAX_BODY_BYTES } from './limits';
-import { actionLimits, createActionSchema, patchActionSchema } from './model/action';
+import { actionLimits } from './model/action';
+import { createActionSchema, patchActionSchema } from './model/validation';
 import { type RouteDefinition, type RouteHandler, routes } from './routes';
 import {
   actionViewSchema as actionView,

@@ -10,7 +10,8 @@ import {
   ServiceUnavailableError,
 } from '../errors';
 import type { EntryDraft, RecordedEntry } from '../history';
-import { type Action, etagOf, type Person, toView } from '../model/action';
+import type { Action, Person } from '../model/action';
+import { etagOf, toView } from '../model/view';
 import { settleReminders } from '../reminders';
 import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from './client';
 import { counterMoves, counterUpdates } from './counters';

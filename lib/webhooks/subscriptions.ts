@@ -5,7 +5,8 @@ import { parseThreadQuery } from '../comments';
 import { getConfig } from '../config';
 import { ConflictError, clip, NotFoundError } from '../errors';
 import { eventTypeOf } from '../history';
-import { type Person, validateBody } from '../model/action';
+import type { Person } from '../model/action';
+import { validateBody } from '../model/validation';
 import {
   type Delivery,
   deleteSubscription,
