@@ -46,11 +46,11 @@ export interface Action {
   initiator: Person;
   /** `null` when nobody is assigned. */
   assignee: Person | null;
-  /** Who endorsed the action, in endorsement order (at most `limits.endorsements`). */
+  /** Who endorsed the action, in endorsement order (at most `actionLimits.endorsements`). */
   endorsedBy: Endorsement[];
   attachments: Attachment[];
   tags: string[];
-  /** The latest `limits.latestComments` comments, oldest of them first. */
+  /** The latest `actionLimits.latestComments` comments, oldest of them first. */
   comments: Comment[];
   /** How many comments the action has in all. */
   commentCount: number;

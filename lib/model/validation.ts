@@ -9,8 +9,6 @@ import { actionLimits, type LocationField, locationFields, UNASSIGNED } from './
  * `validateBody`, which turns every way a body is wrong into a problem that names its field.
  */
 
-const limits = actionLimits;
-
 /** Fields only the service sets; a body that sends one is refused, naming it. */
 export const SERVICE_FIELDS = [
   'id',
@@ -37,7 +35,9 @@ const oneLine = <T extends z.ZodType<string>>(schema: T) =>
     'must be one line of plain text: no control characters (C0, C1) or bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069)',
   );
 
-const shortText = oneLine(z.string().max(limits.shortText, `must be at most ${limits.shortText} characters`));
+const shortText = oneLine(
+  z.string().max(actionLimits.shortText, `must be at most ${actionLimits.shortText} characters`),
+);
 const required = (max: number) =>
   oneLine(
     z
@@ -54,18 +54,18 @@ const httpUrl = oneLine(
     .pipe(
       z
         .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-        .max(limits.url, `must be at most ${limits.url} characters`),
+        .max(actionLimits.url, `must be at most ${actionLimits.url} characters`),
     ),
 );
 const descriptionSchema = z
   .string()
-  .max(limits.description, `must be at most ${limits.description} characters`)
+  .max(actionLimits.description, `must be at most ${actionLimits.description} characters`)
   .refine(
     (s) => !NOT_IN_TEXT.test(s),
     'must not contain control characters other than tab, line feed and carriage return',
   );
 
-export const titleSchema = required(limits.title);
+export const titleSchema = required(actionLimits.title);
 
 export const dueAtSchema = z
   .string()
@@ -87,10 +87,10 @@ export const integerSchema = z
   .union([z.number(), z.string()])
   .transform((value, ctx) => {
     const n = typeof value === 'number' ? value : /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < 0 || n > limits.maxInteger) {
+    if (!Number.isSafeInteger(n) || n < 0 || n > actionLimits.maxInteger) {
       ctx.addIssue({
         code: 'custom',
-        message: `must be an integer from 0 to ${limits.maxInteger}, as a number or string`,
+        message: `must be an integer from 0 to ${actionLimits.maxInteger}, as a number or string`,
       });
       return z.NEVER;
     }
@@ -99,9 +99,12 @@ export const integerSchema = z
   .meta({ example: '2' });
 
 export const personInputSchema = z.strictObject({
-  id: required(limits.shortText).refine((id) => id !== UNASSIGNED.id, `'${UNASSIGNED.id}' is reserved for "nobody"`),
+  id: required(actionLimits.shortText).refine(
+    (id) => id !== UNASSIGNED.id,
+    `'${UNASSIGNED.id}' is reserved for "nobody"`,
+  ),
   name: shortText.optional(),
-  email: z.email('must be an email address').max(limits.email).nullable().optional(),
+  email: z.email('must be an email address').max(actionLimits.email).nullable().optional(),
 });
 
 export const attachmentSchema = z.strictObject({
@@ -117,19 +120,23 @@ const locationShape = Object.fromEntries(locationFields.map((f) => [f, shortText
 >;
 
 const tagsSchema = z
-  .array(oneLine(z.string().min(1, 'must not be empty').max(limits.tag, `must be at most ${limits.tag} characters`)))
-  .max(limits.tags, `at most ${limits.tags} tags`);
+  .array(
+    oneLine(
+      z.string().min(1, 'must not be empty').max(actionLimits.tag, `must be at most ${actionLimits.tag} characters`),
+    ),
+  )
+  .max(actionLimits.tags, `at most ${actionLimits.tags} tags`);
 const attachmentsSchema = z
   .array(attachmentSchema)
-  .max(limits.attachments, `at most ${limits.attachments} attachments`);
+  .max(actionLimits.attachments, `at most ${actionLimits.attachments} attachments`);
 
 export const createActionSchema = z.strictObject({
   title: titleSchema,
   description: descriptionSchema.optional(),
   actionProducer: z.strictObject({
-    name: required(limits.shortText),
+    name: required(actionLimits.shortText),
     url: httpUrl.optional(),
-    reference: required(limits.shortText).optional(),
+    reference: required(actionLimits.shortText).optional(),
   }),
   location: z.strictObject(locationShape).optional(),
   allowAnonymousEdits: z.boolean().optional(),
@@ -148,7 +155,7 @@ export type CreateActionBody = z.output<typeof createActionSchema>;
  * acts for, and a required producer reference that makes the event idempotent.
  */
 export const actionRequestedSchema = createActionSchema.extend({
-  actionProducer: createActionSchema.shape.actionProducer.extend({ reference: required(limits.shortText) }),
+  actionProducer: createActionSchema.shape.actionProducer.extend({ reference: required(actionLimits.shortText) }),
   owner: personInputSchema,
 });
 
