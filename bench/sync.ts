@@ -30,7 +30,7 @@ export async function measureSync(actions: number, w: World, actionAt: (w: World
   const { readChanges } = await import('../lib/store/feed');
   const { writeHistoryInBulk } = await import('../lib/store/bulk-write');
   const { once } = await import('../lib/idempotency');
-  const { createAction } = await import('../lib/actions');
+  const { createAction } = await import('../lib/action-service');
   const { toView } = await import('../lib/model/view');
   const { recordingTransactions, summarize } = await import('./writes');
 

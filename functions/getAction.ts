@@ -1,4 +1,4 @@
-import { getAction } from '../lib/actions';
+import { getAction } from '../lib/action-service';
 import { api, json } from '../lib/http';
 import { etagOf, toView } from '../lib/model/view';
 

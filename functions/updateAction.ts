@@ -1,4 +1,4 @@
-import { updateAction } from '../lib/actions';
+import { updateAction } from '../lib/action-service';
 import { api, json } from '../lib/http';
 import { etagOf, toView } from '../lib/model/view';
 
