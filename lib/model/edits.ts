@@ -4,8 +4,9 @@ import type { ActionPatch, CreateActionBody } from './validation';
 import { toView } from './view';
 
 /**
- * What makes and changes an action: a new one from a validated create body, the next one from a
- * merge patch, and what changed between two. Pure, so the store can compute what it writes.
+ * What makes and changes an action: the id a producer's event claims, a new action from a
+ * validated create body, the next one from a merge patch, and what changed between two. Pure, so
+ * the store can compute what it writes.
  */
 
 /** The caller as a stored person; a missing name shows the id, a missing email `null`. */
