@@ -68,6 +68,14 @@ module.exports = {
       to: { path: '^lib/store/|^node:' },
     },
     {
+      name: 'the-model-is-pure',
+      comment:
+        'lib/model/ says what an action is, how a body is checked and how an action changes; it uses only the dates, errors and text helpers, never the store, the config or the use cases.',
+      severity: 'error',
+      from: { path: '^lib/model/' },
+      to: { path: '^lib/|^node:', pathNot: '^lib/(model/|dates\\.ts$|errors\\.ts$|text\\.ts$)' },
+    },
+    {
       name: 'the-domain-does-not-see-keys',
       comment: 'The domain reaches the store through its functions, never its table layout.',
       severity: 'error',

@@ -1,5 +1,6 @@
 import { evaluate, type ListedAction } from '../contract/oracle';
-import { type Action, toView } from '../lib/action';
+import type { Action } from '../lib/model/action';
+import { toView } from '../lib/model/view';
 import type { ReadStats } from '../lib/store/list';
 import { scanActions } from '../lib/store/scan';
 

@@ -1,6 +1,7 @@
 import { progress } from '../infra/local/progress';
-import { type Action, type Attachment, newAction, type Person, producerActionId } from '../lib/action';
 import { getReminderSettings } from '../lib/config';
+import type { Action, Attachment, Person } from '../lib/model/action';
+import { newAction, producerActionId } from '../lib/model/edits';
 import { settleReminders, windowAt } from '../lib/reminders';
 import { type BulkWriteSummary, writeActionsInBulk } from '../lib/store/bulk-write';
 import {

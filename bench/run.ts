@@ -6,7 +6,7 @@ import { type BuildOptions, build } from 'esbuild';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
 import { localEnvironment } from '../infra/local/stack';
 import { startStore } from '../infra/local/store';
-import { deleteAction, updateAction } from '../lib/actions';
+import { deleteAction, updateAction } from '../lib/action-service';
 import { ValidationError } from '../lib/errors';
 import { parseListQuery } from '../lib/filter/query';
 import { listActions } from '../lib/store/list';

@@ -1,4 +1,4 @@
-import type { Action } from '../lib/action';
+import type { Action } from '../lib/model/action';
 import type { World } from './world';
 
 /**
@@ -30,8 +30,8 @@ export async function measureSync(actions: number, w: World, actionAt: (w: World
   const { readChanges } = await import('../lib/store/feed');
   const { writeHistoryInBulk } = await import('../lib/store/bulk-write');
   const { once } = await import('../lib/idempotency');
-  const { createAction } = await import('../lib/actions');
-  const { toView } = await import('../lib/action');
+  const { createAction } = await import('../lib/action-service');
+  const { toView } = await import('../lib/model/view');
   const { recordingTransactions, summarize } = await import('./writes');
 
   // ---- cursors: the first page against one deep in the list ----

@@ -1,4 +1,4 @@
-import type { Location, Person } from '../lib/action';
+import type { Location, Person } from '../lib/model/action';
 
 /**
  * The fixed cast of the generated data: people, business units and sites, producers and the

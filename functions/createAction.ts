@@ -1,4 +1,4 @@
-import { createAction } from '../lib/actions';
+import { createAction } from '../lib/action-service';
 import { api, json } from '../lib/http';
 import { once, requestOf } from '../lib/idempotency';
 

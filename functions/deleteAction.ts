@@ -1,4 +1,4 @@
-import { deleteAction } from '../lib/actions';
+import { deleteAction } from '../lib/action-service';
 import { api, json } from '../lib/http';
 
 /** DELETE /api/actions/{id}: the owner only; 204. */

@@ -1,6 +1,6 @@
-import { etagOf, toView } from '../lib/action';
 import { endorse } from '../lib/comments';
 import { api, json } from '../lib/http';
+import { etagOf, toView } from '../lib/model/view';
 
 /** PUT /api/actions/{id}/endorsements/me: the caller endorses; again changes nothing. 200 with the action. */
 export const handler = api().handler(async (event) => {

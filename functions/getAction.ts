@@ -1,6 +1,6 @@
-import { etagOf, toView } from '../lib/action';
-import { getAction } from '../lib/actions';
+import { getAction } from '../lib/action-service';
 import { api, json } from '../lib/http';
+import { etagOf, toView } from '../lib/model/view';
 
 /** GET /api/actions/{id}: the action with its ETag. */
 export const handler = api().handler(async (event) => {

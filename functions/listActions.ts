@@ -1,4 +1,4 @@
-import { listActions } from '../lib/actions';
+import { listActions } from '../lib/action-service';
 import { api, json } from '../lib/http';
 
 /** GET /api/actions: filtered, sorted, paged, with the exact totalCount. */

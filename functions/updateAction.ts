@@ -1,6 +1,6 @@
-import { etagOf, toView } from '../lib/action';
-import { updateAction } from '../lib/actions';
+import { updateAction } from '../lib/action-service';
 import { api, json } from '../lib/http';
+import { etagOf, toView } from '../lib/model/view';
 
 /** PATCH /api/actions/{id}: JSON merge patch, by the owner or the assignee (or anyone, if allowed). */
 export const handler = api({ body: 'merge-patch' }).handler(async (event) => {

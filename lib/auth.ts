@@ -8,9 +8,9 @@ import {
 } from 'aws-jwt-verify/error';
 import { SimpleFetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache, SimplePenaltyBox } from 'aws-jwt-verify/jwk';
-import { type Person, UNASSIGNED } from './action';
 import { getConfig } from './config';
 import { ServiceUnavailableError, UnauthorizedError, type UnauthorizedReason } from './errors';
+import { type Person, UNASSIGNED } from './model/action';
 import { toOneLine } from './text';
 
 /**

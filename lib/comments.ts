@@ -1,6 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
-import { type Action, actionLimits, type Comment, type Person, validateBody } from './action';
 import { nowIso } from './dates';
 import {
   ConflictError,
@@ -13,6 +12,8 @@ import {
 } from './errors';
 import { splitQueryString } from './filter/query';
 import type { HistoryEntry } from './history';
+import { type Action, actionLimits, type Comment, type Person } from './model/action';
+import { validateBody } from './model/validation';
 import {
   commentWrites,
   currentCommentTexts,

@@ -1,4 +1,4 @@
-import type { ActionView, Person } from './action';
+import type { ActionView, Person } from './model/action';
 
 /**
  * An action's history: one entry per change, versions 1, 2, 3... with no gaps, each stored in

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { Person } from './action';
 import { authenticate } from './auth';
 import {
   HttpError,
@@ -15,6 +14,7 @@ import {
 } from './errors';
 import { MAX_BODY_BYTES } from './limits';
 import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from './logger';
+import type { Person } from './model/action';
 import { admit, charge, type QuotaState, quotaHeaders } from './quotas';
 import { enterUsage, type Usage } from './usage';
 

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { Person } from './action';
 import { HttpError, ValidationError } from './errors';
 import type { ApiEvent } from './http';
+import type { Person } from './model/action';
 import { claimKey, completeKey, readKey, releaseKey } from './store/idempotency';
 import type { GuardedWrite } from './store/writes';
 

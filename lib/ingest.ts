@@ -1,4 +1,4 @@
-import { ingestActionRequested } from './actions';
+import { ingestActionRequested } from './action-service';
 import { getConfig } from './config';
 import { ValidationError } from './errors';
 import { errorFields, logger, withLogContext } from './logger';

@@ -1,4 +1,9 @@
-/** Request limits shared by the HTTP edge and the API description. */
+/**
+ * Request limits shared by the HTTP edge and the API description. The other limits are named for
+ * what they bound: `actionLimits` (lib/model/action.ts), `queryLimits` (lib/filter/query.ts),
+ * `threadLimits` (lib/comments.ts), `changesLimits` (lib/changes.ts) and the per-caller quotas
+ * (lib/quotas.ts).
+ */
 
 /** Larger bodies are refused with 413 before any parsing. */
 export const MAX_BODY_BYTES = 64 * 1024;

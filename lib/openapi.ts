@@ -1,12 +1,13 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
-import { actionLimits, createActionSchema, patchActionSchema } from './action';
 import { changesLimits } from './changes';
 import { commentBodySchema, threadLimits } from './comments';
 import { problemTypeBase } from './errors';
 import { fields } from './filter/fields';
 import { queryLimits } from './filter/query';
 import { MAX_BODY_BYTES } from './limits';
+import { actionLimits } from './model/action';
+import { createActionSchema, patchActionSchema } from './model/validation';
 import { type RouteDefinition, type RouteHandler, routes } from './routes';
 import {
   actionViewSchema as actionView,

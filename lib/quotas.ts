@@ -1,7 +1,7 @@
 import { getConfig } from './config';
 import { TooManyRequestsError } from './errors';
 import { logger } from './logger';
-import { admitRequest, chargeReads, type WindowUse } from './store/quotas';
+import { admitRequest, chargeReads, type QuotaLimits, type WindowUse } from './store/quotas';
 
 /**
  * Per-caller quotas (contract section 12; the fields of draft-ietf-httpapi-ratelimit-headers-10):
@@ -26,7 +26,8 @@ export interface QuotaState {
 
 const windowAt = (nowMs: number) => Math.floor(nowMs / 1000 / QUOTA_WINDOW_SECONDS) * QUOTA_WINDOW_SECONDS;
 
-const limits = () => {
+/** The two quotas, as configured. */
+const quotaLimits = (): QuotaLimits => {
   const config = getConfig();
   return { requests: config.rateLimitRequests, reads: config.rateLimitReads };
 };
@@ -41,7 +42,7 @@ const secondsLeft = (windowStart: number, nowMs: number) =>
  * units does not name; the API description says so.
  */
 export function quotaHeaders(state: QuotaState, nowMs = Date.now()): Record<string, string> {
-  const q = limits();
+  const q = quotaLimits();
   const left = (name: PolicyName) => Math.max(0, q[name] - state.use[name]);
   const name: PolicyName = left('reads') / q.reads < left('requests') / q.requests ? 'reads' : 'requests';
   return {
@@ -53,7 +54,7 @@ export function quotaHeaders(state: QuotaState, nowMs = Date.now()): Record<stri
 /** Counts this request against the caller's quotas, or refuses it (429) when one is used up. */
 export async function admit(caller: string, nowMs = Date.now()): Promise<QuotaState> {
   const windowStart = windowAt(nowMs);
-  const q = limits();
+  const q = quotaLimits();
   const { admitted, use } = await admitRequest(caller, windowStart, QUOTA_WINDOW_SECONDS, q);
   const state = { caller, windowStart, use };
   logger.debug('quota', { admitted, writeUnits: use.writeUnits });

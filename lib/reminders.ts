@@ -1,6 +1,6 @@
-import type { Action, Person } from './action';
 import type { ReminderSettings } from './config';
 import type { HistoryType } from './history';
+import type { Action, Person } from './model/action';
 
 /**
  * Due dates that chase people (contract section 10): the three reminder windows of an open

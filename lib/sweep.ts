@@ -1,7 +1,7 @@
-import { toView } from './action';
 import { getReminderSettings } from './config';
 import { NotFoundError } from './errors';
 import { errorFields, logger } from './logger';
+import { toView } from './model/view';
 import { dueBoundFor, ReminderLevel, reminderDue, reminderTypes, SYSTEM_ACTOR } from './reminders';
 import { newStats, type ReadStats } from './store/list';
 import { actionsOwedReminders } from './store/reminders';

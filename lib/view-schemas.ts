@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
-import { type ActionView, actionLimits, locationFields, UNASSIGNED } from './action';
 import { eventTypeOf, type HistoryEntry, type HistoryType } from './history';
+import { type ActionView, actionLimits, locationFields, UNASSIGNED } from './model/action';
 
 /**
  * What the API answers (an action as it shows it, a comment, a history entry), as zod schemas,

@@ -6,7 +6,7 @@ import { actionAt, writeActions } from '../bench/generate';
 import { world } from '../bench/world';
 import { issueToken } from '../infra/local/issuer';
 import { startLocalStack, streamPositionFile } from '../infra/local/stack';
-import type { Action } from '../lib/action';
+import type { Action } from '../lib/model/action';
 
 /**
  * `npm run latency [-- --small 5000 --large 50000 --calls 30]`: the black-box check of issue 13.

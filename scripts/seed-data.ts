@@ -1,6 +1,6 @@
 import { generateActions } from '../bench/generate';
 import { REFERENCE_DATE } from '../bench/world';
-import type { Action, Person } from '../lib/action';
+import type { Action, Person } from '../lib/model/action';
 
 /**
  * The actions `npm run seed` writes: the benchmark's realistic, deterministic actions, made to

@@ -1,4 +1,4 @@
-import { locationFields } from '../action';
+import { locationFields } from '../model/action';
 
 /**
  * The fields a list query can filter and sort on, and how each compares:

@@ -1,6 +1,6 @@
 import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Action } from '../action';
 import type { RecordedEntry } from '../history';
+import type { Action } from '../model/action';
 import { getDocumentClient, tableName } from './client';
 import { counterMoves } from './counters';
 import { fromItem, historyItem, isTombstone, toItem } from './item';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Action, type Person, toView } from '../action';
 import type { RecordedEntry } from '../history';
+import type { Action, Person } from '../model/action';
+import { toView } from '../model/view';
 import { backoff, send, settleAll, tableName } from './client';
 import { counterMoves } from './counters';
 import { historyItem, type Item, toItem } from './item';

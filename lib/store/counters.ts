@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Action } from '../action';
-import { UNASSIGNED } from '../action';
+import type { Action } from '../model/action';
+import { UNASSIGNED } from '../model/action';
 import { canBeKey, send, settleAll, tableName } from './client';
 import { attr, itemKind, shardOf } from './table';
 

@@ -1,5 +1,5 @@
-import { locationFields } from '../action';
 import type { Clause } from '../filter/query';
+import { locationFields } from '../model/action';
 import { filterKey, filterPath, locationKeys, lowerKey } from './table';
 
 /**

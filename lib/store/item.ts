@@ -1,3 +1,5 @@
+import { getReminderSettings } from '../config';
+import type { HistoryEntry, RecordedEntry } from '../history';
 import {
   type Action,
   type Attachment,
@@ -8,9 +10,7 @@ import {
   locationFields,
   type Person,
   UNASSIGNED,
-} from '../action';
-import { getReminderSettings } from '../config';
-import type { HistoryEntry, RecordedEntry } from '../history';
+} from '../model/action';
 import { isOpen } from '../reminders';
 import { foldForComparison } from '../text';
 import {

@@ -1,10 +1,10 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Action } from '../action';
 import { getConfig } from '../config';
 import { badCursor } from '../cursor';
 import { ServiceUnavailableError, ValidationError } from '../errors';
 import type { FieldSpec } from '../filter/fields';
 import type { Clause, ListQuery } from '../filter/query';
+import type { Action } from '../model/action';
 import { ReminderLevel } from '../reminders';
 import { cutToBytes } from '../text';
 import { recordIndexEntries } from '../usage';

@@ -1,6 +1,6 @@
-import { UNASSIGNED } from '../action';
 import { type FieldSpec, fieldsByName } from '../filter/fields';
 import type { Clause, ListQuery, Sort } from '../filter/query';
+import { UNASSIGNED } from '../model/action';
 import { attributeOf, type StoredClause, sortAttributeOf, storedField } from './fields';
 import {
   attr,

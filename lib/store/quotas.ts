@@ -48,7 +48,7 @@ export async function admitRequest(
   caller: string,
   windowStart: number,
   windowSeconds: number,
-  limits: QuotaLimits,
+  quota: QuotaLimits,
 ): Promise<{ admitted: boolean; use: WindowUse }> {
   try {
     const reply = await send<UpdateReply>(
@@ -61,8 +61,8 @@ export async function admitRequest(
         ExpressionAttributeValues: {
           ':one': 1,
           ':ttl': windowStart + 2 * windowSeconds,
-          ':maxR': limits.requests,
-          ':maxE': limits.reads,
+          ':maxR': quota.requests,
+          ':maxE': quota.reads,
         },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Action } from '../action';
+import type { Action } from '../model/action';
 import { getDocumentClient, tableName } from './client';
 import { fromItem, type Item, isTombstone } from './item';
 import type { ReadStats } from './list';

@@ -1,4 +1,4 @@
-import type { LocationField } from '../action';
+import type { LocationField } from '../model/action';
 import { cutToBytes } from '../text';
 
 /**

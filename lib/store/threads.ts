@@ -1,7 +1,7 @@
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Comment } from '../action';
 import { cursorKey, encodeCursor } from '../cursor';
 import type { HistoryEntry } from '../history';
+import type { Comment } from '../model/action';
 import { backoff, canBeKey, send, tableName } from './client';
 import { commentFrom, commentItem, historyEntryFrom, type Item } from './item';
 import { attr, itemKind } from './table';

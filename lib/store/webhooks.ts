@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Person } from '../action';
 import { ConflictError, ValidationError } from '../errors';
+import type { Person } from '../model/action';
 import { canBeKey, send, TransactionCancelled, tableName, transact } from './client';
 import type { Item } from './item';
 import { attr, indexes, webhookKeys } from './table';

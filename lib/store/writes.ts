@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Action, etagOf, type Person, toView } from '../action';
 import { getReminderSettings } from '../config';
 import { nowIso } from '../dates';
 import {
@@ -11,6 +10,8 @@ import {
   ServiceUnavailableError,
 } from '../errors';
 import type { EntryDraft, RecordedEntry } from '../history';
+import type { Action, Person } from '../model/action';
+import { etagOf, toView } from '../model/view';
 import { settleReminders } from '../reminders';
 import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from './client';
 import { counterMoves, counterUpdates } from './counters';

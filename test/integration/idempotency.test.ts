@@ -78,7 +78,7 @@ describe('Idempotency-Key', () => {
     const key = randomUUID();
     const body = actionBody(producer);
     const { once } = await import('../../lib/idempotency');
-    const { createAction } = await import('../../lib/actions');
+    const { createAction } = await import('../../lib/action-service');
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
       open = resolve;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { producerActionId } from '../../lib/action';
+import { producerActionId } from '../../lib/model/edits';
 import { actionBody, call, create, expectProblem, list, newUser, q } from '../support/client';
 import { runIngest } from '../support/ingest-cli';
 

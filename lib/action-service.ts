@@ -1,24 +1,19 @@
-import {
-  type Action,
-  type ActionView,
-  actionRequestedSchema,
-  applyPatch,
-  changesBetween,
-  createActionSchema,
-  legacyProducerActionId,
-  newAction,
-  type Person,
-  patchActionSchema,
-  personFrom,
-  producerActionId,
-  toView,
-  validateBody,
-} from './action';
 import { badCursor, encodeCursor, openCursor } from './cursor';
 import { nowIso } from './dates';
 import { noSuchAction, ValidationError } from './errors';
 import { type ListQuery, parseListQuery, parseListTerms } from './filter/query';
 import { logger } from './logger';
+import type { Action, ActionView, Person } from './model/action';
+import {
+  applyPatch,
+  changesBetween,
+  legacyProducerActionId,
+  newAction,
+  personFrom,
+  producerActionId,
+} from './model/edits';
+import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from './model/validation';
+import { toView } from './model/view';
 import { listActions as listStored, type Position } from './store/list';
 import { type GuardedWrite, getAction as getStored, mutate, putNewAction, type Rights } from './store/writes';
 

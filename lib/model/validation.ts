@@ -1,111 +1,13 @@
-import { v5 as uuidv5 } from 'uuid';
 import * as z from 'zod';
-import { parseDateTime } from './dates';
-import { clip, type Problem, ValidationError } from './errors';
-import { isBlank, NOT_ONE_LINE } from './text';
+import { parseDateTime } from '../dates';
+import { clip, type Problem, ValidationError } from '../errors';
+import { isBlank, NOT_ONE_LINE } from '../text';
+import { actionLimits, type LocationField, locationFields, UNASSIGNED } from './action';
 
 /**
- * The action: its domain shape, the one schema that validates create and patch bodies, and the
- * mapping to what the API returns. Pure; the store decides how it is kept.
+ * The one schema that validates create bodies, the one that validates patch bodies, and
+ * `validateBody`, which turns every way a body is wrong into a problem that names its field.
  */
-
-export interface Person {
-  id: string;
-  name: string;
-  email: string | null;
-}
-
-export interface Attachment {
-  url: string;
-  name?: string;
-  contentType?: string;
-  size?: number;
-}
-
-/** The seven location fields, in the order the seed lists them. */
-export const locationFields = [
-  'businessUnit',
-  'site',
-  'department',
-  'workGroup',
-  'productiveUnit',
-  'team',
-  'crew',
-] as const;
-export type LocationField = (typeof locationFields)[number];
-
-export type Location = Record<LocationField, string>;
-
-export interface Action {
-  id: string;
-  title: string;
-  description: string;
-  actionProducer: { name: string; url?: string; reference?: string };
-  location: Location;
-  allowAnonymousEdits: boolean;
-  dueAt: string;
-  priority: number;
-  status: number;
-  owner: Person;
-  initiator: Person;
-  /** `null` when nobody is assigned. */
-  assignee: Person | null;
-  /** Who endorsed the action, in endorsement order (at most `limits.endorsements`). */
-  endorsedBy: Endorsement[];
-  attachments: Attachment[];
-  tags: string[];
-  /** The latest `limits.latestComments` comments, oldest of them first. */
-  comments: Comment[];
-  /** How many comments the action has in all. */
-  commentCount: number;
-  createdAt: string;
-  updatedAt: string;
-  /** Bumped by every write; the ETag. */
-  version: number;
-  /** Open and past `dueAt`, as of the last sweep (see `lib/reminders.ts`). */
-  overdue: boolean;
-  /** Which reminders were sent for the current `dueAt` (a `ReminderLevel`); not shown. */
-  reminded: number;
-}
-
-export interface Comment {
-  id: string;
-  author: Person;
-  text: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Endorsement extends Person {
-  endorsedAt: string;
-}
-
-/** What the API returns for an action (the seed's "actions object"). */
-export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'reminded'> {
-  priority: string;
-  status: string;
-  assignee: { id: string; name: string; email: string | null };
-}
-
-/** How the seed shows an action nobody is assigned to. */
-export const UNASSIGNED = { id: 'undefined', name: 'Unknown user', email: '' } as const;
-
-/** What one action may hold (`queryLimits` bounds a list query, `MAX_BODY_BYTES` a request body). */
-export const actionLimits = {
-  title: 200,
-  description: 10_000,
-  shortText: 200,
-  url: 2_000,
-  email: 320,
-  attachments: 50,
-  tags: 50,
-  tag: 100,
-  maxInteger: 999_999_999,
-  comment: 2_000,
-  latestComments: 5,
-  endorsements: 100,
-} as const;
-const limits = actionLimits;
 
 /** Fields only the service sets; a body that sends one is refused, naming it. */
 export const SERVICE_FIELDS = [
@@ -133,7 +35,9 @@ const oneLine = <T extends z.ZodType<string>>(schema: T) =>
     'must be one line of plain text: no control characters (C0, C1) or bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069)',
   );
 
-const shortText = oneLine(z.string().max(limits.shortText, `must be at most ${limits.shortText} characters`));
+const shortText = oneLine(
+  z.string().max(actionLimits.shortText, `must be at most ${actionLimits.shortText} characters`),
+);
 const required = (max: number) =>
   oneLine(
     z
@@ -150,18 +54,18 @@ const httpUrl = oneLine(
     .pipe(
       z
         .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-        .max(limits.url, `must be at most ${limits.url} characters`),
+        .max(actionLimits.url, `must be at most ${actionLimits.url} characters`),
     ),
 );
 const descriptionSchema = z
   .string()
-  .max(limits.description, `must be at most ${limits.description} characters`)
+  .max(actionLimits.description, `must be at most ${actionLimits.description} characters`)
   .refine(
     (s) => !NOT_IN_TEXT.test(s),
     'must not contain control characters other than tab, line feed and carriage return',
   );
 
-export const titleSchema = required(limits.title);
+export const titleSchema = required(actionLimits.title);
 
 export const dueAtSchema = z
   .string()
@@ -183,10 +87,10 @@ export const integerSchema = z
   .union([z.number(), z.string()])
   .transform((value, ctx) => {
     const n = typeof value === 'number' ? value : /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < 0 || n > limits.maxInteger) {
+    if (!Number.isSafeInteger(n) || n < 0 || n > actionLimits.maxInteger) {
       ctx.addIssue({
         code: 'custom',
-        message: `must be an integer from 0 to ${limits.maxInteger}, as a number or string`,
+        message: `must be an integer from 0 to ${actionLimits.maxInteger}, as a number or string`,
       });
       return z.NEVER;
     }
@@ -195,9 +99,12 @@ export const integerSchema = z
   .meta({ example: '2' });
 
 export const personInputSchema = z.strictObject({
-  id: required(limits.shortText).refine((id) => id !== UNASSIGNED.id, `'${UNASSIGNED.id}' is reserved for "nobody"`),
+  id: required(actionLimits.shortText).refine(
+    (id) => id !== UNASSIGNED.id,
+    `'${UNASSIGNED.id}' is reserved for "nobody"`,
+  ),
   name: shortText.optional(),
-  email: z.email('must be an email address').max(limits.email).nullable().optional(),
+  email: z.email('must be an email address').max(actionLimits.email).nullable().optional(),
 });
 
 export const attachmentSchema = z.strictObject({
@@ -213,19 +120,23 @@ const locationShape = Object.fromEntries(locationFields.map((f) => [f, shortText
 >;
 
 const tagsSchema = z
-  .array(oneLine(z.string().min(1, 'must not be empty').max(limits.tag, `must be at most ${limits.tag} characters`)))
-  .max(limits.tags, `at most ${limits.tags} tags`);
+  .array(
+    oneLine(
+      z.string().min(1, 'must not be empty').max(actionLimits.tag, `must be at most ${actionLimits.tag} characters`),
+    ),
+  )
+  .max(actionLimits.tags, `at most ${actionLimits.tags} tags`);
 const attachmentsSchema = z
   .array(attachmentSchema)
-  .max(limits.attachments, `at most ${limits.attachments} attachments`);
+  .max(actionLimits.attachments, `at most ${actionLimits.attachments} attachments`);
 
 export const createActionSchema = z.strictObject({
   title: titleSchema,
   description: descriptionSchema.optional(),
   actionProducer: z.strictObject({
-    name: required(limits.shortText),
+    name: required(actionLimits.shortText),
     url: httpUrl.optional(),
-    reference: required(limits.shortText).optional(),
+    reference: required(actionLimits.shortText).optional(),
   }),
   location: z.strictObject(locationShape).optional(),
   allowAnonymousEdits: z.boolean().optional(),
@@ -244,7 +155,7 @@ export type CreateActionBody = z.output<typeof createActionSchema>;
  * acts for, and a required producer reference that makes the event idempotent.
  */
 export const actionRequestedSchema = createActionSchema.extend({
-  actionProducer: createActionSchema.shape.actionProducer.extend({ reference: required(limits.shortText) }),
+  actionProducer: createActionSchema.shape.actionProducer.extend({ reference: required(actionLimits.shortText) }),
   owner: personInputSchema,
 });
 
@@ -385,128 +296,3 @@ function friendly(issue: z.core.$ZodIssue, body: unknown): string {
 }
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
-
-/** The caller as a stored person; a missing name shows the id, a missing email `null`. */
-export const personFrom = (input: { id: string; name?: string; email?: string | null }): Person => ({
-  id: input.id,
-  name: input.name ?? input.id,
-  email: input.email ?? null,
-});
-
-const emptyLocation = (): Location => Object.fromEntries(locationFields.map((f) => [f, ''])) as Location;
-
-/** UUID v5 namespace for ids derived from a producer name and reference. */
-const PRODUCER_NAMESPACE = '4f1c1b36-5e0e-4d47-9a57-6f1f6f0c2a11';
-
-/**
- * The id an action raised by a producer's event always gets (UUID v5 of the event's source, the
- * producer's name and the reference), so one source, name and reference make at most one such
- * action, ever, without a read before the write, and an event from another source can neither
- * take nor block it (contract section 12). Only events claim it: an API create always gets a
- * random id (contract section 7). The JSON array keeps the three apart whatever they hold.
- */
-export const producerActionId = (source: string, name: string, reference: string): string =>
-  uuidv5(JSON.stringify([source, name, reference]), PRODUCER_NAMESPACE);
-
-/**
- * The id the same event got before the source was part of it (name and reference alone). Actions
- * stored then keep it; ingest treats it as taken, so a replay of such an event stays a duplicate
- * (docs/deploy.md, "Producer ids").
- */
-export const legacyProducerActionId = (name: string, reference: string): string =>
-  uuidv5(`${name}\n${reference}`, PRODUCER_NAMESPACE);
-
-/** A new action from a validated create body; `owner` is who it is created for. */
-export function newAction(id: string, body: CreateActionBody, owner: Person, initiator: Person, now: string): Action {
-  return {
-    id,
-    title: body.title,
-    description: body.description ?? '',
-    actionProducer: {
-      name: body.actionProducer.name,
-      ...(body.actionProducer.url !== undefined ? { url: body.actionProducer.url } : {}),
-      ...(body.actionProducer.reference !== undefined ? { reference: body.actionProducer.reference } : {}),
-    },
-    location: { ...emptyLocation(), ...definedOnly(body.location ?? {}) },
-    allowAnonymousEdits: body.allowAnonymousEdits ?? false,
-    dueAt: body.dueAt,
-    priority: body.priority,
-    status: body.status,
-    owner,
-    initiator,
-    assignee: body.assignee ? personFrom(body.assignee) : null,
-    endorsedBy: [],
-    attachments: body.attachments ?? [],
-    tags: body.tags ?? [],
-    comments: [],
-    commentCount: 0,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-    overdue: false,
-    reminded: 0,
-  };
-}
-
-const definedOnly = <T extends object>(o: T): Partial<T> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-
-/** The action after a merge patch; pure, so the store can compute what it writes. */
-export function applyPatch(action: Action, patch: ActionPatch, now: string): Action {
-  const next: Action = { ...action, updatedAt: now, version: action.version + 1 };
-  if (patch.title !== undefined) next.title = patch.title;
-  if (patch.description !== undefined) next.description = patch.description ?? '';
-  if (patch.dueAt !== undefined) next.dueAt = patch.dueAt;
-  if (patch.priority !== undefined) next.priority = patch.priority;
-  if (patch.status !== undefined) next.status = patch.status;
-  if (patch.allowAnonymousEdits !== undefined) next.allowAnonymousEdits = patch.allowAnonymousEdits;
-  if (patch.attachments !== undefined) next.attachments = patch.attachments ?? [];
-  if (patch.tags !== undefined) next.tags = patch.tags ?? [];
-  if (patch.assignee !== undefined) next.assignee = patch.assignee ? personFrom(patch.assignee) : null;
-  if (patch.location !== undefined) {
-    next.location =
-      patch.location === null
-        ? emptyLocation()
-        : {
-            ...action.location,
-            ...Object.fromEntries(Object.entries(patch.location).map(([k, v]) => [k, v ?? ''])),
-          };
-  }
-  if (patch.actionProducer?.url !== undefined) {
-    const producer = { ...action.actionProducer };
-    if (patch.actionProducer.url === null) delete producer.url;
-    else producer.url = patch.actionProducer.url;
-    next.actionProducer = producer;
-  }
-  return next;
-}
-
-/** Which fields an edit changed, with their API values before and after. */
-export function changesBetween(before: Action, after: Action): Record<string, { before: unknown; after: unknown }> {
-  const a = toView(before) as unknown as Record<string, unknown>;
-  const b = toView(after) as unknown as Record<string, unknown>;
-  const changes: Record<string, { before: unknown; after: unknown }> = {};
-  for (const key of Object.keys(b)) {
-    // Both move with every change; a change is what the person or producer changed.
-    if (key === 'updatedAt' || key === 'version') continue;
-    if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) changes[key] = { before: a[key], after: b[key] };
-  }
-  return changes;
-}
-
-/**
- * The action as the API shows it: numbers as strings, nobody assigned as the seed's placeholder,
- * and its `version` (the number in its ETag), so a list shows what a safe `If-Match` edit needs
- * without a GET of each action.
- */
-export function toView(action: Action): ActionView {
-  const { reminded: _reminded, priority, status, assignee, ...rest } = action;
-  return {
-    ...rest,
-    priority: String(priority),
-    status: String(status),
-    assignee: assignee ?? { ...UNASSIGNED },
-  };
-}
-
-export const etagOf = (action: Pick<Action, 'version'>): string => `"${action.version}"`;

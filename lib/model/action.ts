@@ -1,0 +1,103 @@
+/**
+ * The action: what it is (its domain shape, the people on it, the location fields) and what one
+ * action may hold. Types and constants only; what checks a body is in `validation.ts`, what makes
+ * and edits an action in `edits.ts`, what the API shows in `view.ts`. Pure; the store decides how
+ * it is kept.
+ */
+
+export interface Person {
+  id: string;
+  name: string;
+  email: string | null;
+}
+
+export interface Attachment {
+  url: string;
+  name?: string;
+  contentType?: string;
+  size?: number;
+}
+
+/** The seven location fields, in the order the seed lists them. */
+export const locationFields = [
+  'businessUnit',
+  'site',
+  'department',
+  'workGroup',
+  'productiveUnit',
+  'team',
+  'crew',
+] as const;
+export type LocationField = (typeof locationFields)[number];
+
+export type Location = Record<LocationField, string>;
+
+export interface Action {
+  id: string;
+  title: string;
+  description: string;
+  actionProducer: { name: string; url?: string; reference?: string };
+  location: Location;
+  allowAnonymousEdits: boolean;
+  dueAt: string;
+  priority: number;
+  status: number;
+  owner: Person;
+  initiator: Person;
+  /** `null` when nobody is assigned. */
+  assignee: Person | null;
+  /** Who endorsed the action, in endorsement order (at most `actionLimits.endorsements`). */
+  endorsedBy: Endorsement[];
+  attachments: Attachment[];
+  tags: string[];
+  /** The latest `actionLimits.latestComments` comments, oldest of them first. */
+  comments: Comment[];
+  /** How many comments the action has in all. */
+  commentCount: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Bumped by every write; the ETag. */
+  version: number;
+  /** Open and past `dueAt`, as of the last sweep (see `lib/reminders.ts`). */
+  overdue: boolean;
+  /** Which reminders were sent for the current `dueAt` (a `ReminderLevel`); not shown. */
+  reminded: number;
+}
+
+export interface Comment {
+  id: string;
+  author: Person;
+  text: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Endorsement extends Person {
+  endorsedAt: string;
+}
+
+/** What the API returns for an action (the seed's "actions object"). */
+export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'reminded'> {
+  priority: string;
+  status: string;
+  assignee: { id: string; name: string; email: string | null };
+}
+
+/** How the seed shows an action nobody is assigned to. */
+export const UNASSIGNED = { id: 'undefined', name: 'Unknown user', email: '' } as const;
+
+/** What one action may hold (`queryLimits` bounds a list query, `MAX_BODY_BYTES` a request body). */
+export const actionLimits = {
+  title: 200,
+  description: 10_000,
+  shortText: 200,
+  url: 2_000,
+  email: 320,
+  attachments: 50,
+  tags: 50,
+  tag: 100,
+  maxInteger: 999_999_999,
+  comment: 2_000,
+  latestComments: 5,
+  endorsements: 100,
+} as const;
