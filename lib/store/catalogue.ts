@@ -50,7 +50,22 @@ export interface StoredFieldSpec {
   copy?: string;
   /** Counted by value (`lib/store/counters.ts`): exact totals for an equality on it. A boolean counts only `true`. */
   counted?: true;
+  /** A string the action holds as this property, stored and read back as is (see `plain`). */
+  property?: PlainProperty;
 }
+
+/** The action's own string properties. */
+type PlainProperty = { [K in keyof Action]-?: Action[K] extends string ? K : never }[keyof Action];
+
+/**
+ * A field that is one of the action's own string properties, stored under `key` and read back
+ * into the action as is (`fromItem`): all a new plain field needs here.
+ */
+const plain = <P extends PlainProperty>(property: P, key: string) => ({
+  key,
+  value: (a: Action) => a[property],
+  property,
+});
 
 /** Ordered keys end in `#<id>`, so equal values order by id. */
 const byValueThenId = (value: unknown, id: string) => `${value}#${id}`;
@@ -116,14 +131,12 @@ export const storedFields = {
     equality: { index: indexes.byReference, selectivity: 0.0005, sparse: true },
   },
   createdAt: {
-    key: filterKey.createdAt,
-    value: (a) => a.createdAt,
+    ...plain('createdAt', filterKey.createdAt),
     ordered: { index: indexes.allByCreated, key: byValueThenId },
   },
-  dueAt: { key: filterKey.dueAt, value: (a) => a.dueAt, ordered: { index: indexes.allByDue, key: byValueThenId } },
+  dueAt: { ...plain('dueAt', filterKey.dueAt), ordered: { index: indexes.allByDue, key: byValueThenId } },
   updatedAt: {
-    key: filterKey.updatedAt,
-    value: (a) => a.updatedAt,
+    ...plain('updatedAt', filterKey.updatedAt),
     ordered: { index: indexes.allByUpdated, key: byValueThenId },
   },
   title: {
@@ -147,6 +160,20 @@ type Catalogue = typeof storedFields;
 export const storedFieldList: ReadonlyArray<StoredFieldSpec & { name: FieldName; type: string }> = (
   Object.keys(storedFields) as FieldName[]
 ).map((name) => ({ ...(storedFields[name] as StoredFieldSpec), name, type: fieldCatalogue[name].type }));
+
+/** The action properties the catalogue stores and reads back as is (`plain`). */
+export type PlainProperties = Pick<
+  Action,
+  { [K in FieldName]: Catalogue[K] extends { property: infer P extends PlainProperty } ? P : never }[FieldName]
+>;
+
+/** The plain properties of an action, read back from its `f` map. */
+export function plainProperties(f: Record<string, unknown>): PlainProperties {
+  const entries = storedFieldList.flatMap(({ property, key }) =>
+    property ? [[property, typeof f[key] === 'string' ? f[key] : '']] : [],
+  );
+  return Object.fromEntries(entries) as PlainProperties;
+}
 
 /** The fields counted by value. */
 export type CountedName = { [K in FieldName]: Catalogue[K] extends { counted: true } ? K : never }[FieldName];

@@ -13,7 +13,7 @@ import { getReminderSettings } from '../config';
 import type { HistoryEntry, RecordedEntry } from '../history';
 import { isOpen } from '../reminders';
 import { foldForComparison } from '../text';
-import { orderedFields, storedFieldList } from './catalogue';
+import { orderedFields, plainProperties, storedFieldList } from './catalogue';
 import {
   attr,
   everythingPartition,
@@ -117,6 +117,8 @@ export function fromItem(item: Item): Action {
   const assigneeId = text(filterKey.assigneeId);
   const producerUrl = item[attr.producerUrl];
   const reference = text(filterKey.producerReference);
+  // The plain properties in the places the view has always shown them; any other comes last.
+  const { dueAt, createdAt, updatedAt, ...otherPlain } = plainProperties(f);
   return {
     id: item[attr.id] as string,
     title: item[attr.title] as string,
@@ -128,7 +130,7 @@ export function fromItem(item: Item): Action {
     },
     location: Object.fromEntries(locationFields.map((l: LocationField) => [l, text(locationKeys[l])])) as Location,
     allowAnonymousEdits: item[attr.allowAnonymousEdits] === true,
-    dueAt: text(filterKey.dueAt),
+    dueAt,
     priority: Number(f[filterKey.priority]),
     status: Number(f[filterKey.status]),
     owner: {
@@ -150,11 +152,12 @@ export function fromItem(item: Item): Action {
     tags: (item[attr.tags] as string[] | undefined) ?? [],
     comments: (item[attr.comments] as Comment[] | undefined) ?? [],
     commentCount: Number(item[attr.commentCount] ?? 0),
-    createdAt: text(filterKey.createdAt),
-    updatedAt: text(filterKey.updatedAt),
+    createdAt,
+    updatedAt,
     version: Number(item[attr.version] ?? 1),
     overdue: f[filterKey.overdue] !== undefined,
     reminded: Number(item[attr.reminded] ?? 0),
+    ...otherPlain,
   };
 }
 
