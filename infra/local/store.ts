@@ -82,6 +82,19 @@ async function stopOrphan(pidFile: string): Promise<void> {
   rmSync(pidFile, { force: true });
 }
 
+/**
+ * A store in a process group of its own outlives a stack killed with SIGKILL. A small shell,
+ * also on its own, reads a pipe from this process: the pipe closes when this process dies,
+ * however it dies, and the shell then stops the store gently (SIGTERM). A stack that closes
+ * normally kills the shell first and stops the store itself.
+ */
+function stopWithParent(store: ChildProcess): ChildProcess {
+  return spawn('sh', ['-c', 'read -r _; kill "$1" 2>/dev/null', 'store-watchdog', String(store.pid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+  });
+}
+
 /** Starts DynamoDB Local: on disk under `path`, or in memory without one. */
 export async function startStore(options: { path?: string } = {}): Promise<LocalStore> {
   if (!javaAvailable()) throw new StoreStartError(JAVA_MISSING);
@@ -100,21 +113,28 @@ export async function startStore(options: { path?: string } = {}): Promise<Local
       '-port',
       String(port),
     ],
-    { cwd: dir, stdio: 'ignore' },
+    // A process group of its own: Ctrl-C (SIGINT to the terminal's group) or a SIGTERM to the
+    // stack's group reaches the stack, which finishes what is under way (a webhook attempt's
+    // bookkeeping, a sweep) and only then stops the store. In the same group the store would
+    // stop at once and cut those last writes off.
+    { cwd: dir, stdio: 'ignore', detached: true },
   );
   if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid), { mode: 0o600 });
+  const watchdog = stopWithParent(child);
   const endpoint = `http://127.0.0.1:${port}`;
   try {
     // A few seconds on a quiet machine; a JVM on two cores shared with other work can take a minute or more.
     await waitUntilServing(endpoint, child, 120_000);
     await ensureTable(endpoint, LOCAL_TABLE_NAME);
   } catch (error) {
+    watchdog.kill('SIGKILL');
     child.kill('SIGKILL');
     throw error;
   }
   return {
     endpoint,
     close: async () => {
+      watchdog.kill('SIGKILL');
       if (child.exitCode === null) {
         const exited = once(child, 'exit');
         child.kill('SIGTERM');

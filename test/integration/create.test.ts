@@ -23,7 +23,7 @@ describe('create', () => {
     const id = await create(ann.token, {
       title: 'Minimal',
       actionProducer: { name: producer },
-      dueAt: '2026-12-01T10:00:00Z',
+      dueAt: '2036-12-01T10:00:00Z',
       priority: 2,
       status: '1',
     });
@@ -43,7 +43,7 @@ describe('create', () => {
         crew: '',
       },
       allowAnonymousEdits: false,
-      dueAt: '2026-12-01T10:00:00.000Z',
+      dueAt: '2036-12-01T10:00:00.000Z',
       priority: '2',
       status: '1',
       owner: { id: ann.id, name: 'Ann Lee', email: ann.email },

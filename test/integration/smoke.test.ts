@@ -17,7 +17,7 @@ describe('create and list', () => {
       id: created.body.id,
       priority: '2',
       status: '1',
-      dueAt: '2026-12-01T10:00:00.000Z',
+      dueAt: '2036-12-01T10:00:00.000Z',
       owner: { id: ann.id, name: 'Ann', email: ann.email },
       initiator: { id: ann.id, name: 'Ann', email: ann.email },
       assignee: { id: 'undefined', name: 'Unknown user', email: '' },

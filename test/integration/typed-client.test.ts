@@ -23,7 +23,7 @@ const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:3000' });
 const path = { id: 'a1' };
 export async function everyRoute(): Promise<number> {
   const created = await client.POST('/api/actions', {
-    body: { title: 'Guard missing', actionProducer: { name: 'Inspections' }, dueAt: '2026-12-01T10:00:00Z', priority: 2, status: '1' },
+    body: { title: 'Guard missing', actionProducer: { name: 'Inspections' }, dueAt: '2036-12-01T10:00:00Z', priority: 2, status: '1' },
   });
   const listed = await client.GET('/api/actions', { params: { query: { limit: ${limit}, skip: 0, sort: '-dueAt', status: '~1,2', owner: 'u-ann' } } });
   const total: number | undefined = listed.data?.totalCount;

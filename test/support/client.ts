@@ -81,7 +81,7 @@ export function actionBody(producer: string, overrides: Record<string, unknown> 
       crew: 'A',
     },
     allowAnonymousEdits: false,
-    dueAt: '2026-12-01T10:00:00Z',
+    dueAt: '2036-12-01T10:00:00Z',
     priority: '2',
     status: '1',
     attachments: [],

@@ -97,16 +97,22 @@ export async function startReceiver(answers: Behaviour[] = [200]): Promise<Recei
 
 /**
  * Answers `status` to the first request of each webhook-id and 200 to the rest: a retry test that
- * holds whatever else the shared stack sends the same receiver.
+ * holds whatever else the shared stack sends the same receiver. `delayMs`: the first answer of
+ * each comes that much later (an attempt still in flight).
  */
-export function firstAttemptAnswers(status: number): Behaviour {
+export function firstAttemptAnswers(status: number, { delayMs = 0 } = {}): Behaviour {
   const seen = new Set<string>();
   return (request, response) => {
     const id = String(request.headers['webhook-id']);
     const first = !seen.has(id);
     seen.add(id);
     const answer = first ? status : 200;
-    response.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'http://127.0.0.1:1/elsewhere' } : {});
-    response.end();
+    setTimeout(
+      () => {
+        response.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'http://127.0.0.1:1/elsewhere' } : {});
+        response.end();
+      },
+      first ? delayMs : 0,
+    );
   };
 }
