@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { changesLimits } from './changes';
 import { commentBodySchema, threadLimits } from './comments';
 import { problemTypeBase } from './errors';
-import { fields } from './filter/fields';
+import { type FieldType, fieldCatalogue, fields } from './filter/fields';
 import { queryLimits } from './filter/query';
 import { MAX_BODY_BYTES } from './limits';
 import { actionLimits } from './model/action';
@@ -48,65 +48,26 @@ const problem = z
 
 const OPERATORS = `Filters are \`<parameter>=<operator><value>\`: \`=\` equal (also the default; \`==\` is an explicit equal, so \`title==!urgent\` matches the title \`!urgent\`), \`!\` not equal, \`*\` like (case-insensitive substring; strings only), \`<\` smaller, \`>\` greater, \`~\` in (comma-separated, at most ${queryLimits.maxInValues} values; \`\\,\` is a literal comma and \`\\\\\` a backslash). Filters combine with AND, repeated ones too. At most ${queryLimits.maxFilters} filters.`;
 
-const TYPE_NOTES: Record<string, { description: string; example: string }> = {
-  text: {
-    description: 'Case-insensitive under every operator; canonically equivalent text (NFC) compares alike.',
-    example: '*pump',
-  },
-  string: {
-    description: 'Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike).',
-    example: 'North Pit',
-  },
-  integer: { description: 'An integer; `*` is not allowed.', example: '>0' },
-  boolean: { description: '`true` or `false`, `=` only; not a sort.', example: 'true' },
-  date: {
-    description:
-      'An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets.',
-    example: '>2026-01-01',
-  },
-};
-
-/**
- * One meaningful example per parameter, each of which finds actions in what `npm run seed`
- * writes (test/integration/readme-examples.test.ts checks every one).
- */
-const FIELD_EXAMPLES: Record<string, string> = {
-  title: '*belt',
-  status: '~1,2',
-  priority: '>2',
-  dueAt: '<2026-12-01',
-  createdAt: '>2026-09-01',
-  updatedAt: '>2026-09-01',
-  owner: 'u-ann',
-  assignee: 'undefined',
-  'actionProducer.name': 'Inspections',
-  'actionProducer.reference': '*INS',
-  'location.businessUnit': 'Mining',
-  'location.site': 'North Pit',
-  'location.department': 'HSE',
-  'location.workGroup': 'WG-3',
-  'location.productiveUnit': '~PU-1,PU-2',
-  'location.team': 'Night shift',
-  'location.crew': '~A\\,B,C',
-  overdue: 'true',
+/** What each field type adds to a filter parameter's documentation; its example is the field's own. */
+const TYPE_NOTES: Record<FieldType, string> = {
+  text: 'Case-insensitive under every operator; canonically equivalent text (NFC) compares alike.',
+  string: 'Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike).',
+  integer: 'An integer; `*` is not allowed.',
+  boolean: '`true` or `false`, `=` only; not a sort.',
+  date: 'An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets.',
 };
 
 const listParameters = z.object({
   ...Object.fromEntries(
     fields.map((field) => {
-      const note = TYPE_NOTES[field.type] as { description: string; example: string };
-      const example = FIELD_EXAMPLES[field.name] ?? note.example;
-      const extra =
-        field.name === 'owner' || field.name === 'assignee'
-          ? ` Matches the person's id; \`me\` (also in a \`~\` list) is the caller's id; \`assignee=undefined\` finds unassigned actions.`
-          : '';
+      const { example, about = '' }: { example: string; about?: string } = fieldCatalogue[field.name];
       // Examples go in the text: Swagger UI would pre-fill an `example` into every filter box.
       return [
         field.name,
         z
           .string()
           .optional()
-          .openapi({ description: `${note.description}${extra} E.g. \`${field.name}=${example}\`.` }),
+          .openapi({ description: `${TYPE_NOTES[field.type]}${about} E.g. \`${field.name}=${example}\`.` }),
       ];
     }),
   ),

@@ -1,4 +1,4 @@
-import { locationFields } from '../model/action';
+import type { LocationField } from '../model/action';
 
 /**
  * The fields a list query can filter and sort on, and how each compares:
@@ -7,29 +7,66 @@ import { locationFields } from '../model/action';
  * - `integer`: numeric
  * - `date`: an instant, or a whole UTC day
  * - `boolean`: `true` or `false`, with `=` only, and no sort (overdue)
- * Where each is stored is the store's business (`lib/store/fields.ts`).
+ * The type decides the operators (`lib/filter/query.ts`), so a field names only its type.
  */
 export type FieldType = 'text' | 'string' | 'integer' | 'date' | 'boolean';
 
+/** What the API says of a field: its type, and what the documentation shows. */
+interface ApiField {
+  type: FieldType;
+  /**
+   * One meaningful example value (with its operator) that finds actions in what `npm run seed`
+   * writes (test/integration/readme-examples.test.ts checks every one).
+   */
+  example: string;
+  /** A sentence the parameter's documentation adds to its type's. */
+  about?: string;
+}
+
+const PERSON =
+  " Matches the person's id; `me` (also in a `~` list) is the caller's id; `assignee=undefined` finds unassigned actions.";
+
+/**
+ * The field catalogue, API half: each field once, by its query parameter, in the order the
+ * documentation lists them. Its keys are `FieldName`, which the store's half
+ * (`storedFields` in `lib/store/table.ts`) must cover exactly, so a field declared on one side
+ * only fails to compile. `sort` accepts every field but a boolean.
+ */
+export const fieldCatalogue = {
+  title: { type: 'text', example: '*belt' },
+  status: { type: 'integer', example: '~1,2' },
+  priority: { type: 'integer', example: '>2' },
+  dueAt: { type: 'date', example: '<2026-12-01' },
+  createdAt: { type: 'date', example: '>2026-09-01' },
+  updatedAt: { type: 'date', example: '>2026-09-01' },
+  owner: { type: 'string', example: 'u-ann', about: PERSON },
+  assignee: { type: 'string', example: 'undefined', about: PERSON },
+  'actionProducer.name': { type: 'string', example: 'Inspections' },
+  'actionProducer.reference': { type: 'string', example: '*INS' },
+  'location.businessUnit': { type: 'string', example: 'Mining' },
+  'location.site': { type: 'string', example: 'North Pit' },
+  'location.department': { type: 'string', example: 'HSE' },
+  'location.workGroup': { type: 'string', example: 'WG-3' },
+  'location.productiveUnit': { type: 'string', example: '~PU-1,PU-2' },
+  'location.team': { type: 'string', example: 'Night shift' },
+  'location.crew': { type: 'string', example: '~A\\,B,C' },
+  overdue: { type: 'boolean', example: 'true' },
+} as const satisfies Record<string, ApiField>;
+
+export type FieldName = keyof typeof fieldCatalogue;
+
+/** Every location field is filterable: a location field added to the model fails here until it is. */
+const _everyLocation: Record<`location.${LocationField}`, ApiField> = fieldCatalogue;
+
 export interface FieldSpec {
   /** The query parameter, as the API names it. */
-  name: string;
+  name: FieldName;
   type: FieldType;
 }
 
-export const fields: readonly FieldSpec[] = [
-  { name: 'title', type: 'text' },
-  { name: 'status', type: 'integer' },
-  { name: 'priority', type: 'integer' },
-  { name: 'dueAt', type: 'date' },
-  { name: 'createdAt', type: 'date' },
-  { name: 'updatedAt', type: 'date' },
-  { name: 'owner', type: 'string' },
-  { name: 'assignee', type: 'string' },
-  { name: 'actionProducer.name', type: 'string' },
-  { name: 'actionProducer.reference', type: 'string' },
-  ...locationFields.map((field) => ({ name: `location.${field}`, type: 'string' as const })),
-  { name: 'overdue', type: 'boolean' },
-];
+export const fields: readonly FieldSpec[] = (Object.keys(fieldCatalogue) as FieldName[]).map((name) => ({
+  name,
+  type: fieldCatalogue[name].type,
+}));
 
 export const fieldsByName: ReadonlyMap<string, FieldSpec> = new Map(fields.map((f) => [f.name, f]));

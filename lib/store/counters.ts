@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Action } from '../model/action';
-import { UNASSIGNED } from '../model/action';
+import { type CountedName, countedValue, storedFieldList } from './catalogue';
 import { canBeKey, send, settleAll, tableName } from './client';
 import { attr, itemKind, shardOf } from './table';
 
@@ -13,20 +13,13 @@ import { attr, itemKind, shardOf } from './table';
  * the counter's partition reads every shard at once.
  */
 
-/** The counted fields, by their query parameter; `all` is the total. */
-export const countedFields = [
+/** The counted fields, by their query parameter (those the catalogue marks `counted`); `all` is the total. */
+export const countedFields: readonly CountedField[] = [
   'all',
-  'owner',
-  'assignee',
-  'status',
-  'priority',
-  'location.site',
-  'location.businessUnit',
-  'actionProducer.name',
-  'overdue',
-] as const;
+  ...storedFieldList.flatMap((field) => (field.counted ? [field.name as CountedName] : [])),
+];
 
-export type CountedField = (typeof countedFields)[number];
+export type CountedField = 'all' | CountedName;
 
 export const isCounted = (field: string): field is CountedField =>
   field !== 'all' && (countedFields as readonly string[]).includes(field);
@@ -36,17 +29,9 @@ export const isCounted = (field: string): field is CountedField =>
  * `overdue=true` is counted: stores made before `overdue` existed then need no new counters.
  */
 export function countedValues(action: Action): Record<CountedField, string | undefined> {
-  return {
-    all: '',
-    owner: action.owner.id,
-    assignee: action.assignee?.id ?? UNASSIGNED.id,
-    status: String(action.status),
-    priority: String(action.priority),
-    'location.site': action.location.site,
-    'location.businessUnit': action.location.businessUnit,
-    'actionProducer.name': action.actionProducer.name,
-    overdue: action.overdue ? 'true' : undefined,
-  };
+  return Object.fromEntries(
+    countedFields.map((field) => [field, field === 'all' ? '' : countedValue(field, action)]),
+  ) as Record<CountedField, string | undefined>;
 }
 
 /** The partition of one counter: `n#status#2`, `n#all#`. */

@@ -1,10 +1,11 @@
 import type { Clause } from '../filter/query';
-import { locationFields } from '../model/action';
-import { filterKey, filterPath, locationKeys, lowerKey } from './table';
+import { storedFieldList } from './catalogue';
+import { filterPath, lowerKey } from './table';
 
 /**
  * Where each filterable field is stored: the path filters compare (for `title`, its lower-case
  * copy), the lower-case copy `*` also reads, and the path `sort` orders by when it differs.
+ * Derived from the catalogue (`lib/store/catalogue.ts`).
  */
 export interface StoredField {
   attribute: string;
@@ -14,28 +15,17 @@ export interface StoredField {
   sortAttribute?: string;
 }
 
-/** A string field compared exactly, with a lower-case copy for `*`. */
-const stringField = (key: string, sortKey?: string): StoredField => ({
-  attribute: filterPath(key),
-  lowerAttribute: filterPath(lowerKey(key)),
-  ...(sortKey ? { sortAttribute: filterPath(sortKey) } : {}),
-});
-
-const stored: Record<string, StoredField> = {
-  title: { attribute: filterPath(filterKey.titleLower) },
-  status: { attribute: filterPath(filterKey.status) },
-  priority: { attribute: filterPath(filterKey.priority) },
-  dueAt: { attribute: filterPath(filterKey.dueAt) },
-  createdAt: { attribute: filterPath(filterKey.createdAt) },
-  updatedAt: { attribute: filterPath(filterKey.updatedAt) },
-  /** Present (as 1) only while the action is overdue. */
-  overdue: { attribute: filterPath(filterKey.overdue) },
-  owner: stringField(filterKey.ownerId, filterKey.ownerName),
-  assignee: stringField(filterKey.assigneeId, filterKey.assigneeName),
-  'actionProducer.name': stringField(filterKey.producerName),
-  'actionProducer.reference': stringField(filterKey.producerReference),
-  ...Object.fromEntries(locationFields.map((field) => [`location.${field}`, stringField(locationKeys[field])])),
-};
+/** Where each field's filters and sort look, from the catalogue. */
+const stored: Record<string, StoredField> = Object.fromEntries(
+  storedFieldList.map((field): [string, StoredField] => [
+    field.name,
+    {
+      attribute: filterPath(field.key),
+      ...(field.type === 'string' ? { lowerAttribute: filterPath(lowerKey(field.key)) } : {}),
+      ...(field.sortBy ? { sortAttribute: filterPath(field.sortBy.key) } : {}),
+    },
+  ]),
+);
 
 /** Where a field is stored. */
 export function storedField(field: { name: string }): StoredField {

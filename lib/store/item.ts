@@ -13,6 +13,7 @@ import {
 } from '../model/action';
 import { isOpen } from '../reminders';
 import { foldForComparison } from '../text';
+import { orderedFields, plainProperties, storedFieldList } from './catalogue';
 import {
   attr,
   everythingPartition,
@@ -22,11 +23,8 @@ import {
   itemKind,
   locationKeys,
   lowerKey,
-  nameKey,
-  priorityKeyPrefix,
   reminderPartition,
   shardOf,
-  TITLE_KEY_SEPARATOR,
 } from './table';
 
 /**
@@ -48,43 +46,43 @@ function putString(filters: Filters, key: string, value: string) {
 }
 
 /**
- * The sort keys of the ordered indexes, from the value they order and the id that breaks ties.
- * The list reads them from the index, and rebuilds them from a value where it read the value
- * instead, so a list cursor names the same position whichever index served the page.
+ * The sort keys of the ordered indexes, from the value they order and the id that breaks ties
+ * (composed as the catalogue says). The list reads them from the index, and rebuilds them from
+ * a value where it read the value instead, so a list cursor names the same position whichever
+ * index served the page.
  */
-export const orderKeys: Record<string, (value: unknown, id: string) => string> = {
-  [attr.createdKey]: (value, id) => `${value}#${id}`,
-  [attr.dueKey]: (value, id) => `${value}#${id}`,
-  [attr.updatedKey]: (value, id) => `${value}#${id}`,
-  [attr.titleKey]: (value, id) => `${value}${TITLE_KEY_SEPARATOR}${id}`,
-  [attr.priorityOrderKey]: (value, id) => `${priorityKeyPrefix(Number(value))}#${id}`,
-  [attr.ownerNameKey]: (value, id) => nameKey(String(value), id),
-  [attr.assigneeNameKey]: (value, id) => nameKey(String(value), id),
-};
+export const orderKeys: Record<string, (value: unknown, id: string) => string> = Object.fromEntries(
+  orderedFields.flatMap(({ ordered }) => (ordered ? [[ordered.index.sortKey.name, ordered.key]] : [])),
+);
 
-const orderKey = (attribute: string, value: unknown, id: string) =>
-  (orderKeys[attribute] as (v: unknown, i: string) => string)(value, id);
+/**
+ * Each field's value in the `f` map (a string also as its lower-case copy), and its copies as
+ * index keys: the partition of its equality index, the sort key of its ordered index, its
+ * top-level copy. All from the catalogue.
+ */
+function filterValues(action: Action): { f: Filters; keys: Item } {
+  const f: Filters = {};
+  const keys: Item = {};
+  for (const field of storedFieldList) {
+    const value = field.value(action);
+    if (typeof value === 'boolean') {
+      if (value) f[field.key] = 1;
+    } else if (field.type === 'string') putString(f, field.key, String(value));
+    else f[field.key] = value;
+    const sortValue = field.sortBy?.value(action);
+    if (field.sortBy) f[field.sortBy.key] = sortValue as string;
+    if (field.copy) keys[field.copy] = value;
+    if (field.equality) {
+      const { index, sparse } = field.equality;
+      keys[index.partitionKey.name] = sparse ? nonEmpty(String(value)) : value;
+    }
+    if (field.ordered) keys[field.ordered.index.sortKey.name] = field.ordered.key(sortValue ?? value, action.id);
+  }
+  return { f, keys };
+}
 
 export function toItem(action: Action): Item {
-  const assignee = action.assignee ?? UNASSIGNED;
-  const titleLower = foldForComparison(action.title);
-  const f: Filters = {
-    [filterKey.titleLower]: titleLower,
-    [filterKey.dueAt]: action.dueAt,
-    [filterKey.priority]: action.priority,
-    [filterKey.status]: action.status,
-    [filterKey.ownerName]: action.owner.name,
-    [filterKey.assigneeName]: assignee.name,
-    [filterKey.createdAt]: action.createdAt,
-    [filterKey.updatedAt]: action.updatedAt,
-  };
-  if (action.overdue) f[filterKey.overdue] = 1;
-  putString(f, filterKey.producerName, action.actionProducer.name);
-  putString(f, filterKey.producerReference, action.actionProducer.reference ?? '');
-  putString(f, filterKey.ownerId, action.owner.id);
-  putString(f, filterKey.assigneeId, assignee.id);
-  for (const field of locationFields) putString(f, locationKeys[field], action.location[field]);
-
+  const { f, keys } = filterValues(action);
   return {
     [attr.id]: action.id,
     [attr.sortKey]: itemKind.action,
@@ -103,22 +101,7 @@ export function toItem(action: Action): Item {
     [attr.commentCount]: action.commentCount,
     [attr.version]: action.version,
     [attr.everything]: everythingPartition(shardOf(action.id)),
-    [attr.createdKey]: orderKey(attr.createdKey, action.createdAt, action.id),
-    [attr.dueKey]: orderKey(attr.dueKey, action.dueAt, action.id),
-    [attr.updatedKey]: orderKey(attr.updatedKey, action.updatedAt, action.id),
-    [attr.titleKey]: orderKey(attr.titleKey, titleLower, action.id),
-    [attr.titleLower]: titleLower,
-    [attr.priorityOrderKey]: orderKey(attr.priorityOrderKey, action.priority, action.id),
-    [attr.ownerNameKey]: orderKey(attr.ownerNameKey, action.owner.name, action.id),
-    [attr.assigneeNameKey]: orderKey(attr.assigneeNameKey, assignee.name, action.id),
-    [attr.ownerKey]: action.owner.id,
-    [attr.assigneeKey]: assignee.id,
-    [attr.producerKey]: action.actionProducer.name,
-    [attr.statusKey]: action.status,
-    [attr.priorityKey]: action.priority,
-    [attr.siteKey]: nonEmpty(action.location.site),
-    [attr.businessUnitKey]: nonEmpty(action.location.businessUnit),
-    [attr.referenceKey]: nonEmpty(action.actionProducer.reference),
+    ...keys,
     [attr.reminded]: action.reminded,
     [attr.overdueKey]: action.overdue ? everythingPartition(shardOf(action.id)) : undefined,
     // Only open actions wait for reminders: a closed one leaves the sweep's queue.
@@ -134,6 +117,8 @@ export function fromItem(item: Item): Action {
   const assigneeId = text(filterKey.assigneeId);
   const producerUrl = item[attr.producerUrl];
   const reference = text(filterKey.producerReference);
+  // The plain properties in the places the view has always shown them; any other comes last.
+  const { dueAt, createdAt, updatedAt, ...otherPlain } = plainProperties(f);
   return {
     id: item[attr.id] as string,
     title: item[attr.title] as string,
@@ -145,7 +130,7 @@ export function fromItem(item: Item): Action {
     },
     location: Object.fromEntries(locationFields.map((l: LocationField) => [l, text(locationKeys[l])])) as Location,
     allowAnonymousEdits: item[attr.allowAnonymousEdits] === true,
-    dueAt: text(filterKey.dueAt),
+    dueAt,
     priority: Number(f[filterKey.priority]),
     status: Number(f[filterKey.status]),
     owner: {
@@ -167,11 +152,12 @@ export function fromItem(item: Item): Action {
     tags: (item[attr.tags] as string[] | undefined) ?? [],
     comments: (item[attr.comments] as Comment[] | undefined) ?? [],
     commentCount: Number(item[attr.commentCount] ?? 0),
-    createdAt: text(filterKey.createdAt),
-    updatedAt: text(filterKey.updatedAt),
+    createdAt,
+    updatedAt,
     version: Number(item[attr.version] ?? 1),
     overdue: f[filterKey.overdue] !== undefined,
     reminded: Number(item[attr.reminded] ?? 0),
+    ...otherPlain,
   };
 }
 

@@ -9,6 +9,7 @@ import { ReminderLevel } from '../reminders';
 import { cutToBytes } from '../text';
 import { recordIndexEntries } from '../usage';
 import { BudgetSpent, ReadBudget } from './budget';
+import { equalityFields, orderedFields } from './catalogue';
 import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from './client';
 import { type CountedField, isCounted, readCount, readCounts } from './counters';
 import { filterExpression, Placeholders } from './expression';
@@ -341,9 +342,17 @@ async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
   return sizes;
 }
 
-/** The filter a refused list could add to narrow its read. */
-const NARROWING =
-  'an equality filter on owner, assignee, status, priority, location.site, location.businessUnit, actionProducer.name or actionProducer.reference, or a createdAt, dueAt or updatedAt range';
+/** "a, b or c" */
+const orList = (names: readonly string[]) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+
+/**
+ * The filter a refused list could add to narrow its read: an equality an index serves, or a
+ * range over an ordered date (from the catalogue, `lib/store/catalogue.ts`).
+ */
+const NARROWING = `an equality filter on ${orList(equalityFields.map((f) => f.name))}, or a ${orList(
+  orderedFields.filter((f) => f.type === 'date').map((f) => f.name),
+)} range`;
 
 /**
  * The 400 of a list over the budget: `entries` it would read, known before reading, or, when

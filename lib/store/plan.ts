@@ -1,11 +1,11 @@
 import { type FieldSpec, fieldsByName } from '../filter/fields';
 import type { Clause, ListQuery, Sort } from '../filter/query';
 import { UNASSIGNED } from '../model/action';
+import { equalityFields, orderedFields, storedFieldList } from './catalogue';
 import { attributeOf, type StoredClause, sortAttributeOf, storedField } from './fields';
 import {
   attr,
   everythingPartitions,
-  filterKey,
   filterPath,
   type IndexDefinition,
   indexes,
@@ -80,16 +80,10 @@ interface EqualityIndex {
   selectivity: number;
 }
 
-export const equalityIndexes: Record<string, EqualityIndex> = {
-  'actionProducer.reference': { index: indexes.byReference, selectivity: 0.0005 },
-  owner: { index: indexes.byOwner, selectivity: 0.002 },
-  assignee: { index: indexes.byAssignee, selectivity: 0.01 },
-  'location.site': { index: indexes.bySite, selectivity: 0.04 },
-  'actionProducer.name': { index: indexes.byProducer, selectivity: 0.15 },
-  'location.businessUnit': { index: indexes.byBusinessUnit, selectivity: 0.2 },
-  status: { index: indexes.byStatus, selectivity: 0.2 },
-  priority: { index: indexes.byPriority, selectivity: 0.2 },
-};
+/** The fields an index serves by value, from the catalogue (`lib/store/catalogue.ts`). */
+export const equalityIndexes: Record<string, EqualityIndex> = Object.fromEntries(
+  equalityFields.flatMap(({ name, equality }) => (equality ? [[name, equality]] : [])),
+);
 
 /** The share of actions overdue when the counters are not asked: a guess, for ranking plans only. */
 const OVERDUE_SHARE = 0.1;
@@ -112,29 +106,22 @@ function valueShare(field: string, value: string | number, equality: EqualityInd
  * and `assignee` by name, while their filters compare ids, so only dates, titles and priorities
  * become key ranges (`boundsOf`).
  */
-export const orderedIndexes: Record<string, IndexDefinition> = {
-  createdAt: indexes.allByCreated,
-  dueAt: indexes.allByDue,
-  updatedAt: indexes.allByUpdated,
-  title: indexes.allByTitle,
-  priority: indexes.allByPriority,
-  owner: indexes.allByOwnerName,
-  assignee: indexes.allByAssigneeName,
-};
+export const orderedIndexes: Record<string, IndexDefinition> = Object.fromEntries(
+  orderedFields.flatMap(({ name, ordered }) => (ordered ? [[name, ordered.index]] : [])),
+);
 
 /**
  * Top-level copies of values in the `f` map (they exist as index keys), so a thin index that
  * holds the copy can filter and sort without the map. Only copies that every action has and
- * that always equal the map value; the sparse location and reference keys are left out.
+ * that always equal the map value: the partition keys of the equality indexes that are not
+ * sparse, and the title's copy; the sparse location and reference keys are left out.
  */
-const topLevelCopies: Record<string, string> = {
-  [filterPath(filterKey.titleLower)]: attr.titleLower,
-  [filterPath(filterKey.priority)]: attr.priorityKey,
-  [filterPath(filterKey.status)]: attr.statusKey,
-  [filterPath(filterKey.ownerId)]: attr.ownerKey,
-  [filterPath(filterKey.assigneeId)]: attr.assigneeKey,
-  [filterPath(filterKey.producerName)]: attr.producerKey,
-};
+const topLevelCopies: Record<string, string> = Object.fromEntries(
+  storedFieldList.flatMap((field) => {
+    const copy = field.copy ?? (field.equality?.sparse ? undefined : field.equality?.index.partitionKey.name);
+    return copy === undefined ? [] : [[filterPath(field.key), copy]];
+  }),
+);
 
 /** Bytes per entry, roughly: see the estimate above. */
 export function entryBytes(index: IndexDefinition): number {

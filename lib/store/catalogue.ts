@@ -1,0 +1,194 @@
+import { type FieldName, fieldCatalogue } from '../filter/fields';
+import { type Action, UNASSIGNED } from '../model/action';
+import { foldForComparison } from '../text';
+import {
+  attr,
+  filterKey,
+  type IndexDefinition,
+  indexes,
+  indexList,
+  locationKeys,
+  nameKey,
+  priorityKeyPrefix,
+  TITLE_KEY_SEPARATOR,
+} from './table';
+
+/**
+ * The field catalogue, store half: for each filterable field (the keys of `fieldCatalogue` in
+ * `lib/filter/fields.ts`, which holds its API name, type and documentation), where it is stored,
+ * which value of an action it holds, whether it is counted, which index serves an equality on it
+ * and which ordered index its sort reads, and how those index keys are composed from it. The
+ * item mapping (`item.ts`), where filters look (`fields.ts`), the planner's tables (`plan.ts`),
+ * the counted fields (`counters.ts`) and the refused list's advice (`list.ts`) are derived from
+ * it, and the index definitions themselves are `indexes` in `table.ts` (deployed: their names
+ * never change). `satisfies Record<FieldName, …>` makes a field declared on one side only a
+ * compile error.
+ */
+export interface StoredFieldSpec {
+  /** Its key in the `f` map (`filterKey`); a `string` field also gets a lower-case copy there for `*`. */
+  key: string;
+  /**
+   * The value filters compare, from the action. A boolean is stored as 1 while true and left
+   * out while false (so items written before the field existed read as false).
+   */
+  value: (action: Action) => string | number | boolean;
+  /** Sorts by another value than it filters on (owner and assignee: by name), kept in `f` under `key`. */
+  sortBy?: { key: string; value: (action: Action) => string };
+  /**
+   * The index whose partitions are this field's values, so an equality (`=`, `~`) reads only its
+   * matches; `selectivity` is a rough share of the table one value matches (only the ranking
+   * between plans matters). A sparse index leaves out actions whose value is empty; otherwise its
+   * partition key is also a top-level copy of the value that thin indexes can filter on.
+   */
+  equality?: { index: IndexDefinition; selectivity: number; sparse?: true };
+  /**
+   * The index over every action whose sort key orders by this field (its `sortBy` value if any),
+   * ties by id, and how that key is composed from the value and the id. A list cursor holds it.
+   */
+  ordered?: { index: IndexDefinition; key: (value: unknown, id: string) => string };
+  /** A top-level copy of the value, for an index to project alone (the title index). */
+  copy?: string;
+  /** Counted by value (`lib/store/counters.ts`): exact totals for an equality on it. A boolean counts only `true`. */
+  counted?: true;
+  /** A string the action holds as this property, stored and read back as is (see `plain`). */
+  property?: PlainProperty;
+}
+
+/** The action's own string properties. */
+type PlainProperty = { [K in keyof Action]-?: Action[K] extends string ? K : never }[keyof Action];
+
+/**
+ * A field that is one of the action's own string properties, stored under `key` and read back
+ * into the action as is (`fromItem`): all a new plain field needs here.
+ */
+const plain = <P extends PlainProperty>(property: P, key: string) => ({
+  key,
+  value: (a: Action) => a[property],
+  property,
+});
+
+/** Ordered keys end in `#<id>`, so equal values order by id. */
+const byValueThenId = (value: unknown, id: string) => `${value}#${id}`;
+const location = (field: keyof typeof locationKeys) => ({
+  key: locationKeys[field],
+  value: (a: Action) => a.location[field],
+});
+const assigneeOf = (action: Action) => action.assignee ?? UNASSIGNED;
+
+/**
+ * Every filterable field, once. The order is the order the refused list's advice names them in;
+ * the planner tries ordered indexes in the order of `indexes`.
+ */
+export const storedFields = {
+  owner: {
+    key: filterKey.ownerId,
+    value: (a) => a.owner.id,
+    sortBy: { key: filterKey.ownerName, value: (a) => a.owner.name },
+    equality: { index: indexes.byOwner, selectivity: 0.002 },
+    ordered: { index: indexes.allByOwnerName, key: (v, id) => nameKey(String(v), id) },
+    counted: true,
+  },
+  assignee: {
+    key: filterKey.assigneeId,
+    value: (a) => assigneeOf(a).id,
+    sortBy: { key: filterKey.assigneeName, value: (a) => assigneeOf(a).name },
+    equality: { index: indexes.byAssignee, selectivity: 0.01 },
+    ordered: { index: indexes.allByAssigneeName, key: (v, id) => nameKey(String(v), id) },
+    counted: true,
+  },
+  status: {
+    key: filterKey.status,
+    value: (a) => a.status,
+    equality: { index: indexes.byStatus, selectivity: 0.2 },
+    counted: true,
+  },
+  priority: {
+    key: filterKey.priority,
+    value: (a) => a.priority,
+    equality: { index: indexes.byPriority, selectivity: 0.2 },
+    ordered: { index: indexes.allByPriority, key: (v, id) => `${priorityKeyPrefix(Number(v))}#${id}` },
+    counted: true,
+  },
+  'location.site': {
+    ...location('site'),
+    equality: { index: indexes.bySite, selectivity: 0.04, sparse: true },
+    counted: true,
+  },
+  'location.businessUnit': {
+    ...location('businessUnit'),
+    equality: { index: indexes.byBusinessUnit, selectivity: 0.2, sparse: true },
+    counted: true,
+  },
+  'actionProducer.name': {
+    key: filterKey.producerName,
+    value: (a) => a.actionProducer.name,
+    equality: { index: indexes.byProducer, selectivity: 0.15 },
+    counted: true,
+  },
+  'actionProducer.reference': {
+    key: filterKey.producerReference,
+    value: (a) => a.actionProducer.reference ?? '',
+    equality: { index: indexes.byReference, selectivity: 0.0005, sparse: true },
+  },
+  createdAt: {
+    ...plain('createdAt', filterKey.createdAt),
+    ordered: { index: indexes.allByCreated, key: byValueThenId },
+  },
+  dueAt: { ...plain('dueAt', filterKey.dueAt), ordered: { index: indexes.allByDue, key: byValueThenId } },
+  updatedAt: {
+    ...plain('updatedAt', filterKey.updatedAt),
+    ordered: { index: indexes.allByUpdated, key: byValueThenId },
+  },
+  title: {
+    key: filterKey.titleLower,
+    value: (a) => foldForComparison(a.title),
+    ordered: { index: indexes.allByTitle, key: (v, id) => `${v}${TITLE_KEY_SEPARATOR}${id}` },
+    copy: attr.titleLower,
+  },
+  'location.department': location('department'),
+  'location.workGroup': location('workGroup'),
+  'location.productiveUnit': location('productiveUnit'),
+  'location.team': location('team'),
+  'location.crew': location('crew'),
+  /** Overdue actions also have an index of their own (`overdue-by-created`), which the planner knows. */
+  overdue: { key: filterKey.overdue, value: (a) => a.overdue, counted: true },
+} as const satisfies Record<FieldName, StoredFieldSpec>;
+
+type Catalogue = typeof storedFields;
+
+/** The catalogue as a list, each field with its API type. */
+export const storedFieldList: ReadonlyArray<StoredFieldSpec & { name: FieldName; type: string }> = (
+  Object.keys(storedFields) as FieldName[]
+).map((name) => ({ ...(storedFields[name] as StoredFieldSpec), name, type: fieldCatalogue[name].type }));
+
+/** The action properties the catalogue stores and reads back as is (`plain`). */
+export type PlainProperties = Pick<
+  Action,
+  { [K in FieldName]: Catalogue[K] extends { property: infer P extends PlainProperty } ? P : never }[FieldName]
+>;
+
+/** The plain properties of an action, read back from its `f` map. */
+export function plainProperties(f: Record<string, unknown>): PlainProperties {
+  const entries = storedFieldList.flatMap(({ property, key }) =>
+    property ? [[property, typeof f[key] === 'string' ? f[key] : '']] : [],
+  );
+  return Object.fromEntries(entries) as PlainProperties;
+}
+
+/** The fields counted by value. */
+export type CountedName = { [K in FieldName]: Catalogue[K] extends { counted: true } ? K : never }[FieldName];
+
+/** The value a counter counts, as filters compare it; `undefined` is not counted. */
+export function countedValue(field: CountedName, action: Action): string | undefined {
+  const value = (storedFields[field] as StoredFieldSpec).value(action);
+  if (typeof value === 'boolean') return value ? 'true' : undefined;
+  return String(value);
+}
+
+/** The fields whose equality an index serves. */
+export const equalityFields = storedFieldList.filter((f) => f.equality !== undefined);
+
+/** The fields an index over every action orders, in the order of `indexes` (the planner's preference on ties). */
+export const orderedFields = indexList.flatMap((index) =>
+  storedFieldList.filter((f) => f.ordered?.index.name === index.name),
+);
