@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,83 +5,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ensureIssuer, issueToken } from '../../infra/local/issuer';
 import { freePort } from '../../infra/local/store';
 import { actionBody, call, create, list, q } from '../support/client';
+import { npmStart, npmStop, type Running } from '../support/npm-start';
 
 /**
  * `npm start` twice on one DATA_DIR: the real entry point as a child process, stopped with
  * SIGTERM in between. Whatever the first run stored, the second lists back unchanged.
  */
 
-const ROOT = join(import.meta.dirname, '..', '..');
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** Spawns `npx tsx infra/local/start.ts` and waits for it to print its URL. */
-async function start(dataDir: string, port: number): Promise<Running> {
-  // Its own process group, so SIGTERM reaches the server behind npx's shell wrapper as Ctrl-C would.
-  const child = spawn('npx', ['tsx', 'infra/local/start.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      STORE: '',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
-  while (!output.includes(`Action tracking service on ${url}`)) {
-    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`npm start did not come up:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, url, output: () => output };
-}
-
-/**
- * SIGTERM to the whole group, as Ctrl-C reaches every process of `npm start`. npx itself dies of
- * the signal; the server behind it closes its store and removes `stack.json` on the way out, so
- * that file going away is the sign it shut down cleanly rather than being killed.
- */
-async function stop(running: Running, dataDir: string): Promise<boolean> {
-  const exited = running.child.exitCode === null && running.child.signalCode === null;
-  const exit = exited ? once(running.child, 'exit') : Promise.resolve();
-  process.kill(-(running.child.pid as number), 'SIGTERM');
-  await exit;
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const alive = await fetch(running.url).then(
-      () => true,
-      () => false,
-    );
-    if (!alive && !existsSync(join(dataDir, 'stack.json'))) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
-
 describe('restart', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'actions-restart-'));
   const running: Running[] = [];
 
   afterAll(async () => {
-    for (const r of running) {
-      if (r.child.exitCode === null && r.child.signalCode === null) await stop(r, dataDir);
-    }
+    for (const r of running) await npmStop(r);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -94,7 +28,7 @@ describe('restart', () => {
     const producer = 'restart-producer';
     const scope = `${q('actionProducer.name', producer)}&limit=100`;
 
-    const first = await start(dataDir, await freePort());
+    const first = await npmStart(dataDir, await freePort());
     running.push(first);
     expect(existsSync(join(dataDir, 'stack.json'))).toBe(true);
     const ids: string[] = [];
@@ -124,10 +58,10 @@ describe('restart', () => {
     const before = await list(token, `${scope}&sort=priority`, first.url);
     expect(before.totalCount).toBe(11);
 
-    expect(await stop(first, dataDir), first.output()).toBe(true);
+    expect(await npmStop(first), first.output()).toBe(true);
 
     // Another port, the same data; a token minted before the restart still verifies.
-    const second = await start(dataDir, await freePort());
+    const second = await npmStart(dataDir, await freePort());
     running.push(second);
     const after = await list(token, `${scope}&sort=priority`, second.url);
     expect(after).toEqual(before);
@@ -149,6 +83,6 @@ describe('restart', () => {
     // And it keeps working: a new action joins the old ones.
     await create(token, actionBody(producer), second.url);
     expect((await list(token, scope, second.url)).totalCount).toBe(12);
-    expect(await stop(second, dataDir), second.output()).toBe(true);
+    expect(await npmStop(second), second.output()).toBe(true);
   }, 120_000);
 });

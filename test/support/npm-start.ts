@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** `npm start` as a child process (the real entry point), for tests that need their own stack. */
@@ -9,6 +10,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 export interface Running {
   child: ChildProcess;
   url: string;
+  dataDir: string;
   output: () => string;
 }
 
@@ -45,24 +47,34 @@ export async function npmStart(dataDir: string, port: number, env: Record<string
   }
   // The banner follows the URL line in the same write; wait for it whole.
   await new Promise((r) => setTimeout(r, 200));
-  return { child, url, output: () => output };
+  return { child, url, dataDir, output: () => output };
 }
 
-/** SIGTERM to the whole group, as Ctrl-C; resolves once the process has exited. */
-export async function npmStop(running: Running): Promise<void> {
-  if (running.child.exitCode !== null || running.child.signalCode !== null) return;
-  const exit = once(running.child, 'exit');
-  process.kill(-(running.child.pid as number), 'SIGTERM');
-  await exit;
-  // The server behind npx closes its store on the way out.
-  const deadline = Date.now() + 15_000;
-  while (
-    Date.now() < deadline &&
-    (await fetch(running.url).then(
-      () => true,
-      () => false,
-    ))
-  ) {
-    await new Promise((r) => setTimeout(r, 100));
+/** Whether any process of the group led by `pid` is still running. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
   }
+}
+
+/**
+ * SIGTERM to the whole group, as Ctrl-C; resolves once every process of it has exited. npx
+ * exits at the signal, while the server behind it still finishes what is under way (a webhook
+ * attempt, its bookkeeping) and only then stops its store and releases DATA_DIR: a restart
+ * before that would find DATA_DIR in use. Resolves true when it shut down cleanly (the server
+ * removes `stack.json` on its way out; a killed one leaves it).
+ */
+export async function npmStop(running: Running): Promise<boolean> {
+  const pid = running.child.pid as number;
+  if (running.child.exitCode === null && running.child.signalCode === null) {
+    const exit = once(running.child, 'exit');
+    process.kill(-pid, 'SIGTERM');
+    await exit;
+  }
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && groupAlive(pid)) await new Promise((r) => setTimeout(r, 100));
+  return !groupAlive(pid) && !existsSync(join(running.dataDir, 'stack.json'));
 }
