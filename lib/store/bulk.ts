@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { RecordedEntry } from '../history';
 import type { Action, Person } from '../model/action';
-import { toView } from '../model/view';
 import { backoff, send, settleAll, tableName } from './client';
 import { counterMoves } from './counters';
-import { historyItem, type Item, toItem } from './item';
+import { historyItem, type Item } from './item';
 import { attr, itemKind, shardOf } from './table';
-import { refuseOversized } from './writes';
+import { createdItems } from './writes';
 
 /**
  * A bulk load of new actions, for `npm run seed`: the same items a create writes (the action
@@ -107,16 +105,7 @@ export async function putNewActions(batch: readonly NewAction[]): Promise<BulkRe
   const items: Item[] = [];
   const deltas = new Map<string, number>();
   for (const { action, actor } of fresh) {
-    const item = { ...toItem(action), [attr.createToken]: randomUUID() };
-    refuseOversized(item);
-    const entry: RecordedEntry = {
-      actionId: action.id,
-      version: action.version,
-      type: 'created',
-      actor,
-      time: action.createdAt,
-      action: toView(action),
-    };
+    const { item, entry } = createdItems(action, actor, randomUUID());
     items.push(item, historyItem(entry));
     for (const move of counterMoves(undefined, action)) deltas.set(move.key, (deltas.get(move.key) ?? 0) + move.delta);
   }

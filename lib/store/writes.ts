@@ -113,6 +113,24 @@ const GUARDED_AT = 2;
 const STAMP_MAX_AGE_MS = 1_000;
 
 /**
+ * A new action's item (with the create's token, and its last entry's time: its creation) and its
+ * `created` entry, as every create stores them: one at a time here, in batches by the seed.
+ */
+export function createdItems(action: Action, actor: Person, token: string) {
+  const item = { ...toItem(action), [attr.createToken]: token, [attr.lastEntryAt]: action.createdAt };
+  refuseOversized(item);
+  const entry: RecordedEntry = {
+    actionId: action.id,
+    version: action.version,
+    type: 'created',
+    actor,
+    time: action.createdAt,
+    action: toView(action),
+  };
+  return { item, entry };
+}
+
+/**
  * Stores a new action with its counters and its `created` entry. `false` when the id is
  * taken, by a live action or a deleted one (a producer reference claimed before), or when any
  * of `alsoTaken` is (the id an older version gave the same producer event). Each attempt stamps
@@ -130,16 +148,7 @@ export async function putNewAction(
     if (round > 0) await backoff(round);
     const now = nowIso();
     const stamped = round === 0 ? action : { ...action, createdAt: now, updatedAt: now };
-    const item = { ...toItem(stamped), [attr.createToken]: token, [attr.lastEntryAt]: stamped.createdAt };
-    refuseOversized(item);
-    const entry: RecordedEntry = {
-      actionId: action.id,
-      version: action.version,
-      type: 'created',
-      actor,
-      time: stamped.createdAt,
-      action: toView(stamped),
-    };
+    const { item, entry } = createdItems(stamped, actor, token);
     const items: TransactItem[] = [
       {
         Put: {
