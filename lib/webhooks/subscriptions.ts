@@ -105,16 +105,11 @@ export const webhookPatchSchema = z.strictObject({
   enabled: z.boolean().optional(),
 });
 
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: string[];
-  description: string;
-  enabled: boolean;
-  disabledReason?: string;
-  createdAt: string;
-  owner: Person;
-}
+/** A subscription as its owner sees it: what is stored, without the secrets and the health fields. */
+export type WebhookView = Pick<
+  Subscription,
+  'id' | 'url' | 'events' | 'description' | 'enabled' | 'disabledReason' | 'createdAt' | 'owner'
+>;
 
 /** What a client sees of a subscription: never a secret. */
 const toView = (s: Subscription): WebhookView => ({
