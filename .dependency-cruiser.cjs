@@ -80,7 +80,7 @@ module.exports = {
       comment: 'The domain reaches the store through its functions, never its table layout.',
       severity: 'error',
       from: { path: '^lib/', pathNot: '^lib/store/' },
-      to: { path: '^lib/store/(table|item|client|expression)\\.ts$' },
+      to: { path: '^lib/store/(table|item|client|query/expression)\\.ts$' },
     },
     {
       name: 'no-circular',

@@ -1,9 +1,9 @@
-import { badCursor, encodeCursor, openCursor } from './cursor';
-import { nowIso } from './dates';
-import { noSuchAction, ValidationError } from './errors';
-import { type ListQuery, parseListQuery, parseListTerms } from './filter/query';
-import { logger } from './logger';
-import type { Action, ActionView, Person } from './model/action';
+import { badCursor, encodeCursor, openCursor } from '../cursor';
+import { nowIso } from '../dates';
+import { noSuchAction, ValidationError } from '../errors';
+import { type ListQuery, parseListQuery, parseListTerms } from '../filter/query';
+import { logger } from '../logger';
+import type { Action, ActionView, Person } from '../model/action';
 import {
   applyPatch,
   changesBetween,
@@ -11,11 +11,11 @@ import {
   newAction,
   personFrom,
   producerActionId,
-} from './model/edits';
-import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from './model/validation';
-import { toView } from './model/view';
-import { listActions as listStored, type Position } from './store/list';
-import { type GuardedWrite, getAction as getStored, mutate, putNewAction, type Rights } from './store/writes';
+} from '../model/edits';
+import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from '../model/validation';
+import { toView } from '../model/view';
+import { type GuardedWrite, getAction as getStored, mutate, putNewAction, type Rights } from '../store/actions/writes';
+import { listActions as listStored, type Position } from '../store/query/list';
 
 /**
  * What the service does to actions, independent of how it is called: the HTTP handlers and the

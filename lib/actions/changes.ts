@@ -1,14 +1,14 @@
-import { cursorKey, encodeCursor } from './cursor';
-import { parseDateTime } from './dates';
-import { clip, type Problem, ValidationError } from './errors';
-import { splitQueryString } from './filter/query';
-import { type FeedEntry, isFeedPosition, readChanges } from './store/feed';
-import { currentCommentTexts } from './store/threads';
+import { cursorKey, encodeCursor } from '../cursor';
+import { parseDateTime } from '../dates';
+import { clip, type Problem, ValidationError } from '../errors';
+import { splitQueryString } from '../filter/query';
+import { currentCommentTexts } from '../store/actions/threads';
+import { type FeedEntry, isFeedPosition, readChanges } from '../store/sync/feed';
 
 /**
  * The change feed (contract section 11): `GET /api/changes?limit=&after=` or `?since=`. Every
  * history entry of every action, oldest first, with a cursor on every page, also an empty one.
- * How the store keeps a poller from missing or repeating an entry is in `lib/store/feed.ts`.
+ * How the store keeps a poller from missing or repeating an entry is in `lib/store/sync/feed.ts`.
  */
 
 export const changesLimits = { defaultLimit: 100, maxLimit: 1000 } as const;

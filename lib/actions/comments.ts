@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
-import { nowIso } from './dates';
+import { nowIso } from '../dates';
 import {
   ConflictError,
   clip,
@@ -9,11 +9,11 @@ import {
   noSuchAction,
   TooManyRequestsError,
   ValidationError,
-} from './errors';
-import { splitQueryString } from './filter/query';
-import type { HistoryEntry } from './history';
-import { type Action, actionLimits, type Comment, type Person } from './model/action';
-import { validateBody } from './model/validation';
+} from '../errors';
+import { splitQueryString } from '../filter/query';
+import { type Action, actionLimits, type Comment, type Person } from '../model/action';
+import type { HistoryEntry } from '../model/history';
+import { validateBody } from '../model/validation';
 import {
   commentWrites,
   currentCommentTexts,
@@ -21,9 +21,9 @@ import {
   readComment,
   readComments,
   readHistory,
-} from './store/threads';
-import { readToggles, toggleWrite } from './store/toggles';
-import { type GuardedWrite, getAction as getStored, mutate } from './store/writes';
+} from '../store/actions/threads';
+import { readToggles, toggleWrite } from '../store/actions/toggles';
+import { type GuardedWrite, getAction as getStored, mutate } from '../store/actions/writes';
 
 /**
  * Comments, endorsements and the history of an action (contract section 8). Each comment or

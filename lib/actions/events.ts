@@ -1,8 +1,8 @@
 import { appendFile, chmod } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { v5 as uuidv5 } from 'uuid';
-import { getConfig } from './config';
-import { eventTypeOf, type RecordedEntry } from './history';
+import { getConfig } from '../config';
+import { eventTypeOf, type RecordedEntry } from '../model/history';
 
 /**
  * The events the service publishes: one per history entry (`ActionCreated`, `ActionUpdated`,

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { HttpError, ValidationError } from './errors';
-import type { ApiEvent } from './http';
-import type { Person } from './model/action';
-import { claimKey, completeKey, readKey, releaseKey } from './store/idempotency';
-import type { GuardedWrite } from './store/writes';
+import { HttpError, ValidationError } from '../errors';
+import type { ApiEvent } from '../http/edge';
+import type { Person } from '../model/action';
+import { claimKey, completeKey, readKey, releaseKey } from '../store/actions/idempotency';
+import type { GuardedWrite } from '../store/actions/writes';
 
 /**
  * The `Idempotency-Key` header (draft-ietf-httpapi-idempotency-key-header-07) on the creating

@@ -1,7 +1,7 @@
+import { getConfig } from '../config';
+import { ValidationError } from '../errors';
+import { errorFields, logger, withLogContext } from '../logger';
 import { ingestActionRequested } from './action-service';
-import { getConfig } from './config';
-import { ValidationError } from './errors';
-import { errorFields, logger, withLogContext } from './logger';
 
 /**
  * One `ActionRequested` EventBridge event, as a queue message body: creates its action once, and

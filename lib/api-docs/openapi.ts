@@ -1,14 +1,20 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
-import { changesLimits } from './changes';
-import { commentBodySchema, threadLimits } from './comments';
-import { problemTypeBase } from './errors';
-import { type FieldType, fieldCatalogue, fields } from './filter/fields';
-import { queryLimits } from './filter/query';
-import { MAX_BODY_BYTES } from './limits';
-import { actionLimits } from './model/action';
-import { createActionSchema, patchActionSchema } from './model/validation';
-import { type RouteDefinition, type RouteHandler, routes } from './routes';
+import { changesLimits } from '../actions/changes';
+import { commentBodySchema, threadLimits } from '../actions/comments';
+import { problemTypeBase } from '../errors';
+import { type FieldType, fieldCatalogue, fields } from '../filter/fields';
+import { queryLimits } from '../filter/query';
+import { type RouteDefinition, type RouteHandler, routes } from '../http/routes';
+import { MAX_BODY_BYTES } from '../limits';
+import { actionLimits } from '../model/action';
+import { createActionSchema, patchActionSchema } from '../model/validation';
+import {
+  MAX_SUBSCRIPTIONS,
+  webhookCreateSchema,
+  webhookEventTypes,
+  webhookPatchSchema,
+} from '../webhooks/subscriptions';
 import {
   actionViewSchema as actionView,
   commentSchema as comment,
@@ -16,12 +22,6 @@ import {
   personSchema as person,
   reminderEventDetailSchema,
 } from './view-schemas';
-import {
-  MAX_SUBSCRIPTIONS,
-  webhookCreateSchema,
-  webhookEventTypes,
-  webhookPatchSchema,
-} from './webhooks/subscriptions';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas that validate requests, the schemas
@@ -616,7 +616,7 @@ export function openApiDocument(): Record<string, unknown> {
     const operationId = operation.operationId ?? route.handler;
     if (operationIds.has(operationId)) throw new Error(`Two operations are called ${operationId}`);
     operationIds.add(operationId);
-    // Every authenticated route also counts against the caller's quotas (lib/quotas.ts).
+    // Every authenticated route also counts against the caller's quotas (lib/http/quotas.ts).
     const limited = route.public ? throttled : quotaOrThrottle;
     registry.registerPath({ ...operation, operationId, responses: { ...operation.responses, ...limited } });
   }

@@ -1,11 +1,11 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
-import { eventTypeOf, type HistoryEntry, type HistoryType } from './history';
-import { type ActionView, actionLimits, locationFields, UNASSIGNED } from './model/action';
+import { type ActionView, actionLimits, locationFields, UNASSIGNED } from '../model/action';
+import { eventTypeOf, type HistoryEntry, type HistoryType } from '../model/history';
 
 /**
  * What the API answers (an action as it shows it, a comment, a history entry), as zod schemas,
- * for the OpenAPI document (`lib/openapi.ts`). The domain's types are the truth; the compiler
+ * for the OpenAPI document (`lib/api-docs/openapi.ts`). The domain's types are the truth; the compiler
  * holds each schema's output equal to its type in both directions (the `Same` checks below),
  * so a field added to the view or to history fails to compile until it is documented. Only the
  * document's generator imports this (no handler does), so zod-to-openapi stays out of bundles.

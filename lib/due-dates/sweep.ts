@@ -1,11 +1,11 @@
-import { getReminderSettings } from './config';
-import { NotFoundError } from './errors';
-import { errorFields, logger } from './logger';
-import { toView } from './model/view';
-import { dueBoundFor, ReminderLevel, reminderDue, reminderTypes, SYSTEM_ACTOR } from './reminders';
-import { newStats, type ReadStats } from './store/list';
-import { actionsOwedReminders } from './store/reminders';
-import { mutate } from './store/writes';
+import { getReminderSettings } from '../config';
+import { NotFoundError } from '../errors';
+import { errorFields, logger } from '../logger';
+import { dueBoundFor, ReminderLevel, reminderDue, reminderTypes, SYSTEM_ACTOR } from '../model/reminders';
+import { toView } from '../model/view';
+import { mutate } from '../store/actions/writes';
+import { newStats, type ReadStats } from '../store/query/list';
+import { actionsOwedReminders } from '../store/reminders';
 
 /**
  * The due-date sweep (contract section 10): finds the open actions whose next reminder window

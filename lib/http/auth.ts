@@ -8,10 +8,10 @@ import {
 } from 'aws-jwt-verify/error';
 import { SimpleFetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache, SimplePenaltyBox } from 'aws-jwt-verify/jwk';
-import { getConfig } from './config';
-import { ServiceUnavailableError, UnauthorizedError, type UnauthorizedReason } from './errors';
-import { type Person, UNASSIGNED } from './model/action';
-import { toOneLine } from './text';
+import { getConfig } from '../config';
+import { ServiceUnavailableError, UnauthorizedError, type UnauthorizedReason } from '../errors';
+import { type Person, UNASSIGNED } from '../model/action';
+import { toOneLine } from '../text';
 
 /**
  * Bearer tokens are Cognito ID tokens: they carry the caller's name and email, which the

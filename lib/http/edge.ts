@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { authenticate } from './auth';
 import {
   HttpError,
   internalProblem,
@@ -11,12 +10,13 @@ import {
   toProblem,
   UnsupportedMediaTypeError,
   ValidationError,
-} from './errors';
-import { MAX_BODY_BYTES } from './limits';
-import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from './logger';
-import type { Person } from './model/action';
+} from '../errors';
+import { MAX_BODY_BYTES } from '../limits';
+import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from '../logger';
+import type { Person } from '../model/action';
+import { enterUsage, type Usage } from '../usage';
+import { authenticate } from './auth';
 import { admit, charge, type QuotaState, quotaHeaders } from './quotas';
-import { enterUsage, type Usage } from './usage';
 
 /**
  * The HTTP edge shared by every API handler: correlation ids and access logs, authentication,

@@ -1,7 +1,7 @@
-import { getConfig } from './config';
-import { TooManyRequestsError } from './errors';
-import { logger } from './logger';
-import { admitRequest, chargeReads, type QuotaLimits, type WindowUse } from './store/quotas';
+import { getConfig } from '../config';
+import { TooManyRequestsError } from '../errors';
+import { logger } from '../logger';
+import { admitRequest, chargeReads, type QuotaLimits, type WindowUse } from '../store/quotas';
 
 /**
  * Per-caller quotas (contract section 12; the fields of draft-ietf-httpapi-ratelimit-headers-10):

@@ -32,7 +32,7 @@ const WRITE: readonly TableAccess[] = ['GetItem', 'PutItem', 'UpdateItem'];
 
 /**
  * The table itself, kept literal (`as const satisfies`) so the handler names are a type:
- * `lib/openapi.ts` must document each one, or it does not compile.
+ * `lib/api-docs/openapi.ts` must document each one, or it does not compile.
  */
 const routeTable = [
   { method: 'POST', path: '/api/actions', handler: 'createAction', access: WRITE },

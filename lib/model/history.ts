@@ -1,9 +1,9 @@
-import type { ActionView, Person } from './model/action';
+import type { ActionView, Person } from './action';
 
 /**
  * An action's history: one entry per change, versions 1, 2, 3... with no gaps, each stored in
  * the same transaction as its change. Every entry is also published as an event (see
- * `lib/events.ts`), so the history is the service's record of what happened.
+ * `lib/actions/events.ts`), so the history is the service's record of what happened.
  */
 
 export type HistoryType =

@@ -1,15 +1,26 @@
-import type { ReminderSettings } from './config';
+import type { Action, Person } from './action';
 import type { HistoryType } from './history';
-import type { Action, Person } from './model/action';
 
 /**
  * Due dates that chase people (contract section 10): the three reminder windows of an open
  * action, which of them applies at a moment, and what a change does to the reminders already
- * sent. Pure: the sweep (`lib/sweep.ts`) decides with it, and every write keeps an action's
- * reminder state in step with it in the same transaction (`lib/store/writes.ts`).
+ * sent. Pure: the sweep (`lib/due-dates/sweep.ts`) decides with it, and every write keeps an action's
+ * reminder state in step with it in the same transaction (`lib/store/actions/writes.ts`).
  */
 
 /** Reminder levels, in the order the windows open; an action records the highest sent for its `dueAt`. */
+/** The due-date settings (contract section 10); hours take decimals, so tests can use short windows. */
+export interface ReminderSettings {
+  /** Statuses that close an action (`CLOSED_STATUSES`, default 3,4); every other status is open. */
+  closedStatuses: readonly number[];
+  /** How long before `dueAt` an open action is due soon (`DUE_SOON_HOURS`, default 24). */
+  dueSoonHours: number;
+  /** How long after `dueAt` an overdue action is escalated (`ESCALATE_AFTER_HOURS`, default 168). */
+  escalateAfterHours: number;
+  /** How often the local stack sweeps (`REMINDER_INTERVAL_SECONDS`, default 30); AWS sweeps every minute. */
+  intervalSeconds: number;
+}
+
 export const ReminderLevel = { none: 0, dueSoon: 1, overdue: 2, escalated: 3 } as const;
 
 /** The history type of each level's reminder. */

@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { canBeKey, send, tableName } from './client';
-import type { Item } from './item';
-import { attr, itemKind } from './table';
+import { canBeKey, send, tableName } from '../client';
+import type { Item } from '../item';
+import { attr, itemKind } from '../table';
 import type { GuardedWrite } from './writes';
 
 /**

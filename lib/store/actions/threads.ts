@@ -1,10 +1,10 @@
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { cursorKey, encodeCursor } from '../cursor';
-import type { HistoryEntry } from '../history';
-import type { Comment } from '../model/action';
-import { backoff, canBeKey, send, tableName } from './client';
-import { commentFrom, commentItem, historyEntryFrom, type Item } from './item';
-import { attr, itemKind } from './table';
+import { cursorKey, encodeCursor } from '../../cursor';
+import type { Comment } from '../../model/action';
+import type { HistoryEntry } from '../../model/history';
+import { backoff, canBeKey, send, tableName } from '../client';
+import { commentFrom, commentItem, historyEntryFrom, type Item } from '../item';
+import { attr, itemKind } from '../table';
 
 /**
  * The two threads kept in an action's partition beside it: its history entries and its

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { canBeKey, send, tableName } from './client';
-import type { Item } from './item';
-import { attr, itemKind } from './table';
+import { canBeKey, send, tableName } from '../client';
+import type { Item } from '../item';
+import { attr, itemKind } from '../table';
 
 /**
  * When a caller last changed their endorsement of an action: one small item beside the action

@@ -1,28 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { getReminderSettings } from '../config';
-import { nowIso } from '../dates';
+import { getReminderSettings } from '../../config';
+import { nowIso } from '../../dates';
 import {
   ConflictError,
   ForbiddenError,
   noSuchAction,
   PreconditionFailedError,
   ServiceUnavailableError,
-} from '../errors';
-import type { EntryDraft, RecordedEntry } from '../history';
-import type { Action, Person } from '../model/action';
-import { etagOf, toView } from '../model/view';
-import { settleReminders } from '../reminders';
-import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from './client';
-import { counterMoves, counterUpdates } from './counters';
-import { fromItem, historyItem, type Item, isTombstone, toItem, tombstone } from './item';
-import { attr, itemKind } from './table';
+} from '../../errors';
+import type { Action, Person } from '../../model/action';
+import type { EntryDraft, RecordedEntry } from '../../model/history';
+import { settleReminders } from '../../model/reminders';
+import { etagOf, toView } from '../../model/view';
+import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from '../client';
+import { counterMoves, counterUpdates } from '../counters/counters';
+import { fromItem, historyItem, type Item, isTombstone, toItem, tombstone } from '../item';
+import { attr, itemKind } from '../table';
 
 /**
  * Every write of an action is one DynamoDB transaction: the action item under its condition,
  * the counters its change moves, its history entry (the next version, which no other write can
  * take), and whatever else the change touches (a comment). If any part cannot be written,
- * nothing is. The stream carries the history entry to the event bus (see `lib/events.ts`).
+ * nothing is. The stream carries the history entry to the event bus (see `lib/actions/events.ts`).
  */
 
 type TransactItem = Parameters<typeof transact>[0][number];
@@ -108,7 +108,7 @@ const GUARDED_AT = 2;
 /**
  * A write sends its transaction only while the time it stamps on its history entry is this
  * fresh; the store call is bounded by STORE_TIMEOUT_MS (5 s in AWS). So an entry is stored
- * within ~6 s of its time, inside the change feed's settle window (`lib/store/feed.ts`).
+ * within ~6 s of its time, inside the change feed's settle window (`lib/store/sync/feed.ts`).
  */
 const STAMP_MAX_AGE_MS = 1_000;
 

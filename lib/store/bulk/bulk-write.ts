@@ -1,10 +1,10 @@
 import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { RecordedEntry } from '../history';
-import type { Action } from '../model/action';
-import { getDocumentClient, tableName } from './client';
-import { counterMoves } from './counters';
-import { fromItem, historyItem, isTombstone, toItem } from './item';
-import { attr, itemKind, shardOf } from './table';
+import type { Action } from '../../model/action';
+import type { RecordedEntry } from '../../model/history';
+import { getDocumentClient, tableName } from '../client';
+import { counterMoves } from '../counters/counters';
+import { fromItem, historyItem, isTombstone, toItem } from '../item';
+import { attr, itemKind, shardOf } from '../table';
 
 /**
  * Many actions at once, for the benchmark, the latency check and `npm run seed`: not the

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Action, Person } from '../model/action';
-import { backoff, send, settleAll, tableName } from './client';
-import { counterMoves } from './counters';
-import { historyItem, type Item } from './item';
-import { attr, itemKind, shardOf } from './table';
-import { createdItems } from './writes';
+import type { Action, Person } from '../../model/action';
+import { createdItems } from '../actions/writes';
+import { backoff, send, settleAll, tableName } from '../client';
+import { counterMoves } from '../counters/counters';
+import { historyItem, type Item } from '../item';
+import { attr, itemKind, shardOf } from '../table';
 
 /**
  * A bulk load of new actions, for `npm run seed`: the same items a create writes (the action

@@ -8,8 +8,8 @@ import {
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { fromItem, isTombstone, toItem } from './item';
-import { attr, attributeDefinitions, globalSecondaryIndexes, indexList, itemKind, sortKey, tableKey } from './table';
+import { fromItem, isTombstone, toItem } from '../item';
+import { attr, attributeDefinitions, globalSecondaryIndexes, indexList, itemKind, sortKey, tableKey } from '../table';
 
 /**
  * Making a table and bringing one an earlier version made up to date, from the one table

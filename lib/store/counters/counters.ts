@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Action } from '../model/action';
-import { type CountedName, countedValue, storedFieldList } from './catalogue';
-import { canBeKey, send, settleAll, tableName } from './client';
-import { attr, itemKind, shardOf } from './table';
+import type { Action } from '../../model/action';
+import { type CountedName, countedValue, storedFieldList } from '../catalogue';
+import { canBeKey, send, settleAll, tableName } from '../client';
+import { attr, itemKind, shardOf } from '../table';
 
 /**
  * Exact counts, kept in step with every write: the total, and one count per value of each

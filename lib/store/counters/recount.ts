@@ -1,8 +1,8 @@
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { send, tableName } from './client';
+import { send, tableName } from '../client';
+import { fromItem, type Item, isTombstone } from '../item';
+import { attr, itemKind } from '../table';
 import { countedFields, countedValues, counterKey } from './counters';
-import { fromItem, type Item, isTombstone } from './item';
-import { attr, itemKind } from './table';
 
 /**
  * Recomputes every counter from the actions themselves and compares it with what the counters

@@ -1,6 +1,6 @@
-import { ValidationError } from '../errors';
-import type { Clause, DateValue } from '../filter/query';
-import { attributeOf, type StoredClause, storedField } from './fields';
+import { ValidationError } from '../../errors';
+import type { Clause, DateValue } from '../../filter/query';
+import { attributeOf, type StoredClause, storedField } from '../fields';
 
 /**
  * Turns filter clauses into a DynamoDB filter expression. Every attribute name and every value

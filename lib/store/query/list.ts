@@ -1,21 +1,21 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { getConfig } from '../config';
-import { badCursor } from '../cursor';
-import { ServiceUnavailableError, ValidationError } from '../errors';
-import type { FieldSpec } from '../filter/fields';
-import type { Clause, ListQuery } from '../filter/query';
-import type { Action } from '../model/action';
-import { ReminderLevel } from '../reminders';
-import { cutToBytes } from '../text';
-import { recordIndexEntries } from '../usage';
+import { getConfig } from '../../config';
+import { badCursor } from '../../cursor';
+import { ServiceUnavailableError, ValidationError } from '../../errors';
+import type { FieldSpec } from '../../filter/fields';
+import type { Clause, ListQuery } from '../../filter/query';
+import type { Action } from '../../model/action';
+import { ReminderLevel } from '../../model/reminders';
+import { cutToBytes } from '../../text';
+import { recordIndexEntries } from '../../usage';
+import { equalityFields, orderedFields } from '../catalogue';
+import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from '../client';
+import { type CountedField, isCounted, readCount, readCounts } from '../counters/counters';
+import { fromItem, type Item, isTombstone, orderKeys, valueAt } from '../item';
+import { attr, everythingPartitions, type IndexDefinition, indexes, itemKind, reminderPartitions } from '../table';
 import { BudgetSpent, ReadBudget } from './budget';
-import { equalityFields, orderedFields } from './catalogue';
-import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from './client';
-import { type CountedField, isCounted, readCount, readCounts } from './counters';
 import { filterExpression, Placeholders } from './expression';
-import { fromItem, type Item, isTombstone, orderKeys, valueAt } from './item';
 import { DEFAULT_SORT, equalityIndexes, type IndexRead, orderedIndexes, type Plan, plan, type Sizes } from './plan';
-import { attr, everythingPartitions, type IndexDefinition, indexes, itemKind, reminderPartitions } from './table';
 
 /**
  * List execution. The common shapes (no filter in an order an all-actions index keeps; one

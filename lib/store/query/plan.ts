@@ -1,8 +1,8 @@
-import { type FieldSpec, fieldsByName } from '../filter/fields';
-import type { Clause, ListQuery, Sort } from '../filter/query';
-import { UNASSIGNED } from '../model/action';
-import { equalityFields, orderedFields, storedFieldList } from './catalogue';
-import { attributeOf, type StoredClause, sortAttributeOf, storedField } from './fields';
+import { type FieldSpec, fieldsByName } from '../../filter/fields';
+import type { Clause, ListQuery, Sort } from '../../filter/query';
+import { UNASSIGNED } from '../../model/action';
+import { equalityFields, orderedFields, storedFieldList } from '../catalogue';
+import { attributeOf, type StoredClause, sortAttributeOf, storedField } from '../fields';
 import {
   attr,
   everythingPartitions,
@@ -12,7 +12,7 @@ import {
   priorityKeyPrefix,
   TITLE_KEY_AFTER,
   TITLE_KEY_SEPARATOR,
-} from './table';
+} from '../table';
 
 /**
  * The query planner: picks the cheapest way to find every match of a list query. DynamoDB
@@ -56,7 +56,7 @@ export interface Plan {
    * `entries` is a count, not a guess: the counters know every value the key condition names
    * and no key range narrows the read. Only an exact figure may refuse a list before it reads;
    * a guess (the share a date range keeps) never lets it read more than the budget either,
-   * since every read stops when the budget runs out (`lib/store/budget.ts`).
+   * since every read stops when the budget runs out (`lib/store/query/budget.ts`).
    */
   exact: boolean;
 }

@@ -1,9 +1,9 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Action } from '../model/action';
-import { getDocumentClient, tableName } from './client';
-import { fromItem, type Item, isTombstone } from './item';
+import type { Action } from '../../model/action';
+import { getDocumentClient, tableName } from '../client';
+import { fromItem, type Item, isTombstone } from '../item';
+import { attr, itemKind } from '../table';
 import type { ReadStats } from './list';
-import { attr, itemKind } from './table';
 
 /**
  * Every item of the table, read by one Scan split into many parallel segments, with what it

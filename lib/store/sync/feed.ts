@@ -1,13 +1,13 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { getConfig } from '../config';
-import { badCursor } from '../cursor';
-import type { HistoryEntry } from '../history';
-import { ReadBudget } from './budget';
-import { MAX_SORT_KEY_BYTES, tableName } from './client';
-import { Placeholders } from './expression';
-import { historyEntryFrom, type Item } from './item';
-import { newStats, type ReadStats, readInOrder } from './list';
-import { attr, feedPartitions, indexes } from './table';
+import { getConfig } from '../../config';
+import { badCursor } from '../../cursor';
+import type { HistoryEntry } from '../../model/history';
+import { MAX_SORT_KEY_BYTES, tableName } from '../client';
+import { historyEntryFrom, type Item } from '../item';
+import { ReadBudget } from '../query/budget';
+import { Placeholders } from '../query/expression';
+import { newStats, type ReadStats, readInOrder } from '../query/list';
+import { attr, feedPartitions, indexes } from '../table';
 
 /**
  * The change feed: every history entry of every action, read from the `changes` index, whose

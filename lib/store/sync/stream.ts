@@ -1,9 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { RecordedEntry } from '../history';
-import { recordedEntryFrom } from './item';
-import { attr, itemKind } from './table';
+import type { RecordedEntry } from '../../model/history';
+import { recordedEntryFrom } from '../item';
+import { attr, itemKind } from '../table';
 
 /**
  * Reads the table's change stream. Of everything written, only a new history entry is a change
