@@ -1,8 +1,9 @@
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { cursorKey, encodeCursor } from '../../cursor';
 import type { Comment } from '../../model/action';
 import type { HistoryEntry } from '../../model/history';
-import { backoff, canBeKey, send, tableName } from '../client';
+import { batchGet } from '../batch';
+import { canBeKey, send, tableName } from '../client';
 import { commentFrom, commentItem, historyEntryFrom, type Item } from '../item';
 import { attr, itemKind } from '../table';
 
@@ -77,9 +78,6 @@ export async function readHistory(actionId: string, limit: number, cursor?: stri
   return { items: entries, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
 
-/** BatchGetItem reads at most 100 keys a call. */
-const BATCH_GET_MAX = 100;
-
 /** Whether an action exists now, existed once (deleted: its tombstone remains), or never did. */
 export type ActionState = 'live' | 'deleted' | 'never';
 
@@ -100,37 +98,10 @@ export async function currentCommentTexts(
     itemKind.action,
     ...new Set(commentIds.map(itemKind.comment).filter((key) => COMMENT_KEY.test(key))),
   ];
-  const found: Item[] = [];
-  for (let i = 0; i < sortKeys.length; i += BATCH_GET_MAX) {
-    let keys: Item[] = sortKeys.slice(i, i + BATCH_GET_MAX).map((sk) => ({ [attr.id]: actionId, [attr.sortKey]: sk }));
-    // A batch may come back partly unprocessed (throttling); ask again for the rest.
-    for (let round = 0; keys.length > 0; round++) {
-      if (round > 0) await backoff(round);
-      const result = await send<{
-        Responses?: Record<string, Item[]>;
-        UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
-      }>(
-        new BatchGetCommand({
-          RequestItems: {
-            [tableName()]: {
-              Keys: keys,
-              ConsistentRead: true,
-              ProjectionExpression: '#id, #sk, #del, #cid, #text',
-              ExpressionAttributeNames: {
-                '#id': attr.id,
-                '#sk': attr.sortKey,
-                '#del': attr.deletedAt,
-                '#cid': attr.commentId,
-                '#text': 'text',
-              },
-            },
-          },
-        }),
-      );
-      found.push(...(result.Responses?.[tableName()] ?? []));
-      keys = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
-    }
-  }
+  const { items: found } = await batchGet(
+    sortKeys.map((sk) => ({ [attr.id]: actionId, [attr.sortKey]: sk })),
+    { consistent: true, attributes: [attr.id, attr.sortKey, attr.deletedAt, attr.commentId, 'text'] },
+  );
   const actionItem = found.find((item) => item[attr.sortKey] === itemKind.action);
   const action: ActionState = !actionItem ? 'never' : actionItem[attr.deletedAt] !== undefined ? 'deleted' : 'live';
   if (action === 'live') {

@@ -1,15 +1,16 @@
-import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { getConfig } from '../../config';
 import { badCursor } from '../../cursor';
-import { ServiceUnavailableError, ValidationError } from '../../errors';
+import { ValidationError } from '../../errors';
 import type { FieldSpec } from '../../filter/fields';
 import type { Clause, ListQuery } from '../../filter/query';
 import type { Action } from '../../model/action';
 import { ReminderLevel } from '../../model/reminders';
 import { cutToBytes } from '../../text';
 import { recordIndexEntries } from '../../usage';
+import { batchGet } from '../batch';
 import { equalityFields, orderedFields } from '../catalogue';
-import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from '../client';
+import { settleAll as all, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from '../client';
 import { type CountedField, isCounted, readCount, readCounts } from '../counters/counters';
 import { fromItem, type Item, isTombstone, orderKeys, valueAt } from '../item';
 import { attr, everythingPartitions, type IndexDefinition, indexes, itemKind, reminderPartitions } from '../table';
@@ -532,30 +533,11 @@ async function readMatches(
 
 /** The actions with these ids, in this order; one deleted since the index was read is left out. */
 async function fetchActions(ids: string[], stats: ReadStats): Promise<Action[]> {
-  const found = new Map<string, Item>();
-  for (let i = 0; i < ids.length; i += 100) {
-    let keys: Item[] | undefined = ids
-      .slice(i, i + 100)
-      .map((id) => ({ [attr.id]: id, [attr.sortKey]: itemKind.action }));
-    for (let attempt = 0; keys && keys.length > 0; attempt++) {
-      if (attempt > 0) await backoff(attempt);
-      if (attempt > 6) throw new ServiceUnavailableError('store', 1);
-      const result: {
-        Responses?: Record<string, Item[]>;
-        UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
-        ConsumedCapacity?: Array<{ CapacityUnits?: number }>;
-      } = await send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys } }, ReturnConsumedCapacity: 'TOTAL' }),
-      );
-      stats.requests++;
-      for (const item of result.Responses?.[tableName()] ?? []) {
-        stats.itemsRead++;
-        found.set(item[attr.id] as string, item);
-      }
-      for (const c of result.ConsumedCapacity ?? []) stats.readUnits += c.CapacityUnits ?? 0;
-      keys = result.UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
+  const read = await batchGet(ids.map((id) => ({ [attr.id]: id, [attr.sortKey]: itemKind.action })));
+  stats.requests += read.requests;
+  stats.itemsRead += read.items.length;
+  stats.readUnits += read.readUnits;
+  const found = new Map(read.items.map((item) => [item[attr.id] as string, item]));
   return ids.flatMap((id) => {
     const item = found.get(id);
     return item && !isTombstone(item) ? [fromItem(item)] : [];
