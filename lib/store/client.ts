@@ -10,7 +10,8 @@ import { ServiceUnavailableError } from '../errors';
 /**
  * The DynamoDB client, created once per process, and the one place that turns what DynamoDB
  * answers into what the store's callers act on: a 503 for a store that is throttled or
- * unreachable (the SDK's own classifiers decide), the cancellation reasons of a transaction.
+ * unreachable (the SDK's own classifiers decide), `false` for a write whose condition failed,
+ * the cancellation reasons of a transaction.
  */
 
 function createClient(): DynamoDBDocumentClient {
@@ -74,6 +75,20 @@ export async function send<T>(command: object): Promise<T> {
   }
 }
 
+/**
+ * Sends a write that carries a condition: `true` when it was written, `false` when its condition
+ * failed (an answer the caller acts on, not a fault); any other error throws as from `send`.
+ */
+export async function sendConditional(command: object): Promise<boolean> {
+  try {
+    await send(command);
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
 /** Why a transaction was cancelled, item by item, in the order the items were sent. */
 export type CancellationCode = 'ConditionalCheckFailed' | 'TransactionConflict' | 'None' | string;
 
@@ -91,6 +106,11 @@ export class TransactionCancelled extends Error {
   /** The condition on the item at `index` failed. */
   conditionFailed(index = 0): boolean {
     return this.codes[index] === 'ConditionalCheckFailed';
+  }
+
+  /** The condition on some item at `from` or after failed. */
+  conditionFailedFrom(from: number): boolean {
+    return this.codes.slice(from).includes('ConditionalCheckFailed');
   }
 
   /** Another transaction touched one of the items at the same time: nothing moved, try again. */

@@ -1,6 +1,5 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { canBeKey, send, tableName } from '../client';
+import { canBeKey, send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
 import { attr, itemKind } from '../table';
 import type { GuardedWrite } from './writes';
@@ -55,29 +54,22 @@ export async function readKey(digest: string, now = Date.now()): Promise<KeyReco
  */
 export async function claimKey(digest: string, fingerprint: string, token: string, leaseMs: number): Promise<boolean> {
   const now = Date.now();
-  try {
-    await send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keyOf(digest),
-          state: 'pending',
-          fingerprint,
-          token,
-          leaseUntil: now + leaseMs,
-          [attr.expiresAt]: expiry(now),
-        },
-        ConditionExpression:
-          'attribute_not_exists(#id) OR #ttl <= :nowSeconds OR (#state = :pending AND #lease < :now)',
-        ExpressionAttributeNames: { '#id': attr.id, '#ttl': attr.expiresAt, '#state': 'state', '#lease': 'leaseUntil' },
-        ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':pending': 'pending', ':now': now },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return sendConditional(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keyOf(digest),
+        state: 'pending',
+        fingerprint,
+        token,
+        leaseUntil: now + leaseMs,
+        [attr.expiresAt]: expiry(now),
+      },
+      ConditionExpression: 'attribute_not_exists(#id) OR #ttl <= :nowSeconds OR (#state = :pending AND #lease < :now)',
+      ExpressionAttributeNames: { '#id': attr.id, '#ttl': attr.expiresAt, '#state': 'state', '#lease': 'leaseUntil' },
+      ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':pending': 'pending', ':now': now },
+    }),
+  );
 }
 
 /**
@@ -117,18 +109,15 @@ export function completeKey(
  * now (an update, not a delete: only deleteComment's function may delete items).
  */
 export async function releaseKey(digest: string, token: string): Promise<void> {
-  try {
-    await send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keyOf(digest),
-        UpdateExpression: 'SET #lease = :ended',
-        ConditionExpression: '#state = :pending AND #token = :token',
-        ExpressionAttributeNames: { '#state': 'state', '#token': 'token', '#lease': 'leaseUntil' },
-        ExpressionAttributeValues: { ':pending': 'pending', ':token': token, ':ended': 0 },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  // Not ours any more (taken over after its lease ran out): nothing to give up.
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keyOf(digest),
+      UpdateExpression: 'SET #lease = :ended',
+      ConditionExpression: '#state = :pending AND #token = :token',
+      ExpressionAttributeNames: { '#state': 'state', '#token': 'token', '#lease': 'leaseUntil' },
+      ExpressionAttributeValues: { ':pending': 'pending', ':token': token, ':ended': 0 },
+    }),
+  );
 }

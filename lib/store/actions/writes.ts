@@ -133,8 +133,9 @@ export function createdItems(action: Action, actor: Person, token: string) {
 /**
  * Stores a new action with its counters and its `created` entry. `false` when the id is
  * taken, by a live action or a deleted one (a producer reference claimed before), or when any
- * of `alsoTaken` is (the id an older version gave the same producer event). Each attempt stamps
- * the action afresh (see `STAMP_MAX_AGE_MS`); `guarded` joins the same transaction.
+ * of `alsoTaken` is (the id an older version gave the same producer event). The first attempt
+ * keeps the caller's stamp (`createdAt`, `updatedAt`) unless it is older than `STAMP_MAX_AGE_MS`;
+ * every later attempt stamps the action afresh. `guarded` joins the same transaction.
  */
 export async function putNewAction(
   action: Action,
@@ -183,7 +184,7 @@ export async function putNewAction(
       // success; only the token tells it from an identical create by a concurrent delivery.
       const stored = error.items[0] ?? (await getItem(action.id));
       if (stored) return stored[attr.createToken] === token;
-      if (error.codes.slice(items.length - alsoTaken.length).includes('ConditionalCheckFailed')) return false;
+      if (error.conditionFailedFrom(items.length - alsoTaken.length)) return false;
       // Not taken: another transaction held one of the counters. Nothing moved; try again.
       if (error.conflict) conflictStats.conflicts++;
       else throw error;
@@ -345,7 +346,7 @@ export async function mutate(
       // The action moved on, or another write got there first: decide again.
       if (error.conflict || error.conditionFailed(0)) continue;
       // A condition on another item of the change (a comment that is gone): let the change decide again.
-      if (error.codes.slice(GUARDED_AT).some((code) => code === 'ConditionalCheckFailed')) continue;
+      if (error.conditionFailedFrom(GUARDED_AT)) continue;
       throw error;
     }
   }
