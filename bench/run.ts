@@ -1,18 +1,19 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type BuildOptions, build } from 'esbuild';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
+import { commandLine, fail } from '../infra/command-line';
 import { localEnvironment } from '../infra/local/stack';
 import { startStore } from '../infra/local/store';
 import { deleteAction, updateAction } from '../lib/actions/action-service';
+import { sweepDueDates } from '../lib/due-dates/sweep';
 import { ValidationError } from '../lib/errors';
 import { parseListQuery } from '../lib/filter/query';
 import { putNewAction } from '../lib/store/actions/writes';
 import { listActions } from '../lib/store/query/list';
 import { baselineAnswer, scanTable } from './baseline';
-import { actionAt, generateActions, progressBar, writeActions } from './generate';
+import { actionAt, generateActions, progressBar, REFERENCE_MS, writeActions } from './generate';
 import { benchQueries } from './queries';
 import { recount } from './recount';
 import { measureSync, syncReport } from './sync';
@@ -32,8 +33,16 @@ import { recordingTransactions, summarize } from './writes';
  * exist. Exits 1 when a result differs from the baseline or a counter from the truth.
  */
 
-const { values: args } = parseArgs({
-  options: {
+const { values: args } = commandLine(
+  `usage: npm run bench [-- --actions <n> --repeat <r> --seed <s> --samples <w> --compare <n> --disk]
+
+Fills DynamoDB Local (in memory; on disk with --disk) with --actions (default 10000, at least
+1000) generated actions, checks the counters and a fixed mix of list queries against a full
+scan, measures what creates, edits and deletes write (--samples, default 200), and writes the
+report to bench/results/. --repeat (default 3) runs each query that many times; --seed (default
+1) picks the data; --compare (default the other of 10000 and 100000) names the size to compare
+with. Exits 1 when an answer differs from the scan or a counter from the truth.`,
+  {
     actions: { type: 'string', default: '10000' },
     repeat: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
@@ -41,12 +50,12 @@ const { values: args } = parseArgs({
     compare: { type: 'string' },
     disk: { type: 'boolean', default: false },
   },
-});
+);
 const ACTIONS = Number(args.actions);
 const REPEAT = Math.max(1, Number(args.repeat));
 const SEED = Number(args.seed);
 const SAMPLES = Math.max(4, Math.floor(Number(args.samples) / 4) * 4);
-if (!Number.isSafeInteger(ACTIONS) || ACTIONS < 1000) throw new Error('--actions must be an integer of at least 1000');
+if (!Number.isSafeInteger(ACTIONS) || ACTIONS < 1000) fail('--actions must be an integer of at least 1000.');
 const COMPARE = Number(args.compare ?? (ACTIONS === 10_000 ? 100_000 : 10_000));
 
 const started = Date.now();
@@ -235,8 +244,6 @@ if (afterWrites.actions !== expectedAfterWrites)
  * fall due together, a year and a day after the reference date, and the measured sweep finds them.
  */
 process.stderr.write('sweeping due dates: catching the seeded actions up, then 100 actions falling due...\n');
-const { sweepDueDates } = await import('../lib/due-dates/sweep');
-const { REFERENCE_MS } = await import('./generate');
 const YEAR = 365 * 86_400_000;
 const catchUpStarted = Date.now();
 const catchUp = await sweepDueDates({ now: () => REFERENCE_MS + YEAR });

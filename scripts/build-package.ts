@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
+import { commandLine } from '../infra/command-line';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../lib/api-docs/docs-assets';
 import { functionHandlers } from '../lib/http/routes';
 
@@ -17,11 +18,12 @@ import { functionHandlers } from '../lib/http/routes';
  * - `dist/types/`: its type declarations.
  */
 
-const usage = 'usage: npm run build:package   (npm pack runs it first)';
-if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  console.log(`${usage}\n\nBuilds dist/: the prebuilt function bundles, the construct in JavaScript and its types.`);
-  process.exit(0);
-}
+commandLine(
+  `usage: npm run build:package   (npm pack runs it first)
+
+Builds dist/: the prebuilt function bundles, the construct in JavaScript and its types.`,
+  {},
+);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { actionAt, writeActions } from '../bench/generate';
 import { world } from '../bench/world';
+import { commandLine, fail } from '../infra/command-line';
 import { issueToken } from '../infra/local/issuer';
 import { startLocalStack, streamPositionFile } from '../infra/local/stack';
 import type { Action } from '../lib/model/action';
@@ -16,22 +16,28 @@ import type { Action } from '../lib/model/action';
  * may grow at most `--max-ratio` (2x); exits 1 when one grows more.
  */
 
-const { values: args } = parseArgs({
-  options: {
+const { values: args } = commandLine(
+  `usage: npm run latency [-- --small <n> --large <n> --calls <n> --seed <s> --max-ratio <r>]
+
+Starts a local stack (store in memory), seeds --small actions (default 5000), measures the
+median latency through HTTP of the common list shapes over --calls calls each (default 30),
+grows the store to --large (default 50000) and measures again. Exits 1 when a median grows
+more than --max-ratio (default 2) times.`,
+  {
     small: { type: 'string', default: '5000' },
     large: { type: 'string', default: '50000' },
     calls: { type: 'string', default: '30' },
     seed: { type: 'string', default: '1' },
     'max-ratio': { type: 'string', default: '2' },
   },
-});
+);
 const SMALL = Number(args.small);
 const LARGE = Number(args.large);
 const CALLS = Math.max(5, Number(args.calls));
 const SEED = Number(args.seed);
 const MAX_RATIO = Number(args['max-ratio']);
 if (!(Number.isSafeInteger(SMALL) && Number.isSafeInteger(LARGE) && SMALL >= 100 && LARGE > SMALL))
-  throw new Error('--small and --large must be integers, 100 <= small < large');
+  fail('--small and --large must be integers, 100 <= small < large.');
 
 const started = Date.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'actions-latency-'));

@@ -7,7 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../infra/command-line';
+import { ensureIssuer, issueToken } from '../infra/local/issuer';
+import { progress } from '../infra/local/progress';
+import { startLocalStack } from '../infra/local/stack';
+import { logSink } from '../lib/logger';
 
 /**
  * `npm run load [-- --duration 30 --connections 50 --url http://127.0.0.1:3000]`: drives the
@@ -335,18 +339,12 @@ id, and reports deliveries per second. The server must allow private addresses (
 stack does).`;
 
 async function main() {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    console.log(USAGE);
-    return;
-  }
-  const { values } = parseArgs({
-    options: {
-      duration: { type: 'string', default: '30' },
-      connections: { type: 'string', default: '50' },
-      url: { type: 'string' },
-      'token-file': { type: 'string' },
-      webhooks: { type: 'boolean', default: false },
-    },
+  const { values } = commandLine(USAGE, {
+    duration: { type: 'string', default: '30' },
+    connections: { type: 'string', default: '50' },
+    url: { type: 'string' },
+    'token-file': { type: 'string' },
+    webhooks: { type: 'boolean', default: false },
   });
   const duration = Number(values.duration);
   const connections = Number(values.connections);
@@ -355,9 +353,6 @@ async function main() {
     process.exit(2);
   }
   const user = { sub: `load-${randomUUID()}`, name: 'Load Tester', email: 'load@example.com' };
-  const { ensureIssuer, issueToken } = await import('../infra/local/issuer');
-  const { progress } = await import('../infra/local/progress');
-  const { logSink } = await import('../lib/logger');
 
   const tokenFile = values['token-file'];
   if (tokenFile && !existsSync(tokenFile)) {
@@ -375,7 +370,6 @@ async function main() {
     process.env.RATE_LIMIT_REQUESTS ??= String(1_000_000_000);
     process.env.RATE_LIMIT_READS ??= String(1_000_000_000_000);
     const dataDir = mkdtempSync(join(tmpdir(), 'actions-load-'));
-    const { startLocalStack } = await import('../infra/local/stack');
     const stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
     url = stack.url;
     token = issueToken(stack.issuer, user, 3600 + duration);

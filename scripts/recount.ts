@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../infra/command-line';
 import { progress } from '../infra/local/progress';
 import { localEnvironment, runningStack } from '../infra/local/stack';
 import { recount } from '../lib/store/counters/recount';
@@ -19,14 +19,7 @@ prints its progress every few seconds.
   --fix    repair the counters that differ
   --help   this text`;
 
-const { values: args } = parseArgs({
-  options: { fix: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-  strict: false,
-});
-if (args.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const { values: args } = commandLine(usage, { fix: { type: 'boolean', default: false } });
 
 const dataDir = resolve(process.env.DATA_DIR || '.data');
 const running = await runningStack(dataDir);

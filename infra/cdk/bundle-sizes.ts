@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { commandLine } from '../command-line';
 
 /** The most a minified function bundle may weigh, AWS SDK included. */
 export const BUNDLE_BUDGET_BYTES = 400 * 1024;
@@ -50,7 +51,14 @@ export function printBundleSizes(sizes: readonly BundleSize[], write = (line: st
 
 // `tsx infra/cdk/bundle-sizes.ts [cdk.out]`: report on an assembly `cdk synth` wrote; exit 1 when over budget.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const sizes = bundleSizes(new CloudAssembly(process.argv[2] ?? 'cdk.out'));
+  const { positionals } = commandLine(
+    `usage: npm run bundle-sizes
+
+Prints the size of every function bundle in the assembly \`cdk synth\` wrote (default cdk.out);
+exits 1 when one is over the ${BUNDLE_BUDGET_BYTES / 1024} KB budget.`,
+    {},
+  );
+  const sizes = bundleSizes(new CloudAssembly(positionals[0] ?? 'cdk.out'));
   if (sizes.length === 0) {
     console.error('No bundled functions found: run `npx cdk synth` first.');
     process.exit(1);

@@ -1,30 +1,17 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fail } from '../command-line';
 import { runningStack } from './stack';
 
 /**
- * What the local commands (`npm start`, `token`, `ingest`, `seed`, `recount`, `load`) share:
- * usage on `--help`, the DATA_DIR they work on, finding the stack that runs there, and failing
- * with one plain line instead of a stack trace.
+ * What the local commands (`npm start`, `token`, `ingest`, `seed`, `recount`, `load`) share
+ * beyond their command line (`../command-line.ts`): the DATA_DIR they work on, finding the stack
+ * that runs there, and claiming DATA_DIR for one `npm start`.
  */
 
 /** The DATA_DIR in effect, absolute, and whether it is the default. */
 export function dataDirectory(): { dataDir: string; isDefault: boolean } {
   return { dataDir: resolve(process.env.DATA_DIR || '.data'), isDefault: !process.env.DATA_DIR };
-}
-
-/** Prints `usage` and exits when the command was asked for help. */
-export function helpIfAsked(usage: string): void {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    console.log(usage);
-    process.exit(0);
-  }
-}
-
-/** One line on stderr, then exit: what went wrong and what to do about it. */
-export function fail(message: string, code = 2): never {
-  console.error(message);
-  process.exit(code);
 }
 
 /** How to point a command at the stack a `npm start` runs. */

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { handler } from '../../functions/ingestActions';
 import { logSink } from '../../lib/logger';
-import { fail, helpIfAsked, requireRunningStack } from './cli';
+import { commandLine, fail } from '../command-line';
+import { requireRunningStack } from './cli';
 import { localEnvironment } from './stack';
 
 /**
@@ -14,14 +15,17 @@ import { localEnvironment } from './stack';
  * with its errors, and exits 1 when any was rejected.
  */
 
-helpIfAsked(`usage: npm run ingest -- <file.ndjson>
+const { positionals } = commandLine(
+  `usage: npm run ingest -- <file.ndjson>
 
 Delivers one ActionRequested event per line (an EventBridge event: detail-type, source, detail)
 through the real ingest handler to the stack that \`npm start\` runs on DATA_DIR (default .data).
 Prints each line's action id with "created" or "already existed" (a repeated event changes
-nothing), each rejected line with its errors; exits 1 when any was rejected.`);
+nothing), each rejected line with its errors; exits 1 when any was rejected.`,
+  {},
+);
 
-const file = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+const file = positionals[0];
 if (!file) fail('usage: npm run ingest -- <file.ndjson>');
 if (!existsSync(file)) fail(`No such file: ${file}`);
 const lines = readFileSync(file, 'utf8')

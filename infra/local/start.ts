@@ -2,12 +2,14 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { getReminderSettings } from '../../lib/config';
-import { dataDirectory, fail, helpIfAsked, lockDataDir } from './cli';
+import { commandLine, fail } from '../command-line';
+import { dataDirectory, lockDataDir } from './cli';
 import { issueToken } from './issuer';
 import { type LocalStack, type StoreKind, startLocalStack } from './stack';
 import { StoreStartError } from './store';
 
-helpIfAsked(`usage: npm start
+commandLine(
+  `usage: npm start
 
 Runs the whole service on http://127.0.0.1:$PORT: AWS's DynamoDB Local (Java 17+), the local
 token issuer, the real handlers behind a local API gateway, and the stream reader that appends
@@ -20,7 +22,9 @@ every change event to $DATA_DIR/events.ndjson. Stop it with Ctrl-C (or SIGTERM).
   REMINDER_INTERVAL_SECONDS, DUE_SOON_HOURS, ESCALATE_AFTER_HOURS, CLOSED_STATUSES
              the due-date sweep (README, configuration)
   WEBHOOKS_ALLOW_PRIVATE  true (the local default): webhooks may go to 127.0.0.1 and other
-             private addresses, and to http:// URLs; false: only to public https URLs, as in AWS`);
+             private addresses, and to http:// URLs; false: only to public https URLs, as in AWS`,
+  {},
+);
 
 const webhooksFromEnvironment = process.env.WEBHOOKS_ALLOW_PRIVATE;
 

@@ -1,23 +1,22 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { dataDirectory, fail, helpIfAsked, noStackRuns } from './cli';
+import { commandLine, fail } from '../command-line';
+import { dataDirectory, noStackRuns } from './cli';
 import { ensureIssuer, issueToken } from './issuer';
 import { runningStack } from './stack';
 
-helpIfAsked(`usage: npm run --silent token -- --sub <id> --name <name> --email <email> [--expires-in <seconds>]
+const { values } = commandLine(
+  `usage: npm run --silent token -- --sub <id> --name <name> --email <email> [--expires-in <seconds>]
 
 Prints one bearer token (and nothing else on stdout) that the stack running on the same DATA_DIR
-accepts, shaped like a Cognito ID token (email_verified: true when --email is given).`);
-
-const { values } = parseArgs({
-  options: {
+accepts, shaped like a Cognito ID token (email_verified: true when --email is given).`,
+  {
     sub: { type: 'string', default: 'dev-user' },
     name: { type: 'string' },
     email: { type: 'string' },
     'expires-in': { type: 'string', default: '3600' },
   },
-});
+);
 const expiresIn = Number(values['expires-in']);
 if (!Number.isInteger(expiresIn) || expiresIn <= 0) fail('--expires-in must be a positive whole number of seconds.');
 
