@@ -1,5 +1,13 @@
+import { createAction } from '../lib/actions/action-service';
+import { once } from '../lib/actions/idempotency';
+import { parseListQuery } from '../lib/filter/query';
 import type { Action } from '../lib/model/action';
+import { toView } from '../lib/model/view';
+import { writeHistoryInBulk } from '../lib/store/bulk/bulk';
+import { listActions } from '../lib/store/query/list';
+import { readChanges } from '../lib/store/sync/feed';
 import type { World } from './world';
+import { recordingTransactions, summarize } from './writes';
 
 /**
  * Issue 25's figures, for `npm run bench` (and alone: `tsx bench/sync.ts --actions N`):
@@ -7,7 +15,7 @@ import type { World } from './world';
  *   shape and a planner's shape, in read units (DynamoDB Local's `ReturnConsumedCapacity`);
  * - a change-feed page of 100 with a tenth of the history entries stored, and with all of them;
  * - what a create costs with an `Idempotency-Key` against without, in write units.
- * Imports the store, so load it after the environment points at one that holds `actions` seeded actions.
+ * Run it once the environment points at a store that holds `actions` seeded actions.
  */
 
 export interface SyncFigures {
@@ -25,15 +33,6 @@ export interface SyncFigures {
 }
 
 export async function measureSync(actions: number, w: World, actionAt: (w: World, i: number) => Action) {
-  const { listActions } = await import('../lib/store/query/list');
-  const { parseListQuery } = await import('../lib/filter/query');
-  const { readChanges } = await import('../lib/store/sync/feed');
-  const { writeHistoryInBulk } = await import('../lib/store/bulk/bulk-write');
-  const { once } = await import('../lib/actions/idempotency');
-  const { createAction } = await import('../lib/actions/action-service');
-  const { toView } = await import('../lib/model/view');
-  const { recordingTransactions, summarize } = await import('./writes');
-
   // ---- cursors: the first page against one deep in the list ----
   const cursor: SyncFigures['cursor'] = [];
   for (const query of ['limit=10', 'status=3&sort=title&limit=10']) {

@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, fail } from '../infra/command-line';
+import { startSeededStack } from '../infra/local/seeded';
+import { parseListQuery } from '../lib/filter/query';
+import { admit, charge } from '../lib/http/quotas';
+import { listActions } from '../lib/store/query/list';
+import { seedActions } from './seed-data';
 
 /**
  * `npm run budget-read [-- --actions 5000 --repeat 3]`: how long reading N index entries takes
@@ -12,39 +14,21 @@ import { parseArgs } from 'node:util';
  * Also prints the write units of the per-caller quota bookkeeping.
  */
 
-const { values } = parseArgs({
-  options: { actions: { type: 'string', default: '5000' }, repeat: { type: 'string', default: '3' } },
-});
+const { values } = commandLine(
+  `usage: npm run budget-read [-- --actions <n> --repeat <r>]
+
+Seeds --actions actions (default 5000) into a stack of its own (store in memory) and prints how
+long the two kinds of full read a list can make take (the median of --repeat runs, default 3),
+per index entry and for a budget of 200,000 entries, and what the quota bookkeeping writes.`,
+  { actions: { type: 'string', default: '5000' }, repeat: { type: 'string', default: '3' } },
+);
 const ACTIONS = Number(values.actions);
 const REPEAT = Number(values.repeat);
+if (!Number.isSafeInteger(ACTIONS) || ACTIONS < 1) fail('--actions must be a positive integer.');
+if (!Number.isSafeInteger(REPEAT) || REPEAT < 1) fail('--repeat must be a positive integer.');
 
 process.env.LOG_LEVEL ??= 'warn';
-const dataDir = mkdtempSync(join(tmpdir(), 'actions-budget-read-'));
-const { startLocalStack } = await import('../infra/local/stack');
-const { putNewAction } = await import('../lib/store/actions/writes');
-const { listActions } = await import('../lib/store/query/list');
-const { parseListQuery } = await import('../lib/filter/query');
-const { seedActions } = await import('./seed-data');
-const { admit, charge } = await import('../lib/http/quotas');
-
-const stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
-const queue = [...seedActions(ACTIONS, 11)];
-// A few writers, each retrying a write the busy local store timed out on (a retried create of the
-// same action is recognised and changes nothing).
-await Promise.all(
-  Array.from({ length: 4 }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await putNewAction(next, next.owner);
-          break;
-        } catch (error) {
-          if (attempt >= 5) throw error;
-        }
-      }
-    }
-  }),
-);
+const stack = await startSeededStack('budget-read', seedActions(ACTIONS, 11));
 
 const shapes = {
   'title=*belt (all-by-title)': 'title=*belt&limit=10',
@@ -77,5 +61,4 @@ console.log(
 );
 
 await stack.close();
-rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../infra/command-line';
+import { issueToken } from '../infra/local/issuer';
+import { startSeededStack } from '../infra/local/seeded';
+import { getConfig } from '../lib/config';
+import { seedActions } from './seed-data';
 
 /**
  * `npm run fairness [-- --actions 2000 --alone 10 --beside 30 --hammers 8 --requests N --reads N]`:
@@ -12,23 +13,23 @@ import { parseArgs } from 'node:util';
  * stack (memory store) in this process, with the quotas given (default: the service's).
  */
 
-const USAGE = `usage: npm run fairness [-- --actions <n> --alone <s> --beside <s> --hammers <n> --requests <n> --reads <n>]`;
+const { values } = commandLine(
+  `usage: npm run fairness [-- --actions <n> --alone <s> --beside <s> --hammers <n> --requests <n> --reads <n>]
 
-const { values } = parseArgs({
-  options: {
+Seeds --actions actions (default 2000) into a stack of its own (store in memory), then reports
+an ordinary caller's p50/p99 alone (--alone seconds, default 10), beside a caller hammering
+expensive lists on --hammers connections (default 8) for --beside seconds (default 30), and once
+the hammer is answered 429. --requests and --reads set the per-caller quotas (default: the
+service's).`,
+  {
     actions: { type: 'string', default: '2000' },
     alone: { type: 'string', default: '10' },
     beside: { type: 'string', default: '30' },
     hammers: { type: 'string', default: '8' },
     requests: { type: 'string' },
     reads: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   },
-});
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+);
 const ACTIONS = Number(values.actions);
 const ALONE_MS = Number(values.alone) * 1000;
 const BESIDE_MS = Number(values.beside) * 1000;
@@ -40,38 +41,13 @@ process.env.LOG_LEVEL ??= 'warn';
 if (values.requests) process.env.RATE_LIMIT_REQUESTS = values.requests;
 if (values.reads) process.env.RATE_LIMIT_READS = values.reads;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'actions-fairness-'));
-const { startLocalStack } = await import('../infra/local/stack');
-const { issueToken } = await import('../infra/local/issuer');
-const { putNewAction } = await import('../lib/store/actions/writes');
-const { getConfig } = await import('../lib/config');
-const { seedActions } = await import('./seed-data');
-
-const stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
+const seeded = [...seedActions(ACTIONS, 7)];
+const stack = await startSeededStack('fairness', seeded);
+console.log(`seeded ${ACTIONS} actions`);
 const config = getConfig();
 console.log(
   `local stack on ${stack.url}; quotas: ${config.rateLimitRequests} requests and ${config.rateLimitReads} index entries a minute per caller; list budget ${config.listReadBudget}`,
 );
-
-const seeded = [...seedActions(ACTIONS, 7)];
-const queue = [...seeded];
-// A few writers, each retrying a write the busy local store timed out on (a retried create of the
-// same action is recognised and changes nothing).
-await Promise.all(
-  Array.from({ length: 4 }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await putNewAction(next, next.owner);
-          break;
-        } catch (error) {
-          if (attempt >= 5) throw error;
-        }
-      }
-    }
-  }),
-);
-console.log(`seeded ${ACTIONS} actions`);
 
 const token = (sub: string) => `Bearer ${issueToken(stack.issuer, { sub, name: sub }, 3600)}`;
 const ordinary = token(`ordinary-${Date.now()}`);
@@ -161,5 +137,4 @@ console.log(
 );
 
 await stack.close();
-rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

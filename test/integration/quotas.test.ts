@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack';
-import { putNewAction } from '../../lib/store/actions/writes';
+import { startSeededStack } from '../../infra/local/seeded';
+import type { LocalStack } from '../../infra/local/stack';
 import { getDocumentClient } from '../../lib/store/client';
 import { seedActions } from '../../scripts/seed-data';
 import { actionBody, type CallOptions, call, expectProblem, q } from '../support/client';
@@ -13,7 +10,8 @@ import { actionBody, type CallOptions, call, expectProblem, q } from '../support
 /**
  * Issue 23, part A: exact list budgets and per-caller quotas. This file runs a stack of its own
  * with small limits (the shared stack's are generous, for the other tests' thousands of
- * requests), seeded with realistic actions through the real write path.
+ * requests), seeded with realistic actions through the bulk load (the write path is not what it
+ * tests).
  */
 
 const BUDGET = 100;
@@ -23,39 +21,19 @@ const SEEDED = 200;
 const WINDOW = 60;
 
 let stack: LocalStack;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'actions-quotas-'));
   Object.assign(process.env, {
     LIST_READ_BUDGET: String(BUDGET),
     RATE_LIMIT_REQUESTS: String(REQUESTS),
     RATE_LIMIT_READS: String(READS),
     LOG_LEVEL: 'silent',
   });
-  stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
-  const actions = [...seedActions(SEEDED, 23)];
-  await Promise.all(
-    Array.from({ length: 4 }, async (_, worker) => {
-      for (let i = worker; i < actions.length; i += 4) {
-        const action = actions[i] as (typeof actions)[number];
-        // A busy shared machine can time a write out; a retried create of the same action changes nothing.
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await putNewAction(action, action.owner);
-            break;
-          } catch (error) {
-            if (attempt >= 5) throw error;
-          }
-        }
-      }
-    }),
-  );
+  stack = await startSeededStack('quotas', seedActions(SEEDED, 23));
 }, 300_000);
 
 afterAll(async () => {
   await stack?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 let callers = 0;

@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack';
+import { startSeededStack } from '../../infra/local/seeded';
+import type { LocalStack } from '../../infra/local/stack';
 import { sweepDueDates } from '../../lib/due-dates/sweep';
-import { putNewActions } from '../../lib/store/bulk/bulk';
 import { seedActions } from '../../scripts/seed-data';
 import { call } from '../support/client';
 
@@ -17,25 +16,21 @@ import { call } from '../support/client';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SEED_DAY = new Date('2026-11-22T00:00:00.000Z');
-const dataDir = mkdtempSync(join(tmpdir(), 'actions-readme-'));
 let stack: LocalStack;
 let token: string;
 
 beforeAll(async () => {
   process.env.LOG_LEVEL = 'silent';
-  stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
+  // As `npm run seed` writes them.
+  stack = await startSeededStack('readme', seedActions(800, 1, SEED_DAY));
   // Ann Lee, as in the README, so its `me` examples find her actions.
   token = issueToken(stack.issuer, { sub: 'u-ann', name: 'Ann Lee' });
-  // As `npm run seed` writes them.
-  const actions = [...seedActions(800, 1, SEED_DAY)].map((action) => ({ action, actor: action.owner }));
-  for (let start = 0; start < actions.length; start += 250) await putNewActions(actions.slice(start, start + 250));
   // What `npm start` does within REMINDER_INTERVAL_SECONDS of the seed: the past-due actions become overdue.
   await sweepDueDates();
 }, 180_000);
 
 afterAll(async () => {
   await stack?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** `curl ... "$API?<query>"` lines of the README. */

@@ -1,130 +1,160 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Action, Person } from '../../model/action';
+import type { RecordedEntry } from '../../model/history';
 import { createdItems } from '../actions/writes';
-import { backoff, send, settleAll, tableName } from '../client';
+import { batchGet, batchWrite } from '../batch';
+import { send, settleAll, tableName } from '../client';
 import { counterMoves } from '../counters/counters';
-import { historyItem, type Item } from '../item';
+import { historyItem, type Item, toItem } from '../item';
 import { attr, itemKind, shardOf } from '../table';
 
 /**
- * A bulk load of new actions, for `npm run seed`: the same items a create writes (the action
- * with its index keys, its `created` history entry, its counter moves), computed for a whole
- * batch and written with BatchWriteItem, 25 items a request, instead of one transaction per
- * action. The counters of the batch are summed first and added once, one ADD per counter.
+ * The one bulk load of actions, for `npm run seed`, the benchmark, the latency check and the
+ * stacks that scripts and tests seed: BatchWriteItem (`../batch.ts`), 25 items a request with a
+ * few requests in flight, instead of one transaction per action (about 80 a second on DynamoDB
+ * Local). A created action is stored with the items a create writes (`createdItems`, the single
+ * create's own code: the action with its create token and last entry's time, and its `created`
+ * entry); the counter moves are the service's own (`counterMoves`), on the shard of each action's
+ * id as the service puts them, summed in memory and added once at the end, one ADD per counter
+ * shard.
  *
  * What it gives up for the speed, which is why the service's own writes never use it:
- * - no transaction: the items land before their counters, so a load cut short between the two
- *   leaves counters behind the actions (`npm run recount -- --fix` repairs that);
+ * - no transaction: the items land before their counters, so a load cut short leaves counters
+ *   behind the actions (`npm run recount -- --fix` repairs that);
  * - no condition on the put: it skips ids already stored (live or deleted) by reading them
  *   first, so nothing else may create the same ids while it runs (a producer's event with a
- *   reference the load also writes). Seed data is made for an otherwise quiet store.
- * Whatever `putNewAction` writes for a create, this must write too: keep them in step.
+ *   reference the load also writes). Bulk data is made for an otherwise quiet store.
  */
 
-export interface BulkResult {
-  /** Actions written. */
-  created: number;
-  /** Actions skipped because their id was already stored (seeding twice adds nothing). */
-  existed: number;
-}
-
-export interface NewAction {
+export interface BulkAction {
   action: Action;
-  /** Who the `created` history entry names. */
-  actor: Person;
+  /**
+   * Who created it: the action is stored as a create stores it, with its `created` entry.
+   * Without one it is stored as it stands (`toItem`) with no history: the benchmark's actions,
+   * states that edits left them in, whose history it does not model (it measures the change feed
+   * with entries of its own). Their last entry's time is their `updatedAt`, which `nextStamp`
+   * falls back on, and no create of theirs is ever retried, so they need neither attribute; and
+   * the benchmark's figures are of these items, so adding either would move them.
+   */
+  actor?: Person;
 }
 
-const BATCH = 25;
-/**
- * Requests of one call in flight at once. DynamoDB Local is one process that serves every
- * request of the stack; a few dozen batches at once only queue there until they time out.
- */
-const WIDTH = 4;
+/** What a bulk load did. */
+export interface BulkSummary {
+  /** Actions written. */
+  written: number;
+  /** Actions skipped because their id was already stored (loading twice adds nothing). */
+  existed: number;
+  /** Counter items (one counter on one shard) the load moved. */
+  counterItems: number;
+}
 
-/** Runs `work` on every element, at most `width` at a time; fails after all started ones settle. */
-async function inPool<T>(elements: readonly T[], width: number, work: (element: T) => Promise<unknown>) {
-  let next = 0;
+/** Told as the load goes, for a progress bar. */
+export interface BulkProgress {
+  /** `n` more actions are done (written or skipped). */
+  written?(n: number): void;
+  /** Every action is done; `shards` counter shards are to be moved now. */
+  counting?(shards: number): void;
+  /** One more counter shard is moved. */
+  counted?(): void;
+}
+
+/** Actions a worker takes at once: one BatchGetItem to find the stored ones, then their puts. */
+const CHUNK = 25;
+/**
+ * Workers in flight at once. DynamoDB Local is one process that serves every request of the
+ * stack; a few dozen batches at once only queue there until they time out.
+ */
+const IN_FLIGHT = 4;
+/** A load would rather wait out a long throttle than stop halfway. */
+const MAX_ATTEMPTS = 20;
+
+/** Runs `work` on `width` workers at once until `next` gives nothing; fails after all of them settle. */
+async function inPool<T>(width: number, next: () => T | undefined, work: (element: T) => Promise<unknown>) {
   await settleAll(
-    Array.from({ length: Math.min(width, elements.length) }, async () => {
-      while (next < elements.length) await work(elements[next++] as T);
+    Array.from({ length: width }, async () => {
+      for (let element = next(); element !== undefined; element = next()) await work(element);
     }),
   );
 }
 
-/** Items of one BatchWriteItem request, retried until DynamoDB took them all. */
-async function batchPut(items: Item[]): Promise<void> {
-  let requests = items.map((item) => ({ PutRequest: { Item: item } }));
-  for (let round = 0; requests.length > 0; round++) {
-    if (round > 0) await backoff(round);
-    const result = await send<{ UnprocessedItems?: Record<string, typeof requests> }>(
-      new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
-    );
-    requests = result.UnprocessedItems?.[tableName()] ?? [];
-  }
-}
-
-type BatchGetResult = { Responses?: Record<string, Item[]>; UnprocessedKeys?: Record<string, { Keys?: Item[] }> };
-
 /** The ids among `ids` that hold an action or a deleted one's tombstone. */
 async function storedIds(ids: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let start = 0; start < ids.length; start += 100) {
-    let keys: Item[] | undefined = ids
-      .slice(start, start + 100)
-      .map((id) => ({ [attr.id]: id, [attr.sortKey]: itemKind.action }));
-    for (let round = 0; keys && keys.length > 0; round++) {
-      if (round > 0) await backoff(round);
-      const result: BatchGetResult = await send<BatchGetResult>(
-        new BatchGetCommand({
-          RequestItems: {
-            [tableName()]: {
-              Keys: keys,
-              ConsistentRead: true,
-              ProjectionExpression: '#id',
-              ExpressionAttributeNames: { '#id': attr.id },
-            },
-          },
+  const { items } = await batchGet(
+    ids.map((id) => ({ [attr.id]: id, [attr.sortKey]: itemKind.action })),
+    { consistent: true, attributes: [attr.id], maxAttempts: MAX_ATTEMPTS },
+  );
+  return new Set(items.map((item) => item[attr.id] as string));
+}
+
+/** What the load stores for one action. */
+function itemsOf({ action, actor }: BulkAction): Item[] {
+  if (!actor) return [toItem(action)];
+  const { item, entry } = createdItems(action, actor, randomUUID());
+  return [item, historyItem(entry)];
+}
+
+/** Stores the actions whose ids are free, then adds their counters. */
+export async function writeInBulk(actions: Iterable<BulkAction>, progress?: BulkProgress): Promise<BulkSummary> {
+  const iterator = actions[Symbol.iterator]();
+  const nextChunk = () => {
+    const chunk: BulkAction[] = [];
+    for (let r = iterator.next(); !r.done; r = iterator.next()) {
+      chunk.push(r.value);
+      if (chunk.length === CHUNK) break;
+    }
+    return chunk.length > 0 ? chunk : undefined;
+  };
+  /** `<counter key>\u0000<shard>` -> the change to add. */
+  const deltas = new Map<string, number>();
+  const summary: BulkSummary = { written: 0, existed: 0, counterItems: 0 };
+  await inPool(IN_FLIGHT, nextChunk, async (chunk) => {
+    const taken = await storedIds(chunk.map((b) => b.action.id));
+    const fresh = chunk.filter((b) => !taken.has(b.action.id));
+    await batchWrite(fresh.flatMap(itemsOf), { maxAttempts: MAX_ATTEMPTS });
+    for (const { action } of fresh) {
+      const shard = itemKind.counterShard(shardOf(action.id));
+      for (const move of counterMoves(undefined, action)) {
+        const key = `${move.key}\u0000${shard}`;
+        deltas.set(key, (deltas.get(key) ?? 0) + move.delta);
+      }
+    }
+    summary.written += fresh.length;
+    summary.existed += chunk.length - fresh.length;
+    progress?.written?.(chunk.length);
+  });
+
+  const moves = [...deltas].filter(([, delta]) => delta !== 0);
+  summary.counterItems = moves.length;
+  progress?.counting?.(moves.length);
+  await inPool(
+    IN_FLIGHT * 2,
+    () => moves.pop(),
+    async ([key, delta]) => {
+      const [counter, shard] = key.split('\u0000') as [string, string];
+      await send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { [attr.id]: counter, [attr.sortKey]: shard },
+          UpdateExpression: 'ADD #n :delta',
+          ExpressionAttributeNames: { '#n': attr.count },
+          ExpressionAttributeValues: { ':delta': delta },
         }),
       );
-      for (const item of result.Responses?.[tableName()] ?? []) found.add(item[attr.id] as string);
-      keys = result.UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
-  return found;
+      progress?.counted?.();
+    },
+  );
+  return summary;
 }
 
 /**
- * Stores the actions whose ids are free, each with its `created` entry, then adds their
- * counters: summed over the batch, on one shard (a list reads the sum of every shard, so which
- * shard holds a count does not matter; the shard of the batch's first id spreads the batches).
+ * Writes history entries as they are stored (with their change-feed keys), for the benchmark's
+ * change-feed pages. Not the service's path: no action item or version moves.
  */
-export async function putNewActions(batch: readonly NewAction[]): Promise<BulkResult> {
-  const taken = await storedIds(batch.map((b) => b.action.id));
-  const fresh = batch.filter((b) => !taken.has(b.action.id));
-  const items: Item[] = [];
-  const deltas = new Map<string, number>();
-  for (const { action, actor } of fresh) {
-    const { item, entry } = createdItems(action, actor, randomUUID());
-    items.push(item, historyItem(entry));
-    for (const move of counterMoves(undefined, action)) deltas.set(move.key, (deltas.get(move.key) ?? 0) + move.delta);
-  }
-  const batches: Item[][] = [];
-  for (let start = 0; start < items.length; start += BATCH) batches.push(items.slice(start, start + BATCH));
-  await inPool(batches, WIDTH, batchPut);
-
-  const first = fresh[0]?.action.id;
-  const shard = itemKind.counterShard(first ? shardOf(first) : 0);
-  await inPool([...deltas], WIDTH * 2, ([key, delta]) =>
-    send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { [attr.id]: key, [attr.sortKey]: shard },
-        UpdateExpression: 'ADD #n :delta',
-        ExpressionAttributeNames: { '#n': attr.count },
-        ExpressionAttributeValues: { ':delta': delta },
-      }),
-    ),
+export async function writeHistoryInBulk(entries: readonly RecordedEntry[]): Promise<void> {
+  await batchWrite(
+    entries.map((entry) => historyItem(entry)),
+    { maxAttempts: MAX_ATTEMPTS },
   );
-  return { created: fresh.length, existed: batch.length - fresh.length };
 }
