@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -29,6 +29,18 @@ afterAll(() => {
 
 const npm = (args: string[], extra: Record<string, string> = {}) =>
   spawnSync('npm', ['run', '--silent', ...args], { cwd: ROOT, env: env(extra), encoding: 'utf8', timeout: 60_000 });
+
+/** `npm run` without blocking, so several commands can start at once. */
+const npmAsync = (args: string[]) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      'npm',
+      ['run', '--silent', ...args],
+      { cwd: ROOT, env: env({}), timeout: 120_000 },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    );
+  });
 
 /** The error output without npm's own notices: what the command itself said. */
 const said = (stderr: string) =>
@@ -64,15 +76,41 @@ const answers = (url: string) =>
   );
 
 describe('the local commands', () => {
-  it.each(['start', 'token', 'ingest', 'seed', 'recount', 'load'])(
+  // Every command of package.json that runs code of ours. --help answers before anything starts
+  // (no stack, no store, no file written: `openapi` and `build:package` would write), so they run
+  // side by side.
+  it.concurrent.for([
+    'start',
+    'token',
+    'ingest',
+    'seed',
+    'recount',
+    'load',
+    'bench',
+    'latency',
+    'fairness',
+    'budget-read',
+    'openapi',
+    'build:package',
+    'bundle-sizes',
+  ])(
     'npm run %s -- --help prints its usage',
-    (command) => {
-      const run = npm([command, '--', '--help']);
+    async (command, { expect }) => {
+      const run = await npmAsync([command, '--', '--help']);
       expect(run.status, run.stderr).toBe(0);
-      expect(run.stdout).toMatch(/^usage: npm /);
+      expect(run.stdout).toMatch(new RegExp(`^usage: npm (run (--silent )?${command}|start)\\b`));
       expect(run.stderr).not.toMatch(/\n\s+at /);
     },
+    // Each loads its command's modules through tsx: seconds alone, far more beside a busy suite.
+    120_000,
   );
+
+  it('an option a command does not take: one plain line naming it, the usage, exit 2', () => {
+    const run = npm(['bench', '--', '--actoins', '5000']);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(said(run.stderr)).toMatch(/^Unknown option '--actoins'.*\nusage: npm run bench /s);
+  });
 
   it('token on a DATA_DIR where no stack runs and no keys are: one plain line, no token', () => {
     const run = npm(['token', '--', '--sub', 'u-ann'], { DATA_DIR: tempDir() });
