@@ -95,14 +95,14 @@ describe('the local commands', () => {
     'bundle-sizes',
   ])(
     'npm run %s -- --help prints its usage',
+    // Each loads its command's modules through tsx: seconds alone, far more beside a busy suite.
+    { timeout: 120_000 },
     async (command, { expect }) => {
       const run = await npmAsync([command, '--', '--help']);
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toMatch(new RegExp(`^usage: npm (run (--silent )?${command}|start)\\b`));
       expect(run.stderr).not.toMatch(/\n\s+at /);
     },
-    // Each loads its command's modules through tsx: seconds alone, far more beside a busy suite.
-    120_000,
   );
 
   it('an option a command does not take: one plain line naming it, the usage, exit 2', () => {
