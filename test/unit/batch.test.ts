@@ -75,8 +75,9 @@ describe('batchGet', () => {
   it('reads strongly consistent and only the attributes asked for, when asked', async () => {
     answer = () => ({ Responses: { [TABLE]: [] } });
     await batchGet(keysOf(1), { consistent: true, attributes: ['id', 'text'] });
-    const request = (sent[0]?.input.RequestItems as Record<string, Record<string, unknown>>)[TABLE];
-    expect(request).toMatchObject({
+    expect(sent).toHaveLength(1);
+    const request = (sent[0] as (typeof sent)[number]).input.RequestItems as Record<string, Record<string, unknown>>;
+    expect(request[TABLE]).toMatchObject({
       ConsistentRead: true,
       ProjectionExpression: '#a0, #a1',
       ExpressionAttributeNames: { '#a0': 'id', '#a1': 'text' },
