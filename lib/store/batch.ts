@@ -13,9 +13,9 @@ import type { Item } from './item';
  */
 
 /** BatchGetItem reads at most 100 keys a request. */
-export const BATCH_GET_MAX = 100;
+const BATCH_GET_MAX = 100;
 /** BatchWriteItem writes at most 25 items a request. */
-export const BATCH_WRITE_MAX = 25;
+const BATCH_WRITE_MAX = 25;
 
 /**
  * Requests for one chunk before giving up: seven, so a list whose page comes back unprocessed
