@@ -132,7 +132,12 @@ export function ActionPage({ id }: { id: string }) {
   };
   const reloadKeepingTyped = async () => {
     const fresh = await reload();
-    if (fresh && editing) setEditing({ base: fresh, values: editing.values });
+    if (fresh && editing) {
+      // What the person typed stays; every field they left alone shows the other change.
+      const before = valuesOf(editing.base);
+      const typed = Object.entries(editing.values).filter(([name, value]) => before[name] !== value);
+      setEditing({ base: fresh, values: { ...valuesOf(fresh), ...Object.fromEntries(typed) } });
+    }
     setEditProblem({});
     setNotice('Reloaded. Your changes are still in the form; Save to apply them to the latest version.');
   };
