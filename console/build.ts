@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
+import openapiTS, { astToString } from 'openapi-typescript';
 
 /**
  * Builds the console with the project's esbuild: one minified script and one stylesheet, named
@@ -53,10 +54,16 @@ export async function buildConsole(): Promise<ConsoleFile[]> {
   const script = assets.find((a) => a.path.endsWith('.js'))?.path;
   const style = assets.find((a) => a.path.endsWith('.css'))?.path;
   if (!script || !style) throw new Error('console build: esbuild made no script or no stylesheet');
-  const html = readFileSync(join(HERE, 'index.html'), 'utf8')
-    .replace('/main.js', script)
-    .replace('/styles.css', style);
+  const html = readFileSync(join(HERE, 'index.html'), 'utf8').replace('/main.js', script).replace('/styles.css', style);
   return [...assets, { path: '/index.html', body: Buffer.from(html), contentType: typeOf('.html'), immutable: false }];
+}
+
+/** The console's API types, generated from the committed `openapi.json`, so the page calls only documented routes. */
+export const API_TYPES_FILE = join(HERE, 'src', 'api-types.ts');
+
+export async function apiTypesSource(): Promise<string> {
+  const document = JSON.parse(readFileSync(join(HERE, '..', 'openapi.json'), 'utf8'));
+  return `// Generated from openapi.json by \`npm run build:console\` (openapi-typescript); do not edit.\n${astToString(await openapiTS(document))}`;
 }
 
 /** Writes the built console to `outDir` (emptied first). */

@@ -6,8 +6,8 @@ import { formatTime } from './history-words';
 import {
   apiQuery,
   currentSort,
-  type Filter,
   FILTERS,
+  type Filter,
   nextPage,
   previousPage,
   SORTABLE,
@@ -67,7 +67,12 @@ export function ActionList({ view }: { view: ListView }) {
         setProblem(error as Problem | undefined);
         if (data) {
           const relation = (data as { totalCountRelation?: string }).totalCountRelation;
-          setPage({ actions: data.actions, totalCount: data.totalCount, lowerBound: relation === 'gte', nextCursor: data.nextCursor });
+          setPage({
+            actions: data.actions,
+            totalCount: data.totalCount,
+            lowerBound: relation === 'gte',
+            nextCursor: data.nextCursor,
+          });
         } else setPage(undefined);
       });
     return () => {
@@ -88,11 +93,18 @@ export function ActionList({ view }: { view: ListView }) {
   const applyFilters = (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    go(withFilters(params, Object.fromEntries(FILTERS.filter((f) => f !== 'q').map((f) => [f, String(form.get(f) ?? '')]))));
+    go(
+      withFilters(
+        params,
+        Object.fromEntries(FILTERS.filter((f) => f !== 'q').map((f) => [f, String(form.get(f) ?? '')])),
+      ),
+    );
   };
   const clearFilters = () => go(withFilters(params, Object.fromEntries(FILTERS.map((f) => [f, '']))));
   const previous = previousPage(params);
-  const count = page ? `${page.totalCount}${page.lowerBound ? '+' : ''} action${page.totalCount === 1 && !page.lowerBound ? '' : 's'}` : '';
+  const count = page
+    ? `${page.totalCount}${page.lowerBound ? '+' : ''} action${page.totalCount === 1 && !page.lowerBound ? '' : 's'}`
+    : '';
   const searched = params.get('q');
 
   return (
@@ -131,7 +143,9 @@ export function ActionList({ view }: { view: ListView }) {
                     <input
                       {...common}
                       // Preact types each input type apart; the union of three is fine for the DOM.
-                      type={(name === 'from' || name === 'to' ? 'date' : name === 'priority' ? 'number' : 'text') as 'text'}
+                      type={
+                        (name === 'from' || name === 'to' ? 'date' : name === 'priority' ? 'number' : 'text') as 'text'
+                      }
                       min={name === 'priority' ? 0 : undefined}
                       defaultValue={value}
                       placeholder={name === 'assignee' ? 'user id, or me' : undefined}
@@ -165,7 +179,9 @@ export function ActionList({ view }: { view: ListView }) {
                   <th key={label} scope="col" aria-sort={direction ?? 'none'}>
                     <button type="button" class="sort" onClick={() => go(withFilters(params, { sort: nextSort }))}>
                       {label}
-                      <span aria-hidden="true">{direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : ''}</span>
+                      <span aria-hidden="true">
+                        {direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : ''}
+                      </span>
                     </button>
                   </th>
                 );
@@ -184,7 +200,9 @@ export function ActionList({ view }: { view: ListView }) {
                 </td>
                 <td data-label="Priority">{action.priority}</td>
                 <td data-label="Due">{formatTime(action.dueAt)}</td>
-                <td data-label="Assignee">{action.assignee.id === 'undefined' ? 'Unassigned' : action.assignee.name}</td>
+                <td data-label="Assignee">
+                  {action.assignee.id === 'undefined' ? 'Unassigned' : action.assignee.name}
+                </td>
                 <td data-label="Site">{action.location.site || '—'}</td>
               </tr>
             ))}

@@ -126,7 +126,10 @@ export function ActionPage({ id }: { id: string }) {
     }
     const problem = error as Problem;
     if (response.status === 412)
-      setEditProblem({ stale: true, message: 'This action was changed by someone else. Reload it to see the change; what you typed stays.' });
+      setEditProblem({
+        stale: true,
+        message: 'This action was changed by someone else. Reload it to see the change; what you typed stays.',
+      });
     else if (response.status === 403) setEditProblem({ message: whoMayEdit(editing.base) });
     else setEditProblem({ problem });
   };
@@ -261,7 +264,10 @@ export function ActionPage({ id }: { id: string }) {
               action.actionProducer.url || '—'
             )}
           </dd>
-          {LOCATION_FIELDS.map(([key, label]) => [<dt key={`${key}-t`}>{label}</dt>, <dd key={key}>{action.location[key] || '—'}</dd>])}
+          {LOCATION_FIELDS.map(([key, label]) => [
+            <dt key={`${key}-t`}>{label}</dt>,
+            <dd key={key}>{action.location[key] || '—'}</dd>,
+          ])}
           <dt>Tags</dt>
           <dd>{action.tags.length ? action.tags.join(', ') : '—'}</dd>
           <dt>Attachments</dt>

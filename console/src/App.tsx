@@ -14,7 +14,8 @@ export function App() {
   const view = screen?.name === 'list' ? screen.view : undefined;
 
   useEffect(() => {
-    if (screen?.name !== 'action') document.title = `${view ? LIST_VIEWS[view].label : screen?.name === 'new' ? 'New action' : 'Not found'} · Actions`;
+    if (screen?.name !== 'action')
+      document.title = `${view ? LIST_VIEWS[view].label : screen?.name === 'new' ? 'New action' : 'Not found'} · Actions`;
     // A new screen moves focus to its heading, as a page load would for a screen reader.
     if (document.activeElement === document.body || document.activeElement?.closest('nav, header')) {
       const heading = document.querySelector<HTMLElement>('main h1');
@@ -34,17 +35,19 @@ export function App() {
         <a class="brand" href="/">
           Actions
         </a>
-        <form role="search" class="search" onSubmit={search_}>
-          <input
-            type="search"
-            name="q"
-            aria-label="Search actions"
-            placeholder="Search titles"
-            key={search}
-            defaultValue={address.value.searchParams.get('q') ?? ''}
-          />
-          <button type="submit">Search</button>
-        </form>
+        <search class="search">
+          <form onSubmit={search_}>
+            <input
+              type="search"
+              name="q"
+              aria-label="Search actions"
+              placeholder="Search titles"
+              key={search}
+              defaultValue={address.value.searchParams.get('q') ?? ''}
+            />
+            <button type="submit">Search</button>
+          </form>
+        </search>
         <div class="who">
           <span>{person.value?.name}</span>
           <button type="button" class="secondary" onClick={signOut}>
@@ -54,13 +57,15 @@ export function App() {
       </header>
       <nav aria-label="Lists" class="lists">
         <ul>
-          {(Object.entries(LIST_VIEWS) as [ListView, (typeof LIST_VIEWS)[ListView]][]).map(([name, { path, label }]) => (
-            <li key={name}>
-              <a href={path} aria-current={view === name ? 'page' : undefined}>
-                {label}
-              </a>
-            </li>
-          ))}
+          {(Object.entries(LIST_VIEWS) as [ListView, (typeof LIST_VIEWS)[ListView]][]).map(
+            ([name, { path, label }]) => (
+              <li key={name}>
+                <a href={path} aria-current={view === name ? 'page' : undefined}>
+                  {label}
+                </a>
+              </li>
+            ),
+          )}
         </ul>
         <button type="button" class="new" onClick={() => navigate('/new')}>
           New action

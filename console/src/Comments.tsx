@@ -12,7 +12,8 @@ interface Props {
   onChange: () => Promise<unknown>;
 }
 
-const messagesOf = (problem: Problem) => (problem.errors?.length ? problem.errors.map((e) => e.message) : [problem.detail]);
+const messagesOf = (problem: Problem) =>
+  problem.errors?.length ? problem.errors.map((e) => e.message) : [problem.detail];
 
 /** The thread, oldest first; anyone adds, authors edit or delete their own, the owner deletes any. */
 export function Comments({ actionId, ownerId, comments, onChange }: Props) {

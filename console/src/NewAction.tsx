@@ -36,9 +36,7 @@ export function NewAction() {
         New action
       </h1>
       <form onSubmit={create} noValidate aria-labelledby="new-heading">
-        <p class="hint">
-          Title, Producer, Due, Priority and Status are required.
-        </p>
+        <p class="hint">Title, Producer, Due, Priority and Status are required.</p>
         <FormAlert messages={errors['']} />
         {problem?.errors?.length ? (
           <p role="alert" class="alert">

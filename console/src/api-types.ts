@@ -1,3 +1,4 @@
+// Generated from openapi.json by `npm run build:console` (openapi-typescript); do not edit.
 export interface paths {
     "/api/actions": {
         parameters: {

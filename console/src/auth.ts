@@ -107,7 +107,12 @@ export async function startSession(settings: ConsoleConfig): Promise<void> {
     history.replaceState(null, '', returnTo);
     if (
       query.get('state') === state &&
-      (await tokenCall({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri() }))
+      (await tokenCall({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: redirectUri(),
+      }))
     )
       return;
     await signIn(returnTo);

@@ -45,7 +45,8 @@ export function Field({ spec, values, errors, onChange, form, disabled }: FieldP
       break;
     case 'status': {
       const current = String(value ?? '');
-      const options = STATUSES.some((s) => s.value === current) || !current ? STATUSES : [...STATUSES, { value: current }];
+      const options =
+        STATUSES.some((s) => s.value === current) || !current ? STATUSES : [...STATUSES, { value: current }];
       control = (
         <select {...common} value={current} onChange={set}>
           {options.map((s) => (

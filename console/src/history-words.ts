@@ -43,7 +43,9 @@ function valueInWords(field: string, value: unknown): string {
     return person.id === 'undefined' ? 'nobody' : (person.name ?? person.id ?? 'nobody');
   }
   if (Array.isArray(value))
-    return value.length === 0 ? 'none' : value.map((v) => (typeof v === 'string' ? v : (v as { url?: string }).url)).join(', ');
+    return value.length === 0
+      ? 'none'
+      : value.map((v) => (typeof v === 'string' ? v : (v as { url?: string }).url)).join(', ');
   if (field === 'description') return `“${String(value).slice(0, 80)}${String(value).length > 80 ? '…' : ''}”`;
   return String(value);
 }

@@ -61,7 +61,11 @@ const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.is
 export function apiQuery(view: ListView, address: URLSearchParams, now = new Date()): [ListParameter, string][] {
   const cursor = address.get('cursor');
   // A cursor carries its filters and sort; the API takes it with the page size alone.
-  if (cursor) return [['cursor', cursor], ['limit', String(PAGE_SIZE)]];
+  if (cursor)
+    return [
+      ['cursor', cursor],
+      ['limit', String(PAGE_SIZE)],
+    ];
   const base = viewQuery(view, now);
   const own: [ListParameter, string][] = [];
   const text = (name: Filter) => address.get(name)?.trim() ?? '';
@@ -96,16 +100,19 @@ export function withFilters(address: URLSearchParams, changes: Record<string, st
   return next;
 }
 
-/** The address of the next page: this page's cursor joins those before it. */
-export function nextPage(address: URLSearchParams, cursor: string): URLSearchParams {
+/** An address's filters and sort, then the page: the cursors before it, and its own. */
+function atPage(address: URLSearchParams, earlier: string[], cursor: string | undefined): URLSearchParams {
   const next = new URLSearchParams(address);
-  const current = address.get('cursor');
   next.delete('prev');
-  for (const earlier of address.getAll('prev')) next.append('prev', earlier);
-  // The first page has no cursor; it is written as an empty one.
-  next.append('prev', current ?? '');
-  next.set('cursor', cursor);
+  next.delete('cursor');
+  for (const before of earlier) next.append('prev', before);
+  if (cursor) next.set('cursor', cursor);
   return next;
+}
+
+/** The address of the next page: this page's cursor (empty on the first) joins those before it. */
+export function nextPage(address: URLSearchParams, cursor: string): URLSearchParams {
+  return atPage(address, [...address.getAll('prev'), address.get('cursor') ?? ''], cursor);
 }
 
 /** The address of the previous page, or undefined on the first. */
@@ -113,10 +120,5 @@ export function previousPage(address: URLSearchParams): URLSearchParams | undefi
   if (!address.get('cursor')) return undefined;
   const earlier = address.getAll('prev');
   const back = earlier.pop();
-  const next = new URLSearchParams(address);
-  next.delete('prev');
-  for (const cursor of earlier) next.append('prev', cursor);
-  if (back) next.set('cursor', back);
-  else next.delete('cursor');
-  return next;
+  return atPage(address, earlier, back);
 }

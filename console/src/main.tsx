@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import '../styles.css';
-import { connect } from './api';
 import { App } from './App';
+import { connect } from './api';
 import { startSession } from './auth';
 import { loadConfig } from './config';
 import { address } from './router';

@@ -22,7 +22,12 @@ function onLinkClick(event: MouseEvent): void {
   const link = (event.target as Element | null)?.closest?.('a');
   if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
   const url = new URL(link.href, location.href);
-  if (url.origin !== location.origin || link.target || url.pathname.startsWith('/api') || url.pathname.startsWith('/docs'))
+  if (
+    url.origin !== location.origin ||
+    link.target ||
+    url.pathname.startsWith('/api') ||
+    url.pathname.startsWith('/docs')
+  )
     return;
   event.preventDefault();
   navigate(url.pathname + url.search);

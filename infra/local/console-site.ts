@@ -15,7 +15,11 @@ export function createConsoleSite(files: ConsoleFile[]) {
   const index = byPath.get('/index.html');
   if (!index) throw new Error('console site: the build has no index.html');
 
-  const send = (response: ServerResponse, file: Pick<ConsoleFile, 'body' | 'contentType' | 'immutable'>, head: boolean) => {
+  const send = (
+    response: ServerResponse,
+    file: Pick<ConsoleFile, 'body' | 'contentType' | 'immutable'>,
+    head: boolean,
+  ) => {
     response.writeHead(200, {
       ...consoleSecurityHeaders(),
       'content-type': file.contentType,
@@ -32,8 +36,16 @@ export function createConsoleSite(files: ConsoleFile[]) {
       const head = request.method === 'HEAD';
       const { pathname } = new URL(request.url ?? '/', 'http://localhost');
       if (pathname === CONSOLE_CONFIG_PATH) {
-        const config: ConsoleConfig = { authority: `http://${request.headers.host}`, clientId: LOCAL_CLIENT_ID, apiBase: '/api' };
-        send(response, { body: Buffer.from(JSON.stringify(config)), contentType: 'application/json', immutable: false }, head);
+        const config: ConsoleConfig = {
+          authority: `http://${request.headers.host}`,
+          clientId: LOCAL_CLIENT_ID,
+          apiBase: '/api',
+        };
+        send(
+          response,
+          { body: Buffer.from(JSON.stringify(config)), contentType: 'application/json', immutable: false },
+          head,
+        );
         return true;
       }
       const file = byPath.get(pathname) ?? (screenOf(pathname) ? index : undefined);

@@ -185,10 +185,10 @@ export function createGateway(front?: FrontDoor): Server {
     Promise.resolve(front?.(request, response) ?? false)
       .then((served) => (served ? undefined : handle(request, response)))
       .catch((error: unknown) => {
-      // API Gateway's answer when the function itself fails.
-      console.error('local gateway: handler crashed', error);
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
-      response.end('{"message":"Internal Server Error"}');
-    });
+        // API Gateway's answer when the function itself fails.
+        console.error('local gateway: handler crashed', error);
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+        response.end('{"message":"Internal Server Error"}');
+      });
   });
 }

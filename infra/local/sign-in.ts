@@ -27,7 +27,7 @@ const html = (title: string, body: string) => `<!doctype html>
 <title>${title}</title></head>
 <body><main>${body}</main></body></html>`;
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
@@ -82,16 +82,24 @@ export function createSignIn(issuer: IssuerFiles) {
   };
 
   const signInForm = (query: URLSearchParams, error?: string) => {
-    const carried = ['client_id', 'response_type', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method']
-      .map((name) => `<input type="hidden" name="${name}" value="${escape(query.get(name) ?? '')}">`)
+    const carried = [
+      'client_id',
+      'response_type',
+      'redirect_uri',
+      'state',
+      'scope',
+      'code_challenge',
+      'code_challenge_method',
+    ]
+      .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(query.get(name) ?? '')}">`)
       .join('');
     const field = (name: string, label: string, type: string, extra = '') =>
-      `<p><label for="${name}">${label}</label><br><input id="${name}" name="${name}" type="${type}" value="${escape(query.get(name) ?? '')}"${extra}></p>`;
+      `<p><label for="${name}">${label}</label><br><input id="${name}" name="${name}" type="${type}" value="${escapeHtml(query.get(name) ?? '')}"${extra}></p>`;
     return html(
       'Sign in',
       `<h1>Sign in</h1>
 <p>The local stand-in for the user pool's sign-in page: any user id signs in, as <code>npm run token</code> does.</p>
-${error ? `<p role="alert">${escape(error)}</p>` : ''}
+${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/oauth2/authorize">${carried}
 ${field('user_id', 'User id', 'text', ' required autocomplete="username"')}
 ${field('name', 'Name', 'text', ' autocomplete="name"')}
@@ -104,11 +112,10 @@ ${field('email', 'Email', 'email', ' autocomplete="email"')}
   async function authorize(request: IncomingMessage, response: ServerResponse, url: URL) {
     const query = request.method === 'POST' ? await formBody(request) : url.searchParams;
     const problem = authorizeProblem(request, query);
-    if (problem) return page(response, 400, 'Sign-in refused', `<h1>Sign-in refused</h1><p>${escape(problem)}</p>`);
+    if (problem) return page(response, 400, 'Sign-in refused', `<h1>Sign-in refused</h1><p>${escapeHtml(problem)}</p>`);
     if (request.method !== 'POST') return sendForm(response, 200, signInForm(query));
     const sub = query.get('user_id')?.trim();
-    if (!sub)
-      return sendForm(response, 400, signInForm(query, 'User id is required.'));
+    if (!sub) return sendForm(response, 400, signInForm(query, 'User id is required.'));
     const name = query.get('name')?.trim();
     const email = query.get('email')?.trim();
     const code = randomBytes(32).toString('base64url');
@@ -168,7 +175,12 @@ ${field('email', 'Email', 'email', ' autocomplete="email"')}
   function logout(request: IncomingMessage, response: ServerResponse, url: URL) {
     const back = url.searchParams.get('logout_uri');
     if (url.searchParams.get('client_id') !== LOCAL_CLIENT_ID || !ownOrigin(request, back))
-      return page(response, 400, 'Sign-out refused', '<h1>Sign-out refused</h1><p>client_id and a logout_uri on this server are required.</p>');
+      return page(
+        response,
+        400,
+        'Sign-out refused',
+        '<h1>Sign-out refused</h1><p>client_id and a logout_uri on this server are required.</p>',
+      );
     response.writeHead(302, { location: back ?? '/', 'cache-control': 'no-store' }).end();
   }
 

@@ -3,12 +3,12 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { buildConsole } from '../../console/build';
 import { handler as publishEvents } from '../../functions/publishEvents';
 import { handler as sweepDueDates } from '../../functions/sweepDueDates';
 import { eventOf } from '../../lib/events';
 import { changesOf } from '../../lib/store/stream';
 import { acceptEvents, type Sweeper, startSweeper } from '../../lib/webhooks/deliver';
-import { buildConsole } from '../../console/build';
 import { createConsoleSite } from './console-site';
 import { createGateway, preloadHandlers } from './gateway';
 import {
@@ -106,7 +106,9 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     consumer: (event) => publishAndDeliver(event, sweeper),
     onError: (error) => console.error('local stream reader:', error instanceof Error ? error.message : error),
   });
-  const server = createGateway(async (request, response) => site.handle(request, response) || signIn.handle(request, response));
+  const server = createGateway(
+    async (request, response) => site.handle(request, response) || signIn.handle(request, response),
+  );
   server.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   try {
     await once(server, 'listening');

@@ -49,14 +49,14 @@ async function signIn(target: Page, user = ANN) {
 
 /** axe-core's WCAG 2.2 AA rules on the page as it is now; injected through the DevTools protocol, which the CSP does not govern. */
 async function expectAccessible(target: Page, what: string) {
-  const violations = await target.evaluate(async ([source, tags]) => {
-    const w = window as unknown as { axe?: { run(o: unknown): Promise<{ violations: unknown[] }> } };
-    if (!w.axe) (0, eval)(source as string);
-    const result = await w.axe!.run({ runOnly: { type: 'tag', values: tags } });
+  if (!(await target.evaluate(() => 'axe' in window))) await target.evaluate(AXE);
+  const violations = await target.evaluate(async (tags) => {
+    const { axe } = window as unknown as { axe: { run(o: unknown): Promise<{ violations: unknown[] }> } };
+    const result = await axe.run({ runOnly: { type: 'tag', values: tags } });
     return (result.violations as { id: string; nodes: { target: string[] }[] }[]).map(
       (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     );
-  }, [AXE, WCAG] as const);
+  }, WCAG);
   expect(violations, what).toEqual([]);
 }
 
@@ -90,7 +90,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);
@@ -145,7 +153,25 @@ describe.skipIf(!hasChromium)('the console', () => {
     await page.getByRole('button', { name: 'New action' }).click();
     await page.getByRole('heading', { name: 'New action', level: 1 }).waitFor();
     await expectAccessible(page, 'the new action form');
-    for (const label of ['Title', 'Description', 'Producer', 'Producer reference', 'Producer URL', 'Due', 'Priority', 'Status', 'Assignee', 'Business unit', 'Site', 'Department', 'Work group', 'Productive unit', 'Team', 'Crew', 'Anyone may edit'])
+    for (const label of [
+      'Title',
+      'Description',
+      'Producer',
+      'Producer reference',
+      'Producer URL',
+      'Due',
+      'Priority',
+      'Status',
+      'Assignee',
+      'Business unit',
+      'Site',
+      'Department',
+      'Work group',
+      'Productive unit',
+      'Team',
+      'Crew',
+      'Anyone may edit',
+    ])
       expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1);
     // A refused body shows its errors beside the fields they name, and keeps what was typed.
     await page.getByLabel('Title', { exact: true }).fill(title);
@@ -187,7 +213,10 @@ describe.skipIf(!hasChromium)('the console', () => {
     await expect.poll(() => page.locator('.count').textContent()).toBe('1 action');
     const headers = await page.getByRole('columnheader').allTextContents();
     for (const name of ['Title', 'Status', 'Priority', 'Due', 'Assignee', 'Site'])
-      expect(headers.some((h) => h.startsWith(name)), name).toBe(true);
+      expect(
+        headers.some((h) => h.startsWith(name)),
+        name,
+      ).toBe(true);
     await expectAccessible(page, 'a list');
     await page.getByRole('link', { name: title }).click();
     await page.waitForURL(actionUrl);
@@ -198,7 +227,9 @@ describe.skipIf(!hasChromium)('the console', () => {
     await page.getByLabel('Status').selectOption({ label: 'In progress' });
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.locator('.status-line').textContent()).toContain('In progress');
-    await expect.poll(() => page.locator('.history').textContent()).toContain('Ann Lee changed status from Open to In progress');
+    await expect
+      .poll(() => page.locator('.history').textContent())
+      .toContain('Ann Lee changed status from Open to In progress');
 
     // Bob changes it while Ann types.
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
@@ -231,17 +262,22 @@ describe.skipIf(!hasChromium)('the console', () => {
     await page.getByRole('textbox', { name: 'Comment', exact: true }).fill('Second note');
     await page.getByRole('button', { name: 'Add comment' }).click();
     await expect.poll(() => page.locator('.comments li').count()).toBe(2);
-    await page.getByRole('button', { name: /^Delete comment of/ }).last().click();
+    await page
+      .getByRole('button', { name: /^Delete comment of/ })
+      .last()
+      .click();
     await expect.poll(() => page.locator('.comments li').count()).toBe(1);
 
     await page.getByRole('button', { name: 'Endorse', exact: true }).click();
     await page.getByRole('button', { name: 'Withdraw endorsement' }).waitFor();
-    await expect.poll(() => page.getByRole('region', { name: 'Endorsements' }).textContent()).toContain('Endorsed by Ann Lee');
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Endorsements' }).textContent())
+      .toContain('Endorsed by Ann Lee');
     await expect.poll(() => page.locator('.history').textContent()).toContain('Ann Lee endorsed the action');
     await expectAccessible(page, 'an action with comments and endorsements');
   });
 
-  it("says who may edit when the person may not (403), and closes an action it may edit", async () => {
+  it('says who may edit when the person may not (403), and closes an action it may edit', async () => {
     const bobs = await api('POST', '/api/actions', BOB, actionBody(producer, { title: 'Bob only' }));
     await page.goto(`${stack.url}/actions/${bobs.body.id}`);
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
@@ -258,8 +294,19 @@ describe.skipIf(!hasChromium)('the console', () => {
   });
 
   it('marks an overdue action in words, on the list and the action', async () => {
-    const late = await api('POST', '/api/actions', ANN, actionBody(producer, { title: `Late ${producer}`, dueAt: new Date(Date.now() - 3_600_000).toISOString(), assignee: { id: ANN.sub, name: ANN.name } }));
-    await expect.poll(async () => (await api('GET', `/api/actions/${late.body.id}`)).body.overdue, { timeout: 15_000 }).toBe(true);
+    const late = await api(
+      'POST',
+      '/api/actions',
+      ANN,
+      actionBody(producer, {
+        title: `Late ${producer}`,
+        dueAt: new Date(Date.now() - 3_600_000).toISOString(),
+        assignee: { id: ANN.sub, name: ANN.name },
+      }),
+    );
+    await expect
+      .poll(async () => (await api('GET', `/api/actions/${late.body.id}`)).body.overdue, { timeout: 15_000 })
+      .toBe(true);
     const calls = await listCallsDuring(async () => {
       await page.getByRole('navigation', { name: 'Lists' }).getByRole('link', { name: 'Overdue' }).click();
       await page.getByRole('link', { name: `Late ${producer}` }).waitFor();
@@ -270,7 +317,12 @@ describe.skipIf(!hasChromium)('the console', () => {
     await expectAccessible(page, 'the overdue list');
     await page.getByRole('link', { name: 'My actions' }).click();
     await page.getByRole('link', { name: `Late ${producer}` }).waitFor();
-    await api('POST', '/api/actions', ANN, actionBody(producer, { title: `Soon ${producer}`, dueAt: new Date(Date.now() + 2 * 86_400_000).toISOString() }));
+    await api(
+      'POST',
+      '/api/actions',
+      ANN,
+      actionBody(producer, { title: `Soon ${producer}`, dueAt: new Date(Date.now() + 2 * 86_400_000).toISOString() }),
+    );
     await page.getByRole('link', { name: 'Due soon' }).click();
     await page.getByRole('link', { name: `Soon ${producer}` }).waitFor();
     expect(await page.getByRole('link', { name: `Late ${producer}` }).count()).toBe(0);
@@ -282,19 +334,34 @@ describe.skipIf(!hasChromium)('the console', () => {
 
   it('keeps filters, sort and page in the address, so a copied link opens the same list', async () => {
     for (let i = 0; i < 22; i++)
-      await api('POST', '/api/actions', ANN, actionBody(producer, { title: `Paged ${String(i).padStart(2, '0')} ${producer}`, location: { site: 'South Pit' } }));
+      await api(
+        'POST',
+        '/api/actions',
+        ANN,
+        actionBody(producer, {
+          title: `Paged ${String(i).padStart(2, '0')} ${producer}`,
+          location: { site: 'South Pit' },
+        }),
+      );
     await page.goto(`${stack.url}/all`);
     await page.getByText('Filters', { exact: true }).click();
     await page.getByLabel('Site', { exact: true }).fill('South Pit');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => page.locator('.count').textContent()).toBe('22 actions');
     await page.getByRole('button', { name: 'Title' }).click();
-    await expect.poll(() => page.getByRole('columnheader', { name: /Title/ }).getAttribute('aria-sort')).toBe('ascending');
+    await expect
+      .poll(() => page.getByRole('columnheader', { name: /Title/ }).getAttribute('aria-sort'))
+      .toBe('ascending');
     await page.getByRole('button', { name: 'Title' }).click();
-    await expect.poll(() => page.getByRole('columnheader', { name: /Title/ }).getAttribute('aria-sort')).toBe('descending');
+    await expect
+      .poll(() => page.getByRole('columnheader', { name: /Title/ }).getAttribute('aria-sort'))
+      .toBe('descending');
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect.poll(() => page.getByRole('link', { name: /^Paged/ }).count()).toBe(2);
-    const firstOfPage2 = await page.getByRole('link', { name: /^Paged/ }).first().textContent();
+    const firstOfPage2 = await page
+      .getByRole('link', { name: /^Paged/ })
+      .first()
+      .textContent();
     expect(firstOfPage2).toContain('Paged 01');
     const copied = page.url();
     expect(new URL(copied).searchParams.get('site')).toBe('South Pit');
@@ -306,9 +373,23 @@ describe.skipIf(!hasChromium)('the console', () => {
     await other.goto(copied);
     await signIn(other);
     expect(other.url()).toBe(copied);
-    await expect.poll(() => other.getByRole('link', { name: /^Paged/ }).first().textContent()).toBe(firstOfPage2);
+    await expect
+      .poll(() =>
+        other
+          .getByRole('link', { name: /^Paged/ })
+          .first()
+          .textContent(),
+      )
+      .toBe(firstOfPage2);
     await other.getByRole('button', { name: 'Previous page' }).click();
-    await expect.poll(() => other.getByRole('link', { name: /^Paged/ }).first().textContent()).toContain('Paged 21');
+    await expect
+      .poll(() =>
+        other
+          .getByRole('link', { name: /^Paged/ })
+          .first()
+          .textContent(),
+      )
+      .toContain('Paged 21');
     await other.close();
   });
 
@@ -321,7 +402,10 @@ describe.skipIf(!hasChromium)('the console', () => {
         const focused = await page.evaluate(() => {
           const el = document.activeElement as HTMLElement;
           const style = getComputedStyle(el);
-          return { text: el.textContent?.trim() ?? '', outline: style.outlineStyle !== 'none' && style.outlineWidth !== '0px' };
+          return {
+            text: el.textContent?.trim() ?? '',
+            outline: style.outlineStyle !== 'none' && style.outlineWidth !== '0px',
+          };
         });
         if (focused.text === name) {
           expect(focused.outline, `focus on ${name} is visible`).toBe(true);
@@ -359,10 +443,16 @@ describe.skipIf(!hasChromium)('the console', () => {
     await phone.setViewportSize({ width: 390, height: 844 });
     await phone.goto(`${stack.url}/all?site=South%20Pit`);
     await signIn(phone);
-    await phone.getByRole('link', { name: /^Paged/ }).first().waitFor();
+    await phone
+      .getByRole('link', { name: /^Paged/ })
+      .first()
+      .waitFor();
     await expectNoSidewaysScroll(phone, 'a list');
     await expectAccessible(phone, 'a list on a phone');
-    await phone.getByRole('link', { name: /^Paged/ }).first().click();
+    await phone
+      .getByRole('link', { name: /^Paged/ })
+      .first()
+      .click();
     await phone.getByRole('heading', { level: 1, name: /^Paged/ }).waitFor();
     await phone.getByRole('button', { name: 'Edit', exact: true }).click();
     await expectNoSidewaysScroll(phone, 'an action with its edit form');
