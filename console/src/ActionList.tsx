@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { actionPath, LIST_VIEWS, type ListView } from '../routes';
-import { type Action, api, type Problem } from './api';
+import { api } from './api';
 import { FieldErrors, FormAlert } from './fields';
 import { formatTime } from './history-words';
 import {
@@ -15,6 +15,7 @@ import {
 } from './list-query';
 import { address, navigate } from './router';
 import { STATUSES, statusName } from './statuses';
+import type { Action, Problem } from './types';
 
 interface Page {
   actions: Action[];

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorsByField, FIELDS, type FormValues, LOCATION_FIELDS, mergePatch, valuesOf } from './action-form';
-import { type Action, api, type Comment, etagOf, type HistoryEntry, type Problem } from './api';
+import { api, etagOf } from './api';
 import { person } from './auth';
 import { Comments } from './Comments';
 import { Field, FormAlert } from './fields';
 import { formatTime, historyInWords } from './history-words';
 import { navigate } from './router';
 import { statusName } from './statuses';
+import type { Action, Comment, HistoryEntry, Problem } from './types';
 
 interface Loaded {
   action: Action;

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { api, type Comment, type Problem } from './api';
+import { api } from './api';
 import { person } from './auth';
 import { FieldErrors } from './fields';
 import { formatTime } from './history-words';
+import type { Comment, Problem } from './types';
 
 interface Props {
   actionId: string;

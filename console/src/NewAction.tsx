@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { actionPath } from '../routes';
 import { createBody, emptyValues, errorsByField, FIELDS, type FormValues } from './action-form';
-import { api, type Problem } from './api';
+import { api } from './api';
 import { Field, FormAlert } from './fields';
 import { navigate } from './router';
+import type { Problem } from './types';
 
 /** New action (`/new`): every create field; one Idempotency-Key per form, so a double submit makes one action. */
 export function NewAction() {

@@ -1,4 +1,4 @@
-import type { Action, Problem } from './api';
+import type { Action, Problem } from './types';
 
 /**
  * The fields of the New action and Edit forms, once: each names its API field (a dotted path),

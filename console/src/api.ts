@@ -1,8 +1,9 @@
 import { signal } from '@preact/signals';
 import createClient from 'openapi-fetch';
 import type { ConsoleConfig } from '../../infra/console-headers';
-import type { components, paths } from './api-types';
+import type { paths } from './api-types';
 import { currentToken } from './auth';
+import type { Action } from './types';
 
 /**
  * The console's one way to the API: a client typed from `openapi.json` (api-types.ts is
@@ -10,12 +11,6 @@ import { currentToken } from './auth';
  * document lacks. Every call carries the ID token; a refused token is refreshed (or signs in
  * again) once; a 429 or 503 says when it retries, then retries.
  */
-
-export type Action = components['schemas']['Action'];
-export type Comment = components['schemas']['Comment'];
-export type HistoryEntry = components['schemas']['HistoryEntry'];
-export type Problem = components['schemas']['Problem'];
-export type ListParameter = keyof NonNullable<paths['/api/actions']['get']['parameters']['query']>;
 
 /** What the person is told while a busy service is waited for. */
 export const retryNotice = signal<string | undefined>(undefined);
@@ -55,8 +50,3 @@ export function connect(config: ConsoleConfig): void {
 
 /** The version an action's ETag quotes, for If-Match. */
 export const etagOf = (action: Action) => `"${action.version}"`;
-
-/** A problem+json body, when the answer carried one. */
-export function problemOf(error: unknown): Problem | undefined {
-  return error && typeof error === 'object' && 'status' in error ? (error as Problem) : undefined;
-}

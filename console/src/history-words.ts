@@ -1,5 +1,5 @@
-import type { HistoryEntry } from './api';
 import { statusName } from './statuses';
+import type { HistoryEntry } from './types';
 
 /**
  * One history entry in words ("Ann Lee changed status from Open to In progress"), pure, so the

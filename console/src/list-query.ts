@@ -1,6 +1,6 @@
 import type { ListView } from '../routes';
-import type { ListParameter } from './api';
 import { OPEN_STATUSES } from './statuses';
+import type { ListParameter } from './types';
 
 /**
  * A list's address and its API query, both ways, pure. The address holds every filter, the sort

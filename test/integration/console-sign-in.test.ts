@@ -66,7 +66,7 @@ describe('the local sign-in', () => {
   });
 
   it('refuses a request without PKCE, for another client, or back to another origin', async () => {
-    for (const overrides of [
+    for (const overrides of <Record<string, string>[]>[
       { code_challenge_method: 'plain' },
       { code_challenge: '' },
       { client_id: 'someone-else' },
@@ -97,7 +97,7 @@ describe('the local sign-in', () => {
     const exchange = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri() };
     const granted = await token(exchange);
     expect(granted.status).toBe(200);
-    const tokens = await granted.json();
+    const tokens = (await granted.json()) as Record<string, string>;
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     const me = await call('GET', '/api/actions?assignee=me&limit=0', { token: tokens.id_token });
     expect(me.status).toBe(200);
@@ -106,9 +106,9 @@ describe('the local sign-in', () => {
     // A code is used once.
     expect((await token(exchange)).status).toBe(400);
 
-    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '' });
     expect(refreshed.status).toBe(200);
-    const again = await refreshed.json();
+    const again = (await refreshed.json()) as Record<string, string>;
     expect((await call('GET', '/api/actions?limit=0', { token: again.id_token })).status).toBe(200);
     expect((await token({ grant_type: 'refresh_token', refresh_token: 'forged' })).status).toBe(400);
 

@@ -49,9 +49,9 @@ async function signIn(target: Page, user = ANN) {
 
 /** axe-core's WCAG 2.2 AA rules on the page as it is now; injected through the DevTools protocol, which the CSP does not govern. */
 async function expectAccessible(target: Page, what: string) {
-  if (!(await target.evaluate(() => 'axe' in window))) await target.evaluate(AXE);
+  if (!(await target.evaluate("'axe' in window"))) await target.evaluate(AXE);
   const violations = await target.evaluate(async (tags) => {
-    const { axe } = window as unknown as { axe: { run(o: unknown): Promise<{ violations: unknown[] }> } };
+    const { axe } = globalThis as unknown as { axe: { run(o: unknown): Promise<{ violations: unknown[] }> } };
     const result = await axe.run({ runOnly: { type: 'tag', values: tags } });
     return (result.violations as { id: string; nodes: { target: string[] }[] }[]).map(
       (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
@@ -61,10 +61,10 @@ async function expectAccessible(target: Page, what: string) {
 }
 
 async function expectNoSidewaysScroll(target: Page, what: string) {
-  const widths = await target.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
+  // Strings run in the page (this file is type-checked without the DOM's types).
+  const widths = await target.evaluate<{ scroll: number; client: number }>(
+    '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+  );
   expect(widths.scroll, what).toBeLessThanOrEqual(widths.client);
 }
 
@@ -399,14 +399,11 @@ describe.skipIf(!hasChromium)('the console', () => {
     const tabTo = async (name: string) => {
       for (let i = 0; i < 40; i++) {
         await page.keyboard.press('Tab');
-        const focused = await page.evaluate(() => {
-          const el = document.activeElement as HTMLElement;
+        const focused = await page.evaluate<{ text: string; outline: boolean }>(`(() => {
+          const el = document.activeElement;
           const style = getComputedStyle(el);
-          return {
-            text: el.textContent?.trim() ?? '',
-            outline: style.outlineStyle !== 'none' && style.outlineWidth !== '0px',
-          };
-        });
+          return { text: el.textContent.trim(), outline: style.outlineStyle !== 'none' && style.outlineWidth !== '0px' };
+        })()`);
         if (focused.text === name) {
           expect(focused.outline, `focus on ${name} is visible`).toBe(true);
           return;
@@ -463,17 +460,15 @@ describe.skipIf(!hasChromium)('the console', () => {
   });
 
   it('keeps tokens out of the address and localStorage; sign-out ends the session', async () => {
-    const storage = await page.evaluate(() => ({
-      local: localStorage.length,
-      session: Object.entries(sessionStorage),
-      address: location.href,
-    }));
+    const storage = await page.evaluate<{ local: number; session: [string, string][]; address: string }>(
+      '({ local: localStorage.length, session: Object.entries(sessionStorage), address: location.href })',
+    );
     expect(storage.local).toBe(0);
     expect(storage.address).not.toMatch(/eyJ|code=|token/);
     // Only the refresh token, never an ID or access token (a JWT starts eyJ).
     expect(JSON.stringify(storage.session)).not.toContain('eyJ');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('User id').waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('console.refresh'))).toBeNull();
+    expect(await page.evaluate("sessionStorage.getItem('console.refresh')")).toBeNull();
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { screenOf } from '../../console/routes';
 import { createBody, emptyValues, errorsByField, mergePatch } from '../../console/src/action-form';
-import type { Action, HistoryEntry } from '../../console/src/api';
 import { historyInWords } from '../../console/src/history-words';
 import { apiQuery, nextPage, PAGE_SIZE, previousPage, withFilters } from '../../console/src/list-query';
 import { OPEN_STATUSES, statusName } from '../../console/src/statuses';
+import type { Action, HistoryEntry } from '../../console/src/types';
 
 /** Issue 32: the console's pure parts: addresses, list queries, history in words, form bodies. */
 
