@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { LIST_VIEWS, type ListView, screenOf } from '../routes';
 import { ActionList } from './ActionList';
 import { ActionPage } from './ActionPage';
@@ -12,11 +12,15 @@ export function App() {
   const { pathname, search } = address.value;
   const screen = screenOf(pathname);
   const view = screen?.name === 'list' ? screen.view : undefined;
+  const first = useRef(true);
 
   useEffect(() => {
     if (screen?.name !== 'action')
       document.title = `${view ? LIST_VIEWS[view].label : screen?.name === 'new' ? 'New action' : 'Not found'} · Actions`;
-    // A new screen moves focus to its heading, as a page load would for a screen reader.
+    // A new screen (not the first) moves focus to its heading, so a screen reader announces it.
+    const opened = first.current;
+    first.current = false;
+    if (opened) return;
     if (document.activeElement === document.body || document.activeElement?.closest('nav, header')) {
       const heading = document.querySelector<HTMLElement>('main h1');
       heading?.focus({ preventScroll: true });
