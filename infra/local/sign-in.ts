@@ -13,7 +13,6 @@ import { type IssuerFiles, issueToken, LOCAL_CLIENT_ID, type LocalUser, signJwt 
 
 /** Codes are short-lived and used once, as Cognito's are. */
 const CODE_SECONDS = 300;
-const ID_TOKEN_SECONDS = 3600;
 
 interface PendingCode {
   user: LocalUser;
@@ -42,7 +41,7 @@ async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
 }
 
 /** The sign-in endpoints of the local stack; `handle` answers true for a request it served. */
-export function createSignIn(issuer: IssuerFiles) {
+export function createSignIn(issuer: IssuerFiles, idTokenSeconds = 3600) {
   const codes = new Map<string, PendingCode>();
   const refreshTokens = new Map<string, LocalUser>();
 
@@ -132,16 +131,16 @@ ${field('email', 'Email', 'email', ' autocomplete="email"')}
   }
 
   const tokensFor = (user: LocalUser) => ({
-    id_token: issueToken(issuer, user, ID_TOKEN_SECONDS),
+    id_token: issueToken(issuer, user, idTokenSeconds),
     // The API refuses access tokens; the console never sends this one. Cognito returns one too.
     access_token: signJwt(issuer, {
       sub: user.sub,
       token_use: 'access',
       client_id: LOCAL_CLIENT_ID,
-      exp: Math.floor(Date.now() / 1000) + ID_TOKEN_SECONDS,
+      exp: Math.floor(Date.now() / 1000) + idTokenSeconds,
     }),
     token_type: 'Bearer',
-    expires_in: ID_TOKEN_SECONDS,
+    expires_in: idTokenSeconds,
   });
 
   async function token(request: IncomingMessage, response: ServerResponse) {

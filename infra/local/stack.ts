@@ -44,6 +44,8 @@ export interface StackOptions {
    * passes REMINDER_INTERVAL_SECONDS). Unset: no sweep, so the shared test stack leaves versions alone.
    */
   sweepEverySeconds?: number;
+  /** How long the ID tokens of the console's sign-in last (default an hour, as Cognito's); tests shorten it to see refreshes. */
+  idTokenSeconds?: number;
 }
 
 export interface LocalStack {
@@ -91,7 +93,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   // The console and its sign-in, which CloudFront and Cognito serve in AWS; built before the
   // store starts, so a failed build leaves nothing running.
   const site = createConsoleSite(await buildConsole());
-  const signIn = createSignIn(issuer);
+  const signIn = createSignIn(issuer, options.idTokenSeconds);
   const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
   Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
 

@@ -33,6 +33,8 @@ let context: BrowserContext;
 let page: Page;
 const saved = { ...process.env };
 const producer = uniqueProducer('Console');
+let refreshes = 0;
+let refused = 0;
 
 const tokenOf = (user: typeof ANN) => issueToken(stack.issuer, user);
 const api = <T = any>(method: string, path: string, user = ANN, body?: unknown) =>
@@ -86,7 +88,8 @@ beforeAll(async () => {
   if (!hasChromium) return;
   dataDir = mkdtempSync(join(tmpdir(), 'actions-console-'));
   Object.assign(process.env, { LOG_LEVEL: 'silent', REMINDER_INTERVAL_SECONDS: '1' });
-  stack = await startLocalStack({ dataDir, store: 'memory', port: 0, sweepEverySeconds: 1 });
+  // ID tokens of 63 s: the page refreshes each 60 s before it expires, every 3 s.
+  stack = await startLocalStack({ dataDir, store: 'memory', port: 0, sweepEverySeconds: 1, idTokenSeconds: 63 });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -102,6 +105,13 @@ beforeAll(async () => {
   });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);
+  context.on('request', (request) => {
+    if (request.url().endsWith('/oauth2/token') && request.postData()?.includes('grant_type=refresh_token'))
+      refreshes++;
+  });
+  context.on('response', (response) => {
+    if (response.status() === 401 && new URL(response.url()).pathname.startsWith('/api/')) refused++;
+  });
   page = await context.newPage();
 }, 120_000);
 
@@ -457,6 +467,43 @@ describe.skipIf(!hasChromium)('the console', () => {
     await phone.getByRole('heading', { name: 'New action' }).waitFor();
     await expectNoSidewaysScroll(phone, 'the new action form');
     await phone.close();
+  });
+
+  it('refreshes the ID token before it expires, so no API call meets an expired one', async () => {
+    await page.goto(`${stack.url}/all`);
+    await page.locator('tbody a').first().waitFor();
+    const before = refreshes;
+    await page.waitForTimeout(7_000);
+    expect(refreshes - before).toBeGreaterThanOrEqual(2);
+    await page.getByRole('link', { name: 'Overdue', exact: true }).click();
+    await page.locator('tbody a').first().waitFor();
+    expect(refused).toBe(0);
+  });
+
+  it('says when it retries a busy service (503 with Retry-After), then shows the list', async () => {
+    // A store that is busy cannot be made on demand here; the answer the API gives then is played once.
+    let played = false;
+    await page.route('**/api/actions?**', async (route) => {
+      if (played) return route.fallback();
+      played = true;
+      await route.fulfill({
+        status: 503,
+        headers: { 'retry-after': '1', 'content-type': 'application/problem+json' },
+        body: JSON.stringify({
+          type: 'about:blank',
+          title: 'Service Unavailable',
+          status: 503,
+          detail: 'The store is busy.',
+        }),
+      });
+    });
+    await page.getByRole('link', { name: 'All actions', exact: true }).click();
+    await expect
+      .poll(() => page.locator('.retry').textContent())
+      .toBe('The service is busy. Trying again in 1 second.');
+    await expect.poll(() => page.locator('.retry').count()).toBe(0);
+    await expect.poll(() => page.locator('.count').textContent()).toMatch(/^\d+ actions$/);
+    await page.unrouteAll();
   });
 
   it('keeps tokens out of the address and localStorage; sign-out ends the session', async () => {
