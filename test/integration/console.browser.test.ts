@@ -36,6 +36,8 @@ const producer = uniqueProducer('Console');
 let refreshes = 0;
 let refused = 0;
 
+/** The page's answers wait on a shared, busy machine: poll up to 15 s. */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const tokenOf = (user: typeof ANN) => issueToken(stack.issuer, user);
 const api = <T = any>(method: string, path: string, user = ANN, body?: unknown) =>
   call<T>(method, path, { token: tokenOf(user), body, baseUrl: stack.url });
@@ -104,7 +106,7 @@ beforeAll(async () => {
     ],
   });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(15_000);
   context.on('request', (request) => {
     if (request.url().endsWith('/oauth2/token') && request.postData()?.includes('grant_type=refresh_token'))
       refreshes++;
@@ -122,7 +124,8 @@ afterAll(async () => {
   process.env = saved;
 });
 
-describe.skipIf(!hasChromium)('the console', () => {
+// Each step is a person's few clicks; on a machine shared with other runs one can take a while.
+describe.skipIf(!hasChromium)('the console', { timeout: 90_000 }, () => {
   let actionUrl = '';
   const title = `Guard <img src=x onerror="alert(1)"> missing on <b>belt</b> ${producer}`;
 
@@ -155,8 +158,8 @@ describe.skipIf(!hasChromium)('the console', () => {
     await expectAccessible(page, 'the sign-in form');
     await signIn(page);
     expect(page.url()).toBe(`${stack.url}/all?status=1`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('All actions');
-    await expect.poll(() => page.getByRole('banner').textContent()).toContain('Ann Lee');
+    await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('All actions');
+    await eventually(() => page.getByRole('banner').textContent()).toContain('Ann Lee');
   });
 
   it('creates an action from the New action form, once however often Create is pressed', async () => {
@@ -186,7 +189,7 @@ describe.skipIf(!hasChromium)('the console', () => {
     // A refused body shows its errors beside the fields they name, and keeps what was typed.
     await page.getByLabel('Title', { exact: true }).fill(title);
     await page.getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => page.locator('#new-actionProducer-name-errors').textContent()).toMatch(/.+/);
+    await eventually(() => page.locator('#new-actionProducer-name-errors').textContent()).toMatch(/.+/);
     expect(await page.getByLabel('Producer', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe(title);
     await expectAccessible(page, 'the new action form with errors');
@@ -205,7 +208,7 @@ describe.skipIf(!hasChromium)('the console', () => {
 
   it('shows an action whose title is HTML as text, as the one h1', async () => {
     const h1 = page.getByRole('heading', { level: 1 });
-    await expect.poll(() => h1.textContent()).toBe(title);
+    await eventually(() => h1.textContent()).toBe(title);
     expect(await page.locator('h1').count()).toBe(1);
     expect(await page.locator('main img, main b').count()).toBe(0);
     await expectAccessible(page, 'one action');
@@ -220,7 +223,7 @@ describe.skipIf(!hasChromium)('the console', () => {
     });
     expect(calls).toBe(1);
     expect(new URL(page.url()).searchParams.get('q')).toBe(producer.slice(-8));
-    await expect.poll(() => page.locator('.count').textContent()).toBe('1 action');
+    await eventually(() => page.locator('.count').textContent()).toBe('1 action');
     const headers = await page.getByRole('columnheader').allTextContents();
     for (const name of ['Title', 'Status', 'Priority', 'Due', 'Assignee', 'Site'])
       expect(
@@ -236,7 +239,7 @@ describe.skipIf(!hasChromium)('the console', () => {
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await page.getByLabel('Status').selectOption({ label: 'In progress' });
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.locator('.status-line').textContent()).toContain('In progress');
+    await eventually(() => page.locator('.status-line').textContent()).toContain('In progress');
     await expect
       .poll(() => page.locator('.history').textContent())
       .toContain('Ann Lee changed status from Open to In progress');
@@ -250,13 +253,13 @@ describe.skipIf(!hasChromium)('the console', () => {
     expect((await api('PATCH', `/api/actions/${id}`, BOB, { priority: 1 })).status).toBe(200);
     await page.getByRole('button', { name: 'Save' }).click();
     const alert = page.getByRole('alert');
-    await expect.poll(() => alert.textContent()).toContain('This action was changed by someone else');
+    await eventually(() => alert.textContent()).toContain('This action was changed by someone else');
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe(typed);
     await expectAccessible(page, 'the 412 message');
     await page.getByRole('button', { name: 'Reload' }).click();
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe(typed);
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(typed);
+    await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(typed);
     const got = await api('GET', `/api/actions/${id}`);
     expect(got.body).toMatchObject({ title: typed, priority: '1', status: '2' });
   });
@@ -264,26 +267,26 @@ describe.skipIf(!hasChromium)('the console', () => {
   it('comments, edits and deletes its own comment, and endorses', async () => {
     await page.getByRole('textbox', { name: 'Comment', exact: true }).fill('Part <i>ordered</i>');
     await page.getByRole('button', { name: 'Add comment' }).click();
-    await expect.poll(() => page.locator('.comments').textContent()).toContain('Part <i>ordered</i>');
+    await eventually(() => page.locator('.comments').textContent()).toContain('Part <i>ordered</i>');
     await page.getByRole('button', { name: /^Edit comment of/ }).click();
     await page.getByLabel('Edit comment').fill('Part arrived');
     await page.getByRole('button', { name: 'Save comment' }).click();
-    await expect.poll(() => page.locator('.comments').textContent()).toContain('Part arrived');
+    await eventually(() => page.locator('.comments').textContent()).toContain('Part arrived');
     await page.getByRole('textbox', { name: 'Comment', exact: true }).fill('Second note');
     await page.getByRole('button', { name: 'Add comment' }).click();
-    await expect.poll(() => page.locator('.comments li').count()).toBe(2);
+    await eventually(() => page.locator('.comments li').count()).toBe(2);
     await page
       .getByRole('button', { name: /^Delete comment of/ })
       .last()
       .click();
-    await expect.poll(() => page.locator('.comments li').count()).toBe(1);
+    await eventually(() => page.locator('.comments li').count()).toBe(1);
 
     await page.getByRole('button', { name: 'Endorse', exact: true }).click();
     await page.getByRole('button', { name: 'Withdraw endorsement' }).waitFor();
     await expect
       .poll(() => page.getByRole('region', { name: 'Endorsements' }).textContent())
       .toContain('Endorsed by Ann Lee');
-    await expect.poll(() => page.locator('.history').textContent()).toContain('Ann Lee endorsed the action');
+    await eventually(() => page.locator('.history').textContent()).toContain('Ann Lee endorsed the action');
     await expectAccessible(page, 'an action with comments and endorsements');
   });
 
@@ -293,14 +296,14 @@ describe.skipIf(!hasChromium)('the console', () => {
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await page.getByLabel('Title', { exact: true }).fill('Ann was here');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Only the owner (Bob Stone)');
+    await eventually(() => page.getByRole('alert').textContent()).toContain('Only the owner (Bob Stone)');
     expect(await page.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
 
     await page.goto(actionUrl);
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await page.getByLabel('Status').selectOption({ label: 'Done' });
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.locator('.status-line').textContent()).toContain('Done');
+    await eventually(() => page.locator('.status-line').textContent()).toContain('Done');
   });
 
   it('marks an overdue action in words, on the list and the action', async () => {
@@ -338,8 +341,8 @@ describe.skipIf(!hasChromium)('the console', () => {
     expect(await page.getByRole('link', { name: `Late ${producer}` }).count()).toBe(0);
     await expectAccessible(page, 'the due soon list');
     await page.goto(`${stack.url}/actions/${late.body.id}`);
-    await expect.poll(() => page.locator('.status-line').textContent()).toContain('Overdue');
-    await expect.poll(() => page.locator('.history').textContent()).toContain('Overdue');
+    await eventually(() => page.locator('.status-line').textContent()).toContain('Overdue');
+    await eventually(() => page.locator('.history').textContent()).toContain('Overdue');
   });
 
   it('keeps filters, sort and page in the address, so a copied link opens the same list', async () => {
@@ -357,7 +360,7 @@ describe.skipIf(!hasChromium)('the console', () => {
     await page.getByText('Filters', { exact: true }).click();
     await page.getByLabel('Site', { exact: true }).fill('South Pit');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await expect.poll(() => page.locator('.count').textContent()).toBe('22 actions');
+    await eventually(() => page.locator('.count').textContent()).toBe('22 actions');
     await page.getByRole('button', { name: 'Title' }).click();
     await expect
       .poll(() => page.getByRole('columnheader', { name: /Title/ }).getAttribute('aria-sort'))
@@ -367,7 +370,7 @@ describe.skipIf(!hasChromium)('the console', () => {
       .poll(() => page.getByRole('columnheader', { name: /Title/ }).getAttribute('aria-sort'))
       .toBe('descending');
     await page.getByRole('button', { name: 'Next page' }).click();
-    await expect.poll(() => page.getByRole('link', { name: /^Paged/ }).count()).toBe(2);
+    await eventually(() => page.getByRole('link', { name: /^Paged/ }).count()).toBe(2);
     const firstOfPage2 = await page
       .getByRole('link', { name: /^Paged/ })
       .first()
@@ -433,7 +436,7 @@ describe.skipIf(!hasChromium)('the console', () => {
     await dialog.waitFor();
     await expectAccessible(page, 'the delete dialog');
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await eventually(() => dialog.isVisible()).toBe(false);
   });
 
   it('deletes after the confirmation dialog', async () => {
@@ -501,8 +504,8 @@ describe.skipIf(!hasChromium)('the console', () => {
     await expect
       .poll(() => page.locator('.retry').textContent())
       .toBe('The service is busy. Trying again in 1 second.');
-    await expect.poll(() => page.locator('.retry').count()).toBe(0);
-    await expect.poll(() => page.locator('.count').textContent()).toMatch(/^\d+ actions$/);
+    await eventually(() => page.locator('.retry').count()).toBe(0);
+    await eventually(() => page.locator('.count').textContent()).toMatch(/^\d+ actions$/);
     await page.unrouteAll();
   });
 
