@@ -135,7 +135,10 @@ export function ActionPage({ id }: { id: string }) {
     else setEditProblem({ problem });
   };
   const reloadKeepingTyped = async () => {
+    // Save waits for the latest version, or it would meet the same 412 again.
+    setSaving(true);
     const fresh = await reload();
+    setSaving(false);
     if (fresh && editing) {
       // What the person typed stays; every field they left alone shows the other change.
       const before = valuesOf(editing.base);

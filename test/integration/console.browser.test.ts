@@ -257,6 +257,7 @@ describe.skipIf(!hasChromium)('the console', { timeout: 90_000 }, () => {
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe(typed);
     await expectAccessible(page, 'the 412 message');
     await page.getByRole('button', { name: 'Reload' }).click();
+    await eventually(() => page.locator('.notice').textContent()).toContain('Reloaded');
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe(typed);
     await page.getByRole('button', { name: 'Save' }).click();
     await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(typed);
