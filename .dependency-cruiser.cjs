@@ -6,6 +6,14 @@
 module.exports = {
   forbidden: [
     {
+      name: 'the-console-is-a-client',
+      comment:
+        'console/ is a client of the public API (contract section 13): it shares only the served settings and headers (infra/console-headers.ts) and its types come from openapi.json, never from lib/ or the handlers.',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^(lib|functions|bench|scripts|test|contract)/|^infra/(?!console-headers\\.ts$)' },
+    },
+    {
       name: 'lib-is-the-bottom',
       comment:
         'lib/ is the domain and what it needs; it never imports the handlers, the infrastructure, the tools (bench/, scripts/), the tests or the oracle.',

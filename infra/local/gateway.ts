@@ -174,13 +174,21 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   response.end(payload);
 }
 
-export function createGateway(): Server {
+/**
+ * What the local server answers before the API: the console and the sign-in endpoints, which
+ * CloudFront and Cognito serve in AWS. True when it answered the request.
+ */
+export type FrontDoor = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
+
+export function createGateway(front?: FrontDoor): Server {
   return createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      // API Gateway's answer when the function itself fails.
-      console.error('local gateway: handler crashed', error);
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
-      response.end('{"message":"Internal Server Error"}');
-    });
+    Promise.resolve(front?.(request, response) ?? false)
+      .then((served) => (served ? undefined : handle(request, response)))
+      .catch((error: unknown) => {
+        // API Gateway's answer when the function itself fails.
+        console.error('local gateway: handler crashed', error);
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+        response.end('{"message":"Internal Server Error"}');
+      });
   });
 }

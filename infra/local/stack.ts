@@ -3,11 +3,13 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { buildConsole } from '../../console/build';
 import { handler as publishEvents } from '../../functions/publishEvents';
 import { handler as sweepDueDates } from '../../functions/sweepDueDates';
 import { eventOf } from '../../lib/actions/events';
 import { changesOf } from '../../lib/store/sync/stream';
 import { acceptEvents, type Sweeper, startSweeper } from '../../lib/webhooks/deliver';
+import { createConsoleSite } from './console-site';
 import { createGateway, preloadHandlers } from './gateway';
 import {
   ensureIssuer,
@@ -18,6 +20,7 @@ import {
   LOCAL_USER_POOL_ID,
   writePrivateFile,
 } from './issuer';
+import { createSignIn } from './sign-in';
 import { LOCAL_TABLE_NAME, type LocalStore, startStore } from './store';
 import { type StreamReader, startStreamReader } from './stream-reader';
 
@@ -41,6 +44,8 @@ export interface StackOptions {
    * passes REMINDER_INTERVAL_SECONDS). Unset: no sweep, so the shared test stack leaves versions alone.
    */
   sweepEverySeconds?: number;
+  /** How long the ID tokens of the console's sign-in last (default an hour, as Cognito's); tests shorten it to see refreshes. */
+  idTokenSeconds?: number;
 }
 
 export interface LocalStack {
@@ -85,6 +90,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const dataDir = resolve(options.dataDir);
   ensurePrivateDirectory(dataDir);
   const issuer = ensureIssuer(dataDir);
+  // The console and its sign-in, which CloudFront and Cognito serve in AWS; built before the
+  // store starts, so a failed build leaves nothing running.
+  const site = createConsoleSite(await buildConsole());
+  const signIn = createSignIn(issuer, options.idTokenSeconds);
   const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
   Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
 
@@ -99,7 +108,9 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     consumer: (event) => publishAndDeliver(event, sweeper),
     onError: (error) => console.error('local stream reader:', error instanceof Error ? error.message : error),
   });
-  const server = createGateway();
+  const server = createGateway(
+    async (request, response) => site.handle(request, response) || signIn.handle(request, response),
+  );
   server.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   try {
     await once(server, 'listening');

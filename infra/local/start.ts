@@ -79,6 +79,7 @@ const token = issueToken(stack.issuer, { sub: 'dev-user', name: 'Dev User', emai
 const withDataDir = isDefault ? '' : `DATA_DIR=${dataDir} `;
 
 console.log(`Action tracking service on ${stack.url}  (store: ${store === 'disk' ? `DynamoDB Local in ${dataDir}/dynamodb` : 'DynamoDB Local in memory'})
+Console: ${stack.url}/  (sign in with any user id on the local sign-in page)
 Docs:    ${stack.url}/docs
 Events:  ${stack.eventsFile}  (every change, read from the table's stream)
 Webhooks: ${

@@ -61,7 +61,7 @@ describe('401 for a missing or bad token, on every route', () => {
 describe('routes nobody serves', () => {
   const user = newUser();
   it.each([
-    ['GET', '/'],
+    ['GET', '/nope'],
     ['GET', '/api'],
     ['GET', '/api/action'],
     ['GET', '/api/actions/a/b'],

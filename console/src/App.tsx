@@ -1,0 +1,101 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { LIST_VIEWS, type ListView, screenOf } from '../routes';
+import { ActionList } from './ActionList';
+import { ActionPage } from './ActionPage';
+import { retryNotice } from './api';
+import { person, signOut } from './auth';
+import { NewAction } from './NewAction';
+import { address, navigate } from './router';
+
+/** The frame of every screen: header with search and who is signed in, the lists' navigation, the screen. */
+export function App() {
+  const { pathname, search } = address.value;
+  const screen = screenOf(pathname);
+  const view = screen?.name === 'list' ? screen.view : undefined;
+  const first = useRef(true);
+
+  useEffect(() => {
+    if (screen?.name !== 'action')
+      document.title = `${view ? LIST_VIEWS[view].label : screen?.name === 'new' ? 'New action' : 'Not found'} · Actions`;
+    // A new screen (not the first) moves focus to its heading, so a screen reader announces it.
+    const opened = first.current;
+    first.current = false;
+    if (opened) return;
+    if (document.activeElement === document.body || document.activeElement?.closest('nav, header')) {
+      const heading = document.querySelector<HTMLElement>('main h1');
+      heading?.focus({ preventScroll: true });
+    }
+  }, [pathname, search]);
+
+  const search_ = (event: Event) => {
+    event.preventDefault();
+    const q = String(new FormData(event.currentTarget as HTMLFormElement).get('q') ?? '').trim();
+    navigate(`${LIST_VIEWS.all.path}${q ? `?${new URLSearchParams({ q })}` : ''}`);
+  };
+
+  return (
+    <div class="shell">
+      <header class="top">
+        <a class="brand" href="/">
+          Actions
+        </a>
+        <search class="search">
+          <form onSubmit={search_}>
+            <input
+              type="search"
+              name="q"
+              aria-label="Search actions"
+              placeholder="Search titles"
+              key={search}
+              defaultValue={address.value.searchParams.get('q') ?? ''}
+            />
+            <button type="submit">Search</button>
+          </form>
+        </search>
+        <div class="who">
+          <span>{person.value?.name}</span>
+          <button type="button" class="secondary" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav aria-label="Lists" class="lists">
+        <ul>
+          {(Object.entries(LIST_VIEWS) as [ListView, (typeof LIST_VIEWS)[ListView]][]).map(
+            ([name, { path, label }]) => (
+              <li key={name}>
+                <a href={path} aria-current={view === name ? 'page' : undefined}>
+                  {label}
+                </a>
+              </li>
+            ),
+          )}
+        </ul>
+        <button type="button" class="new" onClick={() => navigate('/new')}>
+          New action
+        </button>
+      </nav>
+      {retryNotice.value ? (
+        <p role="status" class="retry">
+          {retryNotice.value}
+        </p>
+      ) : null}
+      <main id="main">
+        {screen?.name === 'list' ? (
+          <ActionList view={screen.view} />
+        ) : screen?.name === 'action' ? (
+          <ActionPage id={screen.id} />
+        ) : screen?.name === 'new' ? (
+          <NewAction />
+        ) : (
+          <>
+            <h1 tabIndex={-1}>Not found</h1>
+            <p>
+              Nothing is shown at this address. <a href="/">My actions</a>
+            </p>
+          </>
+        )}
+      </main>
+    </div>
+  );
+}

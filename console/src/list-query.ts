@@ -1,0 +1,124 @@
+import type { ListView } from '../routes';
+import { OPEN_STATUSES } from './statuses';
+import type { ListParameter } from './types';
+
+/**
+ * A list's address and its API query, both ways, pure. The address holds every filter, the sort
+ * and the page (the cursor of this page and of those before it), so a copied link opens the same
+ * list; the API query is the view's own filters with the person's on top.
+ */
+
+/** The filters a person sets, by their name in the address. */
+export const FILTERS = ['q', 'status', 'priority', 'site', 'assignee', 'from', 'to'] as const;
+export type Filter = (typeof FILTERS)[number];
+
+/** The columns a list sorts by, and the field each sorts on. */
+export const SORTABLE = {
+  Title: 'title',
+  Status: 'status',
+  Priority: 'priority',
+  Due: 'dueAt',
+  Assignee: 'assignee',
+  Site: 'location.site',
+} as const;
+
+export const PAGE_SIZE = 20;
+const DAY_MS = 86_400_000;
+
+/** What each view lists before any filter of the person's, and in what order. */
+function viewQuery(view: ListView, now: Date): { filters: [ListParameter, string][]; sort?: string } {
+  switch (view) {
+    case 'mine':
+      return {
+        filters: [
+          ['assignee', 'me'],
+          ['status', `~${OPEN_STATUSES}`],
+        ],
+        sort: 'dueAt',
+      };
+    case 'overdue':
+      // Longest overdue first: the earliest due date.
+      return { filters: [['overdue', 'true']], sort: 'dueAt' };
+    case 'dueSoon':
+      return {
+        filters: [
+          ['status', `~${OPEN_STATUSES}`],
+          ['dueAt', `>${now.toISOString()}`],
+          ['dueAt', `<${new Date(now.getTime() + 7 * DAY_MS).toISOString()}`],
+        ],
+        sort: 'dueAt',
+      };
+    case 'all':
+      return { filters: [] };
+  }
+}
+
+const dayBefore = (day: string) => new Date(Date.parse(day) - DAY_MS).toISOString().slice(0, 10);
+const dayAfter = (day: string) => new Date(Date.parse(day) + DAY_MS).toISOString().slice(0, 10);
+const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
+
+/** The API query (repeatable parameters, so a list of pairs) of the list an address shows. */
+export function apiQuery(view: ListView, address: URLSearchParams, now = new Date()): [ListParameter, string][] {
+  const cursor = address.get('cursor');
+  // A cursor carries its filters and sort; the API takes it with the page size alone.
+  if (cursor)
+    return [
+      ['cursor', cursor],
+      ['limit', String(PAGE_SIZE)],
+    ];
+  const base = viewQuery(view, now);
+  const own: [ListParameter, string][] = [];
+  const text = (name: Filter) => address.get(name)?.trim() ?? '';
+  if (text('q')) own.push(['title', `*${text('q')}`]);
+  if (text('status')) own.push(['status', text('status')]);
+  if (text('priority')) own.push(['priority', text('priority')]);
+  if (text('site')) own.push(['location.site', text('site')]);
+  if (text('assignee')) own.push(['assignee', text('assignee')]);
+  // A due range includes both its days: `>` means after the day before, `<` before the day after.
+  if (isDay(text('from'))) own.push(['dueAt', `>${dayBefore(text('from'))}`]);
+  if (isDay(text('to'))) own.push(['dueAt', `<${dayAfter(text('to'))}`]);
+  const overridden = new Set(own.map(([name]) => name));
+  const filters = [...base.filters.filter(([name]) => !overridden.has(name)), ...own];
+  const sort = address.get('sort') || base.sort;
+  return [...filters, ...(sort ? [['sort', sort] as [ListParameter, string]] : []), ['limit', String(PAGE_SIZE)]];
+}
+
+/** The sort an address shows: its own, or the view's. */
+export function currentSort(view: ListView, address: URLSearchParams): string | undefined {
+  return address.get('sort') || viewQuery(view, new Date()).sort;
+}
+
+/** The address after changing some filters or the sort: back to the first page. */
+export function withFilters(address: URLSearchParams, changes: Record<string, string>): URLSearchParams {
+  const next = new URLSearchParams(address);
+  next.delete('cursor');
+  next.delete('prev');
+  for (const [name, value] of Object.entries(changes)) {
+    if (value.trim()) next.set(name, value.trim());
+    else next.delete(name);
+  }
+  return next;
+}
+
+/** An address's filters and sort, then the page: the cursors before it, and its own. */
+function atPage(address: URLSearchParams, earlier: string[], cursor: string | undefined): URLSearchParams {
+  const next = new URLSearchParams(address);
+  next.delete('prev');
+  next.delete('cursor');
+  for (const before of earlier) next.append('prev', before);
+  if (cursor) next.set('cursor', cursor);
+  return next;
+}
+
+/** The address of the next page: this page's cursor (empty on the first) joins those before it. */
+export function nextPage(address: URLSearchParams, cursor: string): URLSearchParams {
+  return atPage(address, [...address.getAll('prev'), address.get('cursor') ?? ''], cursor);
+}
+
+/** The address of the previous page, or undefined on the first. */
+export function previousPage(address: URLSearchParams): URLSearchParams | undefined {
+  if (!address.get('cursor')) return undefined;
+  const earlier = address.getAll('prev');
+  const back = earlier.pop();
+  return atPage(address, earlier, back);
+}
