@@ -80,7 +80,15 @@ module.exports = {
       comment: 'The domain reaches the store through its functions, never its table layout.',
       severity: 'error',
       from: { path: '^lib/', pathNot: '^lib/store/' },
-      to: { path: '^lib/store/(table|item|client|expression)\\.ts$' },
+      to: { path: '^lib/store/(table|item|client|query/expression)\\.ts$' },
+    },
+    {
+      name: 'the-store-is-below-the-use-cases',
+      comment:
+        'lib/store/ serves the capability folders (actions, http, api-docs, due-dates, webhooks) and never imports them: the pure rules it needs live beside the model or at the top of lib/ (../shared/style.md, habit 17).',
+      severity: 'error',
+      from: { path: '^lib/store/' },
+      to: { path: '^lib/(actions|http|api-docs|due-dates|webhooks)/' },
     },
     {
       name: 'no-circular',

@@ -2,8 +2,8 @@ import { progress } from '../infra/local/progress';
 import { getReminderSettings } from '../lib/config';
 import type { Action, Attachment, Person } from '../lib/model/action';
 import { newAction, producerActionId } from '../lib/model/edits';
-import { settleReminders, windowAt } from '../lib/reminders';
-import { type BulkWriteSummary, writeActionsInBulk } from '../lib/store/bulk-write';
+import { settleReminders, windowAt } from '../lib/model/reminders';
+import { type BulkWriteSummary, writeActionsInBulk } from '../lib/store/bulk/bulk-write';
 import {
   world as buildWorld,
   EMPTY_LOCATION,
@@ -144,7 +144,7 @@ export interface WriteSummary extends BulkWriteSummary {
   seconds: number;
 }
 
-/** Writes actions through the store's bulk writer (`lib/store/bulk-write`), with progress bars. */
+/** Writes actions through the store's bulk writer (`lib/store/bulk/bulk-write`), with progress bars. */
 export async function writeActions(actions: Iterable<Action>, total: number, label = 'writing'): Promise<WriteSummary> {
   const started = Date.now();
   const bar = progressBar(label, total);

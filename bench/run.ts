@@ -6,11 +6,11 @@ import { type BuildOptions, build } from 'esbuild';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
 import { localEnvironment } from '../infra/local/stack';
 import { startStore } from '../infra/local/store';
-import { deleteAction, updateAction } from '../lib/action-service';
+import { deleteAction, updateAction } from '../lib/actions/action-service';
 import { ValidationError } from '../lib/errors';
 import { parseListQuery } from '../lib/filter/query';
-import { listActions } from '../lib/store/list';
-import { putNewAction } from '../lib/store/writes';
+import { putNewAction } from '../lib/store/actions/writes';
+import { listActions } from '../lib/store/query/list';
 import { baselineAnswer, scanTable } from './baseline';
 import { actionAt, generateActions, progressBar, writeActions } from './generate';
 import { benchQueries } from './queries';
@@ -235,7 +235,7 @@ if (afterWrites.actions !== expectedAfterWrites)
  * fall due together, a year and a day after the reference date, and the measured sweep finds them.
  */
 process.stderr.write('sweeping due dates: catching the seeded actions up, then 100 actions falling due...\n');
-const { sweepDueDates } = await import('../lib/sweep');
+const { sweepDueDates } = await import('../lib/due-dates/sweep');
 const { REFERENCE_MS } = await import('./generate');
 const YEAR = 365 * 86_400_000;
 const catchUpStarted = Date.now();

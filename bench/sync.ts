@@ -25,12 +25,12 @@ export interface SyncFigures {
 }
 
 export async function measureSync(actions: number, w: World, actionAt: (w: World, i: number) => Action) {
-  const { listActions } = await import('../lib/store/list');
+  const { listActions } = await import('../lib/store/query/list');
   const { parseListQuery } = await import('../lib/filter/query');
-  const { readChanges } = await import('../lib/store/feed');
-  const { writeHistoryInBulk } = await import('../lib/store/bulk-write');
-  const { once } = await import('../lib/idempotency');
-  const { createAction } = await import('../lib/action-service');
+  const { readChanges } = await import('../lib/store/sync/feed');
+  const { writeHistoryInBulk } = await import('../lib/store/bulk/bulk-write');
+  const { once } = await import('../lib/actions/idempotency');
+  const { createAction } = await import('../lib/actions/action-service');
   const { toView } = await import('../lib/model/view');
   const { recordingTransactions, summarize } = await import('./writes');
 

@@ -1,6 +1,6 @@
-import { addComment } from '../lib/comments';
-import { api, json } from '../lib/http';
-import { once, requestOf } from '../lib/idempotency';
+import { addComment } from '../lib/actions/comments';
+import { once, requestOf } from '../lib/actions/idempotency';
+import { api, json } from '../lib/http/edge';
 
 /** POST /api/actions/{id}/comments: any signed-in caller; 201 with the comment; with an `Idempotency-Key`, at most once. */
 export const handler = api({ body: 'json' }).handler(async (event) => {

@@ -1,6 +1,6 @@
-import { createAction } from '../lib/action-service';
-import { api, json } from '../lib/http';
-import { once, requestOf } from '../lib/idempotency';
+import { createAction } from '../lib/actions/action-service';
+import { once, requestOf } from '../lib/actions/idempotency';
+import { api, json } from '../lib/http/edge';
 
 /** POST /api/actions: 201 with the new action's id; with an `Idempotency-Key`, at most once. */
 export const handler = api({ body: 'json' }).handler(async (event) => {

@@ -1,4 +1,4 @@
-import { api, json } from '../lib/http';
+import { api, json } from '../lib/http/edge';
 import { createWebhook } from '../lib/webhooks/subscriptions';
 
 /** POST /api/webhooks: any signed-in caller subscribes (at most 25); 201 with the secret, once. */

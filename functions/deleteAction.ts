@@ -1,5 +1,5 @@
-import { deleteAction } from '../lib/action-service';
-import { api, json } from '../lib/http';
+import { deleteAction } from '../lib/actions/action-service';
+import { api, json } from '../lib/http/edge';
 
 /** DELETE /api/actions/{id}: the owner only; 204. */
 export const handler = api().handler(async (event) => {

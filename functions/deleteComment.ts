@@ -1,5 +1,5 @@
-import { deleteComment } from '../lib/comments';
-import { api, json } from '../lib/http';
+import { deleteComment } from '../lib/actions/comments';
+import { api, json } from '../lib/http/edge';
 
 /** DELETE /api/actions/{id}/comments/{commentId}: its author or the action's owner; 204. */
 export const handler = api().handler(async (event) => {

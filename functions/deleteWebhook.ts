@@ -1,4 +1,4 @@
-import { api, json } from '../lib/http';
+import { api, json } from '../lib/http/edge';
 import { deleteWebhook } from '../lib/webhooks/subscriptions';
 
 /** DELETE /api/webhooks/{id}: the owner only; 204, and nothing more is sent to it. */

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { PublishedEvent } from '../lib/events';
+import type { PublishedEvent } from '../lib/actions/events';
 import { errorFields, logger } from '../lib/logger';
 import { acceptEvents, eventFromEventBridge, runClaimed } from '../lib/webhooks/deliver';
 

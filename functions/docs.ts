@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { docsFile } from '../lib/docs-page';
+import { docsFile } from '../lib/api-docs/docs-page';
 import { clip, NotFoundError, toProblem } from '../lib/errors';
 
 /** GET /docs and /docs/{file} (public): Swagger UI; every other file name is a 404. */

@@ -1,5 +1,5 @@
-import { editComment } from '../lib/comments';
-import { api, json } from '../lib/http';
+import { editComment } from '../lib/actions/comments';
+import { api, json } from '../lib/http/edge';
 
 /** PATCH /api/actions/{id}/comments/{commentId}: its author only. */
 export const handler = api({ body: 'merge-patch' }).handler(async (event) => {

@@ -1,5 +1,5 @@
-import { endorse } from '../lib/comments';
-import { api, json } from '../lib/http';
+import { endorse } from '../lib/actions/comments';
+import { api, json } from '../lib/http/edge';
 import { etagOf, toView } from '../lib/model/view';
 
 /** PUT /api/actions/{id}/endorsements/me: the caller endorses; again changes nothing. 200 with the action. */

@@ -1,5 +1,5 @@
-import { getAction } from '../lib/action-service';
-import { api, json } from '../lib/http';
+import { getAction } from '../lib/actions/action-service';
+import { api, json } from '../lib/http/edge';
 import { etagOf, toView } from '../lib/model/view';
 
 /** GET /api/actions/{id}: the action with its ETag. */

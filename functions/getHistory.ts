@@ -1,5 +1,5 @@
-import { listHistory } from '../lib/comments';
-import { api, json } from '../lib/http';
+import { listHistory } from '../lib/actions/comments';
+import { api, json } from '../lib/http/edge';
 
 /** GET /api/actions/{id}/history: every change, oldest first, in pages; also after a delete. */
 export const handler = api().handler(async (event) =>

@@ -1,4 +1,4 @@
-import { api, json } from '../lib/http';
+import { api, json } from '../lib/http/edge';
 import { getWebhook } from '../lib/webhooks/subscriptions';
 
 /** GET /api/webhooks/{id}: the owner only; 404 to anyone else. */

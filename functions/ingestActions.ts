@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { ingestMessage } from '../lib/ingest';
+import { ingestMessage } from '../lib/actions/ingest';
 
 /**
  * SQS batches of `ActionRequested` EventBridge events. Each record stands alone: a valid one

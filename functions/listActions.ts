@@ -1,5 +1,5 @@
-import { listActions } from '../lib/action-service';
-import { api, json } from '../lib/http';
+import { listActions } from '../lib/actions/action-service';
+import { api, json } from '../lib/http/edge';
 
 /** GET /api/actions: filtered, sorted, paged, with the exact totalCount. */
 export const handler = api().handler(async (event) =>

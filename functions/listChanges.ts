@@ -1,5 +1,5 @@
-import { listChanges } from '../lib/changes';
-import { api, json } from '../lib/http';
+import { listChanges } from '../lib/actions/changes';
+import { api, json } from '../lib/http/edge';
 
 /** GET /api/changes: every history entry of every action, in pages a poller follows with `after`. */
 export const handler = api().handler(async (event) => json(200, await listChanges(event.rawQueryString ?? '')));

@@ -1,5 +1,5 @@
-import { listComments } from '../lib/comments';
-import { api, json } from '../lib/http';
+import { listComments } from '../lib/actions/comments';
+import { api, json } from '../lib/http/edge';
 
 /** GET /api/actions/{id}/comments: the whole thread in pages, oldest first. */
 export const handler = api().handler(async (event) =>

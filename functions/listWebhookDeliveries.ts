@@ -1,4 +1,4 @@
-import { api, json } from '../lib/http';
+import { api, json } from '../lib/http/edge';
 import { listWebhookDeliveries } from '../lib/webhooks/subscriptions';
 
 /** GET /api/webhooks/{id}/deliveries: the last 30 days of deliveries and their attempts, newest first. */

@@ -1,4 +1,4 @@
-import { api, json } from '../lib/http';
+import { api, json } from '../lib/http/edge';
 import { listWebhooks } from '../lib/webhooks/subscriptions';
 
 /** GET /api/webhooks: the caller's own subscriptions, without secrets. */

@@ -1,6 +1,6 @@
 import { clip, MethodNotAllowedError, NotFoundError } from '../lib/errors';
-import { api } from '../lib/http';
-import { matchPath, routes } from '../lib/routes';
+import { api } from '../lib/http/edge';
+import { matchPath, routes } from '../lib/http/routes';
 
 /** Any request no route matches: 405 with `Allow` for a known path, else 404. */
 export const handler = api({ public: true }).handler(async (event) => {

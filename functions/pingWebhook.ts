@@ -1,4 +1,4 @@
-import { api, json } from '../lib/http';
+import { api, json } from '../lib/http/edge';
 import { ping } from '../lib/webhooks/subscriptions';
 
 /** POST /api/webhooks/{id}/ping: 202; one WebhookPing delivery to this endpoint alone. */

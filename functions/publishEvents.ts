@@ -1,8 +1,8 @@
 import middy from '@middy/core';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { eventOf, PublishError, publish } from '../lib/events';
+import { eventOf, PublishError, publish } from '../lib/actions/events';
 import { errorFields, logger } from '../lib/logger';
-import { changesOf } from '../lib/store/stream';
+import { changesOf } from '../lib/store/sync/stream';
 
 /**
  * The table's stream consumer: each new history entry becomes one event on the bus, in stream

@@ -1,4 +1,4 @@
-import { api, json } from '../lib/http';
+import { api, json } from '../lib/http/edge';
 import { redeliver } from '../lib/webhooks/subscriptions';
 
 /** POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver: 202; one more attempt now, same webhook-id. */

@@ -1,4 +1,4 @@
-import { api, json } from '../lib/http';
+import { api, json } from '../lib/http/edge';
 import { rotateSecret } from '../lib/webhooks/subscriptions';
 
 /** POST /api/webhooks/{id}/secret: a new secret; the old one also signs for 24 hours. */

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
+import { sweepDueDates } from '../lib/due-dates/sweep';
 import { logger } from '../lib/logger';
-import { sweepDueDates } from '../lib/sweep';
 
 /** Run on a schedule (every minute in AWS, every REMINDER_INTERVAL_SECONDS locally): due-date reminders. */
 export const handler = middy().handler(async () => {

@@ -1,5 +1,5 @@
-import { updateAction } from '../lib/action-service';
-import { api, json } from '../lib/http';
+import { updateAction } from '../lib/actions/action-service';
+import { api, json } from '../lib/http/edge';
 import { etagOf, toView } from '../lib/model/view';
 
 /** PATCH /api/actions/{id}: JSON merge patch, by the owner or the assignee (or anyone, if allowed). */

@@ -1,4 +1,4 @@
-import { api, json } from '../lib/http';
+import { api, json } from '../lib/http/edge';
 import { updateWebhook } from '../lib/webhooks/subscriptions';
 
 /** PATCH /api/webhooks/{id}: merge patch of url, events, description and enabled; the owner only. */

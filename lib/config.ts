@@ -1,3 +1,5 @@
+import type { ReminderSettings } from './model/reminders';
+
 /**
  * Configuration, read from the environment once, at first use, and checked. Nothing else in the
  * service reads `process.env`. Read lazily, not at import: a script or test may import any
@@ -52,18 +54,6 @@ export interface Config {
   producerSources?: string[];
   logLevel: LogLevel;
   reminders: ReminderSettings;
-}
-
-/** The due-date settings (contract section 10); hours take decimals, so tests can use short windows. */
-export interface ReminderSettings {
-  /** Statuses that close an action (`CLOSED_STATUSES`, default 3,4); every other status is open. */
-  closedStatuses: readonly number[];
-  /** How long before `dueAt` an open action is due soon (`DUE_SOON_HOURS`, default 24). */
-  dueSoonHours: number;
-  /** How long after `dueAt` an overdue action is escalated (`ESCALATE_AFTER_HOURS`, default 168). */
-  escalateAfterHours: number;
-  /** How often the local stack sweeps (`REMINDER_INTERVAL_SECONDS`, default 30); AWS sweeps every minute. */
-  intervalSeconds: number;
 }
 
 /** The contract's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */

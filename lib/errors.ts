@@ -1,6 +1,6 @@
 /**
  * The service's error vocabulary. Each error carries its HTTP status and a message that is safe
- * to show a client; `lib/http.ts` turns them into application/problem+json (RFC 9457).
+ * to show a client; `lib/http/edge.ts` turns them into application/problem+json (RFC 9457).
  */
 
 /** One thing wrong with a request: a query `parameter` or a body `field`. */

@@ -1,8 +1,8 @@
 /**
  * Request limits shared by the HTTP edge and the API description. The other limits are named for
  * what they bound: `actionLimits` (lib/model/action.ts), `queryLimits` (lib/filter/query.ts),
- * `threadLimits` (lib/comments.ts), `changesLimits` (lib/changes.ts) and the per-caller quotas
- * (lib/quotas.ts).
+ * `threadLimits` (lib/actions/comments.ts), `changesLimits` (lib/actions/changes.ts) and the per-caller quotas
+ * (lib/http/quotas.ts).
  */
 
 /** Larger bodies are refused with 413 before any parsing. */

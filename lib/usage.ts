@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * What the request being served has read, for the caller's read quota (`lib/quotas.ts`): the
+ * What the request being served has read, for the caller's read quota (`lib/http/quotas.ts`): the
  * index entries its lists read, kept per request in async context (the local server serves many
  * requests in one process), so a list that is refused after reading is charged too.
  */

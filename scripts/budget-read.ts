@@ -21,11 +21,11 @@ const REPEAT = Number(values.repeat);
 process.env.LOG_LEVEL ??= 'warn';
 const dataDir = mkdtempSync(join(tmpdir(), 'actions-budget-read-'));
 const { startLocalStack } = await import('../infra/local/stack');
-const { putNewAction } = await import('../lib/store/writes');
-const { listActions } = await import('../lib/store/list');
+const { putNewAction } = await import('../lib/store/actions/writes');
+const { listActions } = await import('../lib/store/query/list');
 const { parseListQuery } = await import('../lib/filter/query');
 const { seedActions } = await import('./seed-data');
-const { admit, charge } = await import('../lib/quotas');
+const { admit, charge } = await import('../lib/http/quotas');
 
 const stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
 const queue = [...seedActions(ACTIONS, 11)];

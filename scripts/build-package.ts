@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
-import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../lib/docs-assets';
-import { functionHandlers } from '../lib/routes';
+import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../lib/api-docs/docs-assets';
+import { functionHandlers } from '../lib/http/routes';
 
 /**
  * `npm pack` runs this (`prepack`): it builds what the package `action-tracking-service/cdk`

@@ -43,7 +43,7 @@ if (values.reads) process.env.RATE_LIMIT_READS = values.reads;
 const dataDir = mkdtempSync(join(tmpdir(), 'actions-fairness-'));
 const { startLocalStack } = await import('../infra/local/stack');
 const { issueToken } = await import('../infra/local/issuer');
-const { putNewAction } = await import('../lib/store/writes');
+const { putNewAction } = await import('../lib/store/actions/writes');
 const { getConfig } = await import('../lib/config');
 const { seedActions } = await import('./seed-data');
 

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { progress } from '../infra/local/progress';
 import { localEnvironment, runningStack } from '../infra/local/stack';
-import { recount } from '../lib/store/recount';
+import { recount } from '../lib/store/counters/recount';
 
 /**
  * `npm run recount [-- --fix]`: recomputes every counter from the actions of the stack running

@@ -2,13 +2,13 @@ import { parseArgs } from 'node:util';
 import { fail, helpIfAsked, requireRunningStack } from '../infra/local/cli';
 import { progress } from '../infra/local/progress';
 import { localEnvironment } from '../infra/local/stack';
-import type { NewAction } from '../lib/store/bulk';
+import type { NewAction } from '../lib/store/bulk/bulk';
 import { seedActions } from './seed-data';
 
 /**
  * `npm run seed -- --actions N [--seed S]`: fills the stack running on $DATA_DIR with the
  * benchmark's realistic, deterministic actions, fitted to the README (scripts/seed-data.ts),
- * through the store's bulk load (`lib/store/bulk.ts`: the items, history entries and counters a
+ * through the store's bulk load (`lib/store/bulk/bulk.ts`: the items, history entries and counters a
  * create writes, in batches rather than one transaction each). The same N and seed always make
  * the same actions (same ids), so seeding twice adds nothing.
  */
@@ -37,7 +37,7 @@ const endpoint = running.storeEndpoint;
 Object.assign(process.env, localEnvironment(dataDir, endpoint), { LOG_LEVEL: 'silent' });
 
 // Loaded only now: the store reads its configuration when first used.
-const { putNewActions } = await import('../lib/store/bulk');
+const { putNewActions } = await import('../lib/store/bulk/bulk');
 
 /** Counters are added once per chunk, so a chunk is more than one BatchWriteItem of 25. */
 const CHUNK = 250;

@@ -41,7 +41,7 @@ import { CfnSchedule } from 'aws-cdk-lib/aws-scheduler';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/docs-assets';
+import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/api-docs/docs-assets';
 import {
   fallbackRoute,
   ingestFunction,
@@ -51,7 +51,7 @@ import {
   sweepFunction,
   type TableAccess,
   webhookFunctions,
-} from '../../lib/routes';
+} from '../../lib/http/routes';
 import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
@@ -146,7 +146,7 @@ const WEBHOOK_SWEEP_TIMEOUT = Duration.seconds(75);
 
 /**
  * The action tracking service on AWS: the DynamoDB table as `lib/store/table.ts` describes it,
- * one Lambda function per handler, an HTTP API with exactly the routes of `lib/routes.ts`
+ * one Lambda function per handler, an HTTP API with exactly the routes of `lib/http/routes.ts`
  * behind a Cognito JWT authorizer, the EventBridge bus with the `ActionRequested` ingest path,
  * and alarms. Each function may make only the DynamoDB calls its route lists.
  */
@@ -323,7 +323,7 @@ export class ActionTrackingService extends Construct {
     return { api, stage };
   }
 
-  /** Exactly the routes of lib/routes.ts, each to its handler, behind the JWT authorizer unless public. */
+  /** Exactly the routes of lib/http/routes.ts, each to its handler, behind the JWT authorizer unless public. */
   private addRoutes(): void {
     const authorizer = new HttpUserPoolAuthorizer('Cognito', this.userPool, {
       userPoolClients: [this.userPoolClient],
@@ -342,7 +342,7 @@ export class ActionTrackingService extends Construct {
         this.stage.node.addDependency(created!);
         Validations.of(created!).acknowledge({
           id: 'AwsSolutions-APIG4',
-          reason: `${route.method} ${route.path} is public by design (lib/routes.ts).`,
+          reason: `${route.method} ${route.path} is public by design (lib/http/routes.ts).`,
         });
       }
     }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { PayloadTooLargeError, toProblem } from '../../lib/errors';
+import { fallbackRoute, matchPath, routes } from '../../lib/http/routes';
 import { MAX_BODY_BYTES } from '../../lib/limits';
-import { fallbackRoute, matchPath, routes } from '../../lib/routes';
 
 /**
  * The local stand-in for API Gateway (HTTP API, payload format 2.0): it turns each HTTP request

@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { handler as publishEvents } from '../../functions/publishEvents';
 import { handler as sweepDueDates } from '../../functions/sweepDueDates';
-import { eventOf } from '../../lib/events';
-import { changesOf } from '../../lib/store/stream';
+import { eventOf } from '../../lib/actions/events';
+import { changesOf } from '../../lib/store/sync/stream';
 import { acceptEvents, type Sweeper, startSweeper } from '../../lib/webhooks/deliver';
 import { createGateway, preloadHandlers } from './gateway';
 import {

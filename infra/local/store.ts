@@ -5,14 +5,14 @@ import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createOrUpgradeTable, TableUpgradeError } from '../../lib/store/upgrade';
+import { createOrUpgradeTable, TableUpgradeError } from '../../lib/store/bulk/upgrade';
 
 /**
  * The local store: AWS's own DynamoDB Local engine (the jar shipped in the npm package
  * `amplify-dynamodb-simulator`), on a loopback port, kept on disk under `DATA_DIR/dynamodb` or
  * in memory. It is the only local engine because the service needs what only it emulates:
  * transactions and streams. It needs a Java 17+ runtime. The table, its indexes and its stream
- * come from `lib/store/table`, as the CDK construct's do, made or upgraded by `lib/store/upgrade`.
+ * come from `lib/store/table`, as the CDK construct's do, made or upgraded by `lib/store/bulk/upgrade`.
  */
 
 export const LOCAL_TABLE_NAME = 'actions';
@@ -154,7 +154,7 @@ export const localClient = (endpoint: string) =>
 
 /**
  * Creates the table, its indexes and its stream on first start, or brings a table an earlier
- * version made on disk up to date (`lib/store/upgrade`); an index that cannot be changed in place
+ * version made on disk up to date (`lib/store/bulk/upgrade`); an index that cannot be changed in place
  * is a StoreStartError naming it.
  */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {

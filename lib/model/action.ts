@@ -58,7 +58,7 @@ export interface Action {
   updatedAt: string;
   /** Bumped by every write; the ETag. */
   version: number;
-  /** Open and past `dueAt`, as of the last sweep (see `lib/reminders.ts`). */
+  /** Open and past `dueAt`, as of the last sweep (see `lib/model/reminders.ts`). */
   overdue: boolean;
   /** Which reminders were sent for the current `dueAt` (a `ReminderLevel`); not shown. */
   reminded: number;

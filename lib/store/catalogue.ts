@@ -48,7 +48,7 @@ export interface StoredFieldSpec {
   ordered?: { index: IndexDefinition; key: (value: unknown, id: string) => string };
   /** A top-level copy of the value, for an index to project alone (the title index). */
   copy?: string;
-  /** Counted by value (`lib/store/counters.ts`): exact totals for an equality on it. A boolean counts only `true`. */
+  /** Counted by value (`lib/store/counters/counters.ts`): exact totals for an equality on it. A boolean counts only `true`. */
   counted?: true;
   /** A string the action holds as this property, stored and read back as is (see `plain`). */
   property?: PlainProperty;

@@ -1,5 +1,4 @@
 import { getReminderSettings } from '../config';
-import type { HistoryEntry, RecordedEntry } from '../history';
 import {
   type Action,
   type Attachment,
@@ -11,7 +10,8 @@ import {
   type Person,
   UNASSIGNED,
 } from '../model/action';
-import { isOpen } from '../reminders';
+import type { HistoryEntry, RecordedEntry } from '../model/history';
+import { isOpen } from '../model/reminders';
 import { foldForComparison } from '../text';
 import { orderedFields, plainProperties, storedFieldList } from './catalogue';
 import {

@@ -131,7 +131,7 @@ export const locationKeys: Record<LocationField, string> = {
 /**
  * The indexes that hold every action (`all-by-*`) are spread over this many partitions, `A#0`
  * to `A#15`, chosen from the id; so are the counters. No single partition takes every write,
- * and a list merges the shards in order (see `lib/store/list.ts`).
+ * and a list merges the shards in order (see `lib/store/query/list.ts`).
  */
 export const SHARDS = 16;
 
@@ -171,7 +171,7 @@ export const itemKind = {
   /** `c#<id>`: comment ids are time-ordered (UUIDv7), so comments sort oldest first. */
   comment: (commentId: string) => `c#${commentId}`,
   commentPrefix: 'c#',
-  /** `e#<caller id>`: when the caller last changed their endorsement of the action (see `lib/store/toggles.ts`). */
+  /** `e#<caller id>`: when the caller last changed their endorsement of the action (see `lib/store/actions/toggles.ts`). */
   endorsementToggles: (callerId: string) => `e#${callerId}`,
   counterShard: (shard: number) => String(shard).padStart(2, '0'),
   /** A caller's use in one quota window (`id` = `q#<sub>#<window>`; see `lib/store/quotas.ts`). */

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
-import type { PublishedEvent } from '../events';
 import { errorFields, logger } from '../logger';
 import {
   type Attempt,

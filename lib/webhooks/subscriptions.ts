@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
-import { parseThreadQuery } from '../comments';
+import { parseThreadQuery } from '../actions/comments';
 import { getConfig } from '../config';
 import { ConflictError, clip, NotFoundError } from '../errors';
-import { eventTypeOf } from '../history';
 import type { Person } from '../model/action';
+import { eventTypeOf } from '../model/history';
 import { validateBody } from '../model/validation';
 import {
   type Delivery,

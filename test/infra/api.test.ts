@@ -3,7 +3,7 @@ import { CorsHttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { describe, expect, it } from 'vitest';
 import { ActionTrackingService } from '../../infra/cdk/action-tracking-service';
-import { fallbackRoute, routes } from '../../lib/routes';
+import { fallbackRoute, routes } from '../../lib/http/routes';
 import { render, synthesize } from './synth';
 
 const deployed = synthesize();
@@ -24,7 +24,7 @@ function functionBehind(key: string): string {
 }
 
 describe('the HTTP API', () => {
-  it('serves exactly the routes of lib/routes.ts, and $default for everything else', () => {
+  it('serves exactly the routes of lib/http/routes.ts, and $default for everything else', () => {
     expect([...routeResources.keys()].sort()).toEqual([...routes.map(routeKey), '$default'].sort());
     for (const route of routeResources.values()) expect(render(route.Properties.ApiId)).toBe(apiId);
   });

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_BUDGET_BYTES, type BundleSize, bundleSizes } from '../../infra/cdk/bundle-sizes';
-import { fallbackRoute, functionHandlers } from '../../lib/routes';
+import { fallbackRoute, functionHandlers } from '../../lib/http/routes';
 
 const run = promisify(execFile);
 const handlers = functionHandlers;

@@ -1,6 +1,6 @@
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, ingestFunction, routes, streamFunction } from '../../lib/routes';
+import { fallbackRoute, ingestFunction, routes, streamFunction } from '../../lib/http/routes';
 import { list, render, type Statement, statementsOfRole, synthesize } from './synth';
 
 const deployed = synthesize();

@@ -9,7 +9,7 @@ import {
   sweepFunction,
   type TableAccess,
   webhookFunctions,
-} from '../../lib/routes';
+} from '../../lib/http/routes';
 import { indexList } from '../../lib/store/table';
 import { render, statementsOfRole, synthesize } from './synth';
 
@@ -23,7 +23,7 @@ const eventsQueue = `${deployed.id(deployed.service.eventsDeadLetterQueue)}.Arn`
 const webhookQueue = `${deployed.id(deployed.service.webhookQueue)}.Arn`;
 
 /**
- * What each handler is declared to need, from lib/routes.ts (an authenticated route also updates
+ * What each handler is declared to need, from lib/http/routes.ts (an authenticated route also updates
  * its caller's quota window); only the stream consumer publishes.
  */
 const declared = new Map<string, { access: readonly TableAccess[]; publishes: boolean }>([
@@ -70,7 +70,7 @@ const dynamoGrants = (handler: string) =>
   );
 
 describe('the functions', () => {
-  it('are one per handler of lib/routes.ts, the fallback, ingest, the stream consumer, the sweep and webhook delivery', () => {
+  it('are one per handler of lib/http/routes.ts, the fallback, ingest, the stream consumer, the sweep and webhook delivery', () => {
     expect(Object.keys(deployed.service.functions).sort()).toEqual([...declared.keys()].sort());
     expect(deployed.ofType('AWS::Lambda::Function')).toHaveLength(declared.size);
   });

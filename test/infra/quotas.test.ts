@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, routes } from '../../lib/routes';
+import { fallbackRoute, routes } from '../../lib/http/routes';
 import { synthesize } from './synth';
 
 /**

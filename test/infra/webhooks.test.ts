@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webhookFunctions } from '../../lib/routes';
+import { webhookFunctions } from '../../lib/http/routes';
 import { attr } from '../../lib/store/table';
 import { render, type Statement, synthesize } from './synth';
 

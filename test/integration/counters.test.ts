@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as ingestHandler } from '../../functions/ingestActions';
 import { issueToken } from '../../infra/local/issuer';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
+import { conflictStats } from '../../lib/store/actions/writes';
 import { getDocumentClient } from '../../lib/store/client';
-import { recount } from '../../lib/store/recount';
-import { conflictStats } from '../../lib/store/writes';
+import { recount } from '../../lib/store/counters/recount';
 import { actionBody, type CallOptions, call, expectProblem, q } from '../support/client';
 
 /**

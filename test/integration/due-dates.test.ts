@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../contract/oracle';
 import { issueToken } from '../../infra/local/issuer';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
-import { sweepDueDates } from '../../lib/sweep';
+import { sweepDueDates } from '../../lib/due-dates/sweep';
 import { actionBody, call, expectProblem, uniqueProducer } from '../support/client';
 
 /**

@@ -3,8 +3,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as ingestHandler } from '../../functions/ingestActions';
 import { localEnvironment } from '../../infra/local/stack';
+import { ingestFunction } from '../../lib/http/routes';
 import { logSink } from '../../lib/logger';
-import { ingestFunction } from '../../lib/routes';
 import { actionBody, call, dataDir, newUser, publishedEvents, uniqueProducer, waitForEvents } from '../support/client';
 
 /**

@@ -77,8 +77,8 @@ describe('Idempotency-Key', () => {
     const producer = uniqueProducer('idem-flight');
     const key = randomUUID();
     const body = actionBody(producer);
-    const { once } = await import('../../lib/idempotency');
-    const { createAction } = await import('../../lib/action-service');
+    const { once } = await import('../../lib/actions/idempotency');
+    const { createAction } = await import('../../lib/actions/action-service');
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
       open = resolve;

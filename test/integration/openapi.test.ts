@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../lib/routes';
+import { routes } from '../../lib/http/routes';
 import { call, newUser } from '../support/client';
 
 /** Issue 8: the served document is valid OpenAPI 3.1 and describes exactly the routes served. */

@@ -5,8 +5,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
+import { putNewAction } from '../../lib/store/actions/writes';
 import { getDocumentClient } from '../../lib/store/client';
-import { putNewAction } from '../../lib/store/writes';
 import { seedActions } from '../../scripts/seed-data';
 import { actionBody, type CallOptions, call, expectProblem, q } from '../support/client';
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
-import { putNewActions } from '../../lib/store/bulk';
-import { sweepDueDates } from '../../lib/sweep';
+import { sweepDueDates } from '../../lib/due-dates/sweep';
+import { putNewActions } from '../../lib/store/bulk/bulk';
 import { seedActions } from '../../scripts/seed-data';
 import { call } from '../support/client';
 

@@ -6,9 +6,9 @@ import { ensureTable, localClient, StoreStartError } from '../../infra/local/sto
 import type { Action } from '../../lib/model/action';
 import { newAction } from '../../lib/model/edits';
 import type { CreateActionBody } from '../../lib/model/validation';
+import { createTable } from '../../lib/store/bulk/upgrade';
 import { toItem } from '../../lib/store/item';
 import { attr, globalSecondaryIndexes, indexes, indexList, itemKind } from '../../lib/store/table';
-import { createTable } from '../../lib/store/upgrade';
 
 /**
  * A store on disk outlives an upgrade: `npm start` on a DATA_DIR an earlier version filled must

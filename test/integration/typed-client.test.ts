@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../lib/routes';
+import { routes } from '../../lib/http/routes';
 
 /**
  * Issue 12: a client generated from openapi.json (openapi-typescript + openapi-fetch) type-checks

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/errors';
 import { type FieldSpec, fields, fieldsByName } from '../../lib/filter/fields';
 import { type Clause, parseClause, parseListQuery } from '../../lib/filter/query';
-import { clauseExpression, expressionLimits, filterExpression, Placeholders } from '../../lib/store/expression';
 import { storedField } from '../../lib/store/fields';
+import { clauseExpression, expressionLimits, filterExpression, Placeholders } from '../../lib/store/query/expression';
 
 const field = (name: string) => fieldsByName.get(name) as FieldSpec;
 

@@ -1,0 +1,200 @@
+import { badCursor, encodeCursor, openCursor } from '../cursor';
+import { nowIso } from '../dates';
+import { noSuchAction, ValidationError } from '../errors';
+import { type ListQuery, parseListQuery, parseListTerms } from '../filter/query';
+import { logger } from '../logger';
+import type { Action, ActionView, Person } from '../model/action';
+import {
+  applyPatch,
+  changesBetween,
+  legacyProducerActionId,
+  newAction,
+  personFrom,
+  producerActionId,
+} from '../model/edits';
+import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from '../model/validation';
+import { toView } from '../model/view';
+import { type GuardedWrite, getAction as getStored, mutate, putNewAction, type Rights } from '../store/actions/writes';
+import { listActions as listStored, type Position } from '../store/query/list';
+
+/**
+ * What the service does to actions, independent of how it is called: the HTTP handlers and the
+ * event ingester both come through here. Each write is one transaction in the store, which
+ * also records the history entry that becomes its event.
+ */
+
+/**
+ * Creates an action owned and initiated by the caller. Its id is random: a producer reference
+ * sent here is data, and never claims the producer's own action (only an event does).
+ */
+export async function createAction(
+  caller: Person,
+  body: unknown,
+  remember?: (created: ActionView) => GuardedWrite,
+): Promise<ActionView> {
+  const input = validateBody(createActionSchema, body);
+  const action = newAction(crypto.randomUUID(), input, caller, caller, nowIso());
+  // A random id cannot be taken; `false` here would be a broken random source.
+  if (!(await putNewAction(action, caller, remember?.(toView(action)))))
+    throw new Error(`a new random id was taken: ${action.id}`);
+  return toView(action);
+}
+
+/**
+ * Creates the action an `ActionRequested` event from `source` asks for, once: its id derives from
+ * the source and the producer's name and reference, so a duplicate, a replay or a request for a
+ * since-deleted action changes nothing, and no other source can take or block it. An action
+ * stored before ids included the source keeps its old id, which still counts as taken.
+ */
+export async function ingestActionRequested(
+  detail: unknown,
+  source: string,
+): Promise<{ id: string; created: boolean }> {
+  const input = validateBody(actionRequestedSchema, detail, { allowed: ['owner'] });
+  const owner = personFrom(input.owner);
+  const { name, reference } = input.actionProducer;
+  const id = producerActionId(source, name, reference);
+  const action = newAction(id, input, owner, owner, nowIso());
+  const created = await putNewAction(action, owner, undefined, [legacyProducerActionId(name, reference)]);
+  if (!created) logger.info('duplicate action request ignored', { actionId: id });
+  return { id, created };
+}
+
+/** The most a list page may weigh; Lambda's response limit is 6 MB. */
+const MAX_LIST_PAGE_BYTES = 5_500_000;
+
+/** What a list cursor is bound to: its filters and sort, in a canonical order. */
+const listScope = (terms: ListQuery['terms']) => `list:${JSON.stringify(terms)}`;
+
+/**
+ * The query a cursor continues, and where: the request may repeat the cursor's filters and sort
+ * exactly, or leave them out; any other filter or sort beside it is a 400 naming `cursor`.
+ */
+function continued(query: ListQuery, cursor: string, callerId?: string): { query: ListQuery; after: Position } {
+  const { scope, key } = openCursor(cursor);
+  if (!scope.startsWith('list:')) throw badCursor();
+  if (query.terms.length > 0) {
+    if (listScope(query.terms) !== scope)
+      throw badCursor('belongs to another list: repeat its filters and sort exactly, or leave them out');
+    return { query, after: key as Position };
+  }
+  let terms: Array<[string, string]>;
+  try {
+    terms = JSON.parse(scope.slice('list:'.length));
+  } catch {
+    throw badCursor();
+  }
+  const valid =
+    Array.isArray(terms) &&
+    terms.every((t) => Array.isArray(t) && t.length === 2 && t.every((v) => typeof v === 'string'));
+  if (!valid) throw badCursor();
+  return {
+    query: { ...parseListTerms([...terms, ['limit', String(query.limit)]], callerId), cursor },
+    after: key as Position,
+  };
+}
+
+/** A list for `caller`, who is `me` in its owner and assignee filters. */
+export async function listActions(rawQueryString: string, caller?: Pick<Person, 'id'>) {
+  const parsed = parseListQuery(rawQueryString, caller?.id);
+  const { query, after } =
+    parsed.cursor === undefined ? { query: parsed, after: undefined } : continued(parsed, parsed.cursor, caller?.id);
+  const result = await listStored(query, after);
+  logger.info('list cost', {
+    strategy: result.strategy,
+    index: result.index,
+    partitions: result.partitions,
+    matched: result.totalCount,
+    ...result.stats,
+  });
+  const page = {
+    actions: result.actions.map(toView),
+    totalCount: result.totalCount,
+    ...(result.next !== undefined ? { nextCursor: encodeCursor(listScope(query.terms), result.next) } : {}),
+  };
+  // Lambda answers at most 6 MB; a page of the largest actions can pass that, and is then refused.
+  const bytes = Buffer.byteLength(JSON.stringify(page), 'utf8');
+  if (bytes > MAX_LIST_PAGE_BYTES) {
+    const fits = Math.max(1, Math.floor((query.limit * MAX_LIST_PAGE_BYTES) / bytes));
+    throw new ValidationError([
+      {
+        parameter: 'limit',
+        message: `this page would be ${bytes} bytes, more than a response can carry; use limit=${fits} or less`,
+      },
+    ]);
+  }
+  return page;
+}
+
+export async function getAction(id: string): Promise<Action> {
+  const action = await getStored(id);
+  if (!action) throw noSuchAction(id);
+  return action;
+}
+
+/** One entity tag (RFC 9110 section 8.8.3): optionally weak, then a quoted string of etagc. */
+const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
+
+/**
+ * The versions an `If-Match` header accepts: `undefined` for none sent or `*` (any version),
+ * else the versions its strong ETags name (maybe none: a weak ETag or one this service never
+ * issued matches nothing, which is a 412). Anything that is not `*` or a list of ETags is a 400.
+ */
+export function versionsFrom(ifMatch: string | undefined): number[] | undefined {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
+  const versions: number[] = [];
+  // RFC 9110 section 5.6.1: a list may hold empty elements, but it must hold a tag.
+  const tags = ifMatch
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+  for (const tag of tags.length > 0 ? tags : ['']) {
+    const match = ENTITY_TAG.exec(tag);
+    if (!match) {
+      throw new ValidationError([
+        {
+          parameter: 'If-Match',
+          message: 'must be * or one or more quoted ETags as GET returns them, e.g. "3" (with the double quotes)',
+        },
+      ]);
+    }
+    // Strong comparison: a weak ETag never matches, and tags compare as exact strings, so only
+    // the very digits an ETag of ours carries match (`"01"` is not `"1"`).
+    if (!match[1] && /^[1-9]\d{0,14}$/.test(match[2] as string)) versions.push(Number(match[2]));
+  }
+  return versions;
+}
+
+/** The narrowest right a patch needs: the owner for `allowAnonymousEdits`, owner or assignee for `assignee`. */
+function rightsFor(patch: Record<string, unknown>): Rights {
+  if (patch.allowAnonymousEdits !== undefined) return 'owner';
+  if (patch.assignee !== undefined) return 'assigner';
+  return 'editor';
+}
+
+/** Applies a JSON merge patch under the edit rules. Body errors come before 404, 403 and 412. */
+export async function updateAction(
+  caller: Person,
+  id: string,
+  body: unknown,
+  ifMatch: string | undefined,
+): Promise<Action> {
+  const patch = validateBody(patchActionSchema, body, {
+    fixedFields: ['actionProducer.name', 'actionProducer.reference'],
+  });
+  const expectedVersions = versionsFrom(ifMatch);
+  const result = await mutate(id, { caller, expectedVersions, rights: rightsFor(patch) }, nowIso, (current, stamp) => {
+    const next = applyPatch(current, patch, stamp);
+    return { next, entry: { type: 'updated', changes: changesBetween(current, next) } };
+  });
+  return result.after as Action;
+}
+
+/** Deletes as `caller` (owner only), leaving a tombstone so the id is never reused. */
+export async function deleteAction(caller: Person, id: string, ifMatch: string | undefined): Promise<void> {
+  const expectedVersions = versionsFrom(ifMatch);
+  await mutate(id, { caller, expectedVersions, rights: 'owner' }, nowIso, () => ({
+    next: undefined,
+    entry: { type: 'deleted' },
+  }));
+}

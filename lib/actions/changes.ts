@@ -1,0 +1,89 @@
+import { cursorKey, encodeCursor } from '../cursor';
+import { parseDateTime } from '../dates';
+import { clip, type Problem, ValidationError } from '../errors';
+import { splitQueryString } from '../filter/query';
+import { currentCommentTexts } from '../store/actions/threads';
+import { type FeedEntry, isFeedPosition, readChanges } from '../store/sync/feed';
+
+/**
+ * The change feed (contract section 11): `GET /api/changes?limit=&after=` or `?since=`. Every
+ * history entry of every action, oldest first, with a cursor on every page, also an empty one.
+ * How the store keeps a poller from missing or repeating an entry is in `lib/store/sync/feed.ts`.
+ */
+
+export const changesLimits = { defaultLimit: 100, maxLimit: 1000 } as const;
+
+/** What a feed cursor is bound to. */
+const FEED_SCOPE = 'changes';
+
+/** `limit` (1-1000), and where to start: `after` (a cursor) or `since` (a date-time), or the beginning. */
+export function parseChangesQuery(raw: string): { limit: number; from: string } {
+  const seen = new Map<string, string>();
+  const problems: Problem[] = [];
+  for (const [name, value] of splitQueryString(raw)) {
+    if (name !== 'limit' && name !== 'after' && name !== 'since')
+      problems.push({ parameter: clip(name), message: 'is not a known parameter' });
+    else if (seen.has(name)) problems.push({ parameter: name, message: 'may appear only once' });
+    else seen.set(name, value);
+  }
+  const limitText = seen.get('limit');
+  const limit =
+    limitText === undefined ? changesLimits.defaultLimit : /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN;
+  if (!(limit >= 1 && limit <= changesLimits.maxLimit)) {
+    problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${changesLimits.maxLimit}` });
+  }
+  const after = seen.get('after');
+  const sinceText = seen.get('since');
+  const since = sinceText === undefined ? undefined : parseDateTime(sinceText);
+  if (after !== undefined && sinceText !== undefined)
+    problems.push({ parameter: 'since', message: 'starts a feed; a cursor in after continues one: send one of them' });
+  if (after === '') problems.push({ parameter: 'after', message: 'must not be empty' });
+  if (sinceText !== undefined && since === undefined)
+    problems.push({ parameter: 'since', message: 'must be an ISO 8601 date-time with an offset or Z' });
+  if (problems.length > 0) throw new ValidationError(problems);
+  const from = after !== undefined ? feedCursor(after) : (since ?? '');
+  return { limit, from };
+}
+
+function feedCursor(after: string): string {
+  try {
+    return cursorKey(after, FEED_SCOPE, isFeedPosition);
+  } catch (error) {
+    // The feed names its cursor `after`.
+    if (error instanceof ValidationError)
+      throw new ValidationError([{ parameter: 'after', message: 'is not a cursor this feed gave out' }]);
+    throw error;
+  }
+}
+
+/** One page of the feed and the cursor to poll with next (always present). */
+export async function listChanges(raw: string): Promise<{ entries: FeedEntry[]; nextCursor: string }> {
+  const { limit, from } = parseChangesQuery(raw);
+  const page = await readChanges(limit, from);
+  return { entries: await withCommentTexts(page.entries), nextCursor: encodeCursor(FEED_SCOPE, page.next) };
+}
+
+/**
+ * Comment entries show the comment's current text while it exists, as `GET .../history` does
+ * (contract section 12: the text lives only in the comment): one batch read per action whose
+ * comments the page names.
+ */
+async function withCommentTexts(entries: FeedEntry[]): Promise<FeedEntry[]> {
+  const byAction = new Map<string, string[]>();
+  for (const entry of entries) {
+    if (entry.comment) byAction.set(entry.actionId, [...(byAction.get(entry.actionId) ?? []), entry.comment.id]);
+  }
+  if (byAction.size === 0) return entries;
+  const texts = new Map<string, Map<string, string>>();
+  await Promise.all(
+    [...byAction].map(async ([actionId, ids]) => {
+      texts.set(actionId, (await currentCommentTexts(actionId, ids)).texts);
+    }),
+  );
+  return entries.map((entry) => {
+    const { text: _stored, ...comment } = entry.comment ?? { id: '' };
+    if (!entry.comment) return entry;
+    const text = texts.get(entry.actionId)?.get(comment.id);
+    return { ...entry, comment: text === undefined ? comment : { ...comment, text } };
+  });
+}

@@ -1,0 +1,233 @@
+import { v7 as uuidv7 } from 'uuid';
+import * as z from 'zod';
+import { nowIso } from '../dates';
+import {
+  ConflictError,
+  clip,
+  ForbiddenError,
+  NotFoundError,
+  noSuchAction,
+  TooManyRequestsError,
+  ValidationError,
+} from '../errors';
+import { splitQueryString } from '../filter/query';
+import { type Action, actionLimits, type Comment, type Person } from '../model/action';
+import type { HistoryEntry } from '../model/history';
+import { validateBody } from '../model/validation';
+import {
+  commentWrites,
+  currentCommentTexts,
+  latestComments,
+  readComment,
+  readComments,
+  readHistory,
+} from '../store/actions/threads';
+import { readToggles, toggleWrite } from '../store/actions/toggles';
+import { type GuardedWrite, getAction as getStored, mutate } from '../store/actions/writes';
+
+/**
+ * Comments, endorsements and the history of an action (contract section 8). Each comment or
+ * endorsement is one transaction with the action's version check, like an edit: it moves the
+ * action's version, `updatedAt` and ETag, and records its history entry, so a comment racing an
+ * edit never loses either.
+ */
+
+/** Control characters other than tab, line feed and carriage return. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+export const commentBodySchema = z.strictObject({
+  text: z
+    .string()
+    .max(actionLimits.comment, `must be at most ${actionLimits.comment} characters`)
+    .refine((s) => s.trim() !== '', 'must not be empty or only white space')
+    .refine((s) => s.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)')
+    .refine((s) => !CONTROL.test(s), 'must not contain control characters other than tab and line breaks'),
+});
+
+const noSuchComment = (id: string) => new NotFoundError(`This action has no comment with the id '${clip(id)}'.`);
+
+/** Adds a comment by any signed-in caller; `remember` (an idempotency key) joins its transaction. */
+export async function addComment(
+  caller: Person,
+  actionId: string,
+  body: unknown,
+  remember?: (comment: Comment) => GuardedWrite,
+): Promise<Comment> {
+  const { text } = validateBody(commentBodySchema, body);
+  let added: Comment | undefined;
+  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, (current, stamp) => {
+    const comment: Comment = { id: uuidv7(), author: caller, text, createdAt: stamp, updatedAt: stamp };
+    added = comment;
+    return {
+      next: {
+        ...current,
+        comments: [...current.comments, comment].slice(-actionLimits.latestComments),
+        commentCount: current.commentCount + 1,
+      },
+      entry: { type: 'commented', comment: { id: comment.id, author: caller } },
+      items: [commentWrites.add(actionId, comment)],
+      ...(remember ? { guarded: remember(comment) } : {}),
+    };
+  });
+  return added as Comment;
+}
+
+/** Edits a comment: its author only. */
+export async function editComment(
+  caller: Person,
+  actionId: string,
+  commentId: string,
+  body: unknown,
+): Promise<Comment> {
+  const { text } = validateBody(commentBodySchema, body);
+  let edited: Comment | undefined;
+  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current, stamp) => {
+    const comment = await readComment(actionId, commentId);
+    if (!comment) throw noSuchComment(commentId);
+    if (comment.author.id !== caller.id) throw new ForbiddenError('Only the author of a comment may edit it.');
+    const updated: Comment = { ...comment, text, updatedAt: stamp };
+    edited = updated;
+    return {
+      next: { ...current, comments: current.comments.map((c) => (c.id === commentId ? updated : c)) },
+      entry: { type: 'comment-edited', comment: { id: commentId, author: comment.author } },
+      items: [commentWrites.edit(actionId, updated)],
+    };
+  });
+  return edited as Comment;
+}
+
+/** Deletes a comment: its author or the action's owner. */
+export async function deleteComment(caller: Person, actionId: string, commentId: string): Promise<void> {
+  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current) => {
+    const comment = await readComment(actionId, commentId);
+    if (!comment) throw noSuchComment(commentId);
+    if (comment.author.id !== caller.id && current.owner.id !== caller.id) {
+      throw new ForbiddenError("Only a comment's author or the action's owner may delete it.");
+    }
+    // When a comment of the latest few goes, the one before them takes its place.
+    const comments = current.comments.some((c) => c.id === commentId)
+      ? (await latestComments(actionId, actionLimits.latestComments + 1))
+          .filter((c) => c.id !== commentId)
+          .slice(-actionLimits.latestComments)
+      : current.comments;
+    return {
+      next: { ...current, comments, commentCount: Math.max(0, current.commentCount - 1) },
+      entry: { type: 'comment-deleted', comment: { id: commentId, author: comment.author } },
+      items: [commentWrites.remove(actionId, commentId)],
+    };
+  });
+}
+
+/**
+ * A caller may change their endorsement of one action (endorse or withdraw; a request that changes
+ * nothing does not count) at most this many times in any hour (contract section 12), so nobody
+ * can flood an action's history and keep its owner's `If-Match` edits failing.
+ */
+export const endorsementToggles = { count: 10, windowSeconds: 3600 } as const;
+
+/**
+ * The toggle the caller is about to make, as part of the change's transaction; a 429 past the
+ * bound, with `Retry-After` saying when the oldest counted change leaves the hour.
+ */
+async function countToggle(caller: Person, actionId: string) {
+  const now = Math.floor(Date.now() / 1000);
+  const log = await readToggles(actionId, caller.id);
+  const recent = log.times.filter((t) => t > now - endorsementToggles.windowSeconds);
+  if (recent.length >= endorsementToggles.count) {
+    const oldest = recent[recent.length - endorsementToggles.count] as number;
+    throw new TooManyRequestsError(
+      `You have changed your endorsement of this action ${endorsementToggles.count} times in the last hour, the most allowed; try again later.`,
+      oldest + endorsementToggles.windowSeconds - now,
+    );
+  }
+  return toggleWrite(actionId, caller.id, log, [...recent, now], now + endorsementToggles.windowSeconds);
+}
+
+/** The caller endorses the action; endorsing again changes nothing. */
+export async function endorse(caller: Person, actionId: string): Promise<Action> {
+  const result = await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current, stamp) => {
+    if (current.endorsedBy.some((e) => e.id === caller.id)) return undefined;
+    if (current.endorsedBy.length >= actionLimits.endorsements) {
+      throw new ConflictError(
+        `This action already has the most endorsements it can hold (${actionLimits.endorsements}).`,
+      );
+    }
+    return {
+      next: { ...current, endorsedBy: [...current.endorsedBy, { ...caller, endorsedAt: stamp }] },
+      entry: { type: 'endorsed' },
+      items: [await countToggle(caller, actionId)],
+    };
+  });
+  return result.after as Action;
+}
+
+/** Withdraws the caller's endorsement; withdrawing one that is not there changes nothing. */
+export async function withdrawEndorsement(caller: Person, actionId: string): Promise<void> {
+  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current) => {
+    if (!current.endorsedBy.some((e) => e.id === caller.id)) return undefined;
+    return {
+      next: { ...current, endorsedBy: current.endorsedBy.filter((e) => e.id !== caller.id) },
+      entry: { type: 'endorsement-withdrawn' },
+      items: [await countToggle(caller, actionId)],
+    };
+  });
+}
+
+export const threadLimits = { defaultLimit: 50, maxLimit: 100 } as const;
+
+/** `limit` (1-100, default 50) and `cursor` of a thread's query string; anything else is a 400. */
+export function parseThreadQuery(raw: string): { limit: number; cursor?: string } {
+  const seen = new Map<string, string>();
+  const problems: Array<{ parameter: string; message: string }> = [];
+  for (const [name, value] of splitQueryString(raw)) {
+    if (name !== 'limit' && name !== 'cursor')
+      problems.push({ parameter: clip(name), message: 'is not a known parameter' });
+    else if (seen.has(name)) problems.push({ parameter: name, message: 'may appear only once' });
+    else seen.set(name, value);
+  }
+  const limitText = seen.get('limit');
+  const limit =
+    limitText === undefined ? threadLimits.defaultLimit : /^\d{1,3}$/.test(limitText) ? Number(limitText) : Number.NaN;
+  if (!(limit >= 1 && limit <= threadLimits.maxLimit)) {
+    problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${threadLimits.maxLimit}` });
+  }
+  const cursor = seen.get('cursor');
+  if (cursor === '') problems.push({ parameter: 'cursor', message: 'must not be empty' });
+  if (problems.length > 0) throw new ValidationError(problems);
+  return { limit, ...(cursor !== undefined ? { cursor } : {}) };
+}
+
+/** A page of the thread of comments, oldest first; 404 for an action that does not exist (now). */
+export async function listComments(actionId: string, rawQuery: string) {
+  const { limit, cursor } = parseThreadQuery(rawQuery);
+  if (!(await getStored(actionId))) throw noSuchAction(actionId);
+  const page = await readComments(actionId, limit, cursor);
+  return { comments: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/** A page of the history, oldest first; readable after a delete, 404 only for an id that never existed. */
+export async function listHistory(
+  actionId: string,
+  rawQuery: string,
+): Promise<{ entries: HistoryEntry[]; nextCursor?: string }> {
+  const { limit, cursor } = parseThreadQuery(rawQuery);
+  const page = await readHistory(actionId, limit, cursor).catch(async (error: unknown) => {
+    // A cursor this thread did not give out is a 400, but an id that never existed is a 404 whatever the cursor.
+    if (error instanceof ValidationError && (await currentCommentTexts(actionId, [])).action === 'never')
+      throw noSuchAction(actionId);
+    throw error;
+  });
+  const commentIds = page.items.flatMap((entry) => (entry.comment ? [entry.comment.id] : []));
+  // An empty page (a cursor past the end, or one forged for an id that never existed) and a page
+  // naming comments both need to know what is stored now; other pages need no second read.
+  if (page.items.length > 0 && commentIds.length === 0) {
+    return { entries: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  }
+  const { action, texts } = await currentCommentTexts(actionId, commentIds);
+  if (action === 'never') throw noSuchAction(actionId);
+  const entries = page.items.map((entry) => {
+    const text = entry.comment && texts.get(entry.comment.id);
+    return entry.comment && text !== undefined ? { ...entry, comment: { ...entry.comment, text } } : entry;
+  });
+  return { entries, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}

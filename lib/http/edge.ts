@@ -1,0 +1,256 @@
+import { isUtf8 } from 'node:buffer';
+import { randomUUID } from 'node:crypto';
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import {
+  HttpError,
+  internalProblem,
+  PayloadTooLargeError,
+  toProblem,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../errors';
+import { MAX_BODY_BYTES } from '../limits';
+import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from '../logger';
+import type { Person } from '../model/action';
+import { enterUsage, type Usage } from '../usage';
+import { authenticate } from './auth';
+import { admit, charge, type QuotaState, quotaHeaders } from './quotas';
+
+/**
+ * The HTTP edge shared by every API handler: correlation ids and access logs, authentication,
+ * per-caller quotas, body limits and parsing, and one place that turns any error into problem+json.
+ */
+
+export interface ApiEvent extends Omit<APIGatewayProxyEventV2, 'body'> {
+  /** The authenticated caller (absent only on public routes). */
+  caller: Person;
+  /** The parsed JSON body, on routes that take one. */
+  body: unknown;
+}
+
+/** What a handler returns: `body` is serialized as JSON. */
+export interface ApiResponse {
+  statusCode: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+type Middleware = MiddlewareObj<ApiEvent, ApiResponse, Error, Context>;
+
+export const json = (statusCode: number, body?: unknown, headers: Record<string, string> = {}): ApiResponse => ({
+  statusCode,
+  headers,
+  body,
+});
+
+/**
+ * A client's correlation id is kept only when it is short and plain: it goes into every log line,
+ * so anything else (8,000 characters, line breaks, JSON) is replaced by a fresh id.
+ */
+const PLAIN_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const correlationIdOf = (event: ApiEvent): string => {
+  const sent = event.headers?.['x-correlation-id'];
+  return sent !== undefined && PLAIN_CORRELATION_ID.test(sent)
+    ? sent
+    : (event.requestContext?.requestId ?? randomUUID());
+};
+
+/** Where a request's quota state and usage wait for the end of the request. */
+interface Metered {
+  state?: QuotaState;
+  usage?: Usage;
+}
+const metered = (request: { internal: Record<string, unknown> }): Metered => {
+  request.internal.quota ??= {};
+  return request.internal.quota as Metered;
+};
+
+/** Correlation id (echoed in the response, so a client can quote it) and the access log line. */
+const correlation = (): Middleware => ({
+  before: (request) => {
+    const event = request.event;
+    // Synchronous on purpose: entering the context here carries it through the rest of this request.
+    enterLogContext({
+      correlationId: correlationIdOf(event),
+      method: event.requestContext?.http?.method,
+      path: event.rawPath,
+      startedAt: Date.now(),
+    });
+    // Likewise what the request reads, for the read quota: an async context entered in a later
+    // hook (after the first await of the request) does not reach the handler.
+    metered(request).usage = enterUsage();
+  },
+  after: (request) => finish(request.response, 200),
+  onError: (request) => finish(request.response, 500),
+});
+
+function finish(response: ApiResponse | null | undefined, fallbackStatus: number) {
+  if (response) response.headers = { ...response.headers, 'x-correlation-id': String(logKey('correlationId')) };
+  logAccess(response?.statusCode ?? fallbackStatus);
+}
+
+function logAccess(status: number) {
+  const began = logKey('startedAt');
+  logger.info('request completed', { status, durationMs: typeof began === 'number' ? Date.now() - began : undefined });
+}
+
+/** Serializes responses and turns every error into application/problem+json. */
+const problemJson = (): Middleware => ({
+  after: (request) => {
+    const response = request.response as ApiResponse;
+    const hasBody = response.body !== undefined;
+    // From here on the response is what API Gateway expects: a string body.
+    request.response = {
+      statusCode: response.statusCode,
+      headers: {
+        ...(hasBody ? { 'content-type': 'application/json' } : {}),
+        'cache-control': 'no-store',
+        ...response.headers,
+      },
+      body: hasBody ? JSON.stringify(response.body) : '',
+    };
+  },
+  onError: (request) => {
+    const error = fromMiddy(request.error);
+    if (error instanceof HttpError) {
+      if (error.status >= 500) logger.warn('request failed', { status: error.status, ...errorFields(error) });
+      request.response = problemResponse(error.status, toProblem(error), error.headers);
+    } else {
+      logger.error('unhandled error', errorFields(request.error));
+      request.response = problemResponse(500, internalProblem);
+    }
+  },
+});
+
+const problemResponse = (status: number, body: object, headers: Record<string, string> = {}) => ({
+  statusCode: status,
+  headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
+  body: JSON.stringify(body),
+});
+
+/** Middy's body parser reports malformed JSON as 415; the contract calls that a 400. */
+function fromMiddy(error: unknown): unknown {
+  const e = error as { statusCode?: number; message?: string; cause?: { package?: string } } | undefined;
+  if (e?.cause?.package === '@middy/http-json-body-parser') {
+    return e.message === 'Unsupported Media Type'
+      ? new UnsupportedMediaTypeError('The body must be JSON (Content-Type: application/json).')
+      : new ValidationError([{ field: 'body', message: 'is not well-formed JSON' }]);
+  }
+  return error;
+}
+
+const authentication = (): Middleware => ({
+  before: async (request) => {
+    const headers = request.event.headers ?? {};
+    request.event.caller = await authenticate(headers.authorization);
+    appendLogKeys({ callerId: request.event.caller.id });
+  },
+});
+
+/**
+ * Counts each authenticated request against its caller's quotas before it does anything (a
+ * request past a quota is a 429 and writes nothing), and starts counting what it reads.
+ */
+const quotaCheck = (): Middleware => ({
+  before: async (request) => {
+    metered(request).state = await admit(request.event.caller.id);
+  },
+});
+
+/**
+ * Charges what the request's lists read, then puts the RateLimit fields on the response, error
+ * or not. It runs after problemJson has built the response (middy runs `after` and `onError`
+ * in reverse order), so it is registered before it.
+ */
+const quotaFields = (): Middleware => {
+  const finish = async (request: Parameters<NonNullable<Middleware['after']>>[0]) => {
+    const meter = metered(request);
+    if (!meter.state) return;
+    let state = meter.state;
+    try {
+      state = await charge(state, meter.usage?.indexEntries ?? 0);
+    } catch (error) {
+      // The answer is ready; a charge the store could not take is logged, not turned into a 503.
+      logger.warn('read quota charge failed', errorFields(error));
+    }
+    if (request.response) request.response.headers = { ...request.response.headers, ...quotaHeaders(state) };
+  };
+  return { after: finish, onError: finish };
+};
+
+/** What a route's body may be: plain JSON, or (for PATCH) also a JSON merge patch (RFC 7396). */
+export type BodyKind = 'json' | 'merge-patch';
+
+const MEDIA_TYPES: Record<BodyKind, readonly string[]> = {
+  json: ['application/json'],
+  'merge-patch': ['application/json', 'application/merge-patch+json'],
+};
+
+/** `type/subtype` and its parameters (RFC 9110 section 8.3.1); names are case-insensitive. */
+const MEDIA_TYPE = /^\s*([!#$%&'*+.^_`|~\w-]+\/[!#$%&'*+.^_`|~\w-]+)\s*(;.*)?$/;
+const CHARSET = /(?:^|;)\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+/** Why a Content-Type is refused for `kind`, or `undefined` when it is accepted. */
+function mediaTypeProblem(contentType: string | undefined, kind: BodyKind): string | undefined {
+  const accepted = MEDIA_TYPES[kind];
+  const expected = `send Content-Type ${accepted.join(' or ')}`;
+  const match = MEDIA_TYPE.exec(contentType ?? '');
+  if (!match || !accepted.includes((match[1] as string).toLowerCase())) return `The body must be JSON: ${expected}.`;
+  const charset = CHARSET.exec(match[2] ?? '')?.[1];
+  // JSON exchanged between systems is UTF-8 (RFC 8259 section 8.1).
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8')
+    return 'JSON must be UTF-8: send charset=utf-8 or no charset.';
+  return undefined;
+}
+
+/** Size and media type checks before any parsing: 413, 415, and 400 for a missing body. */
+const bodyLimits = (kind: BodyKind): Middleware => ({
+  before: (request) => {
+    const { body, isBase64Encoded, headers } = request.event as unknown as APIGatewayProxyEventV2;
+    if (body === undefined || body === '') {
+      throw new ValidationError([{ field: 'body', message: 'a JSON body is required' }]);
+    }
+    const bytes = isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
+    if (bytes > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+    const problem = mediaTypeProblem(headers?.['content-type'], kind);
+    if (problem) throw new UnsupportedMediaTypeError(problem);
+    // A body that is not UTF-8 reaches the function base64-encoded; decoding it as text would
+    // silently replace what it holds with U+FFFD, so it is refused instead.
+    if (isBase64Encoded && !isUtf8(Buffer.from(body, 'base64'))) {
+      throw new ValidationError([{ field: 'body', message: 'is not valid UTF-8' }]);
+    }
+  },
+});
+
+/**
+ * Parses the body only: `bodyLimits` has already checked the media type, case-insensitively as
+ * RFC 9110 says, while middy's own check is case-sensitive and refuses `Application/JSON`.
+ * (`disableContentTypeCheck` is a real option of the middleware; its typings omit it.)
+ */
+const jsonBodyParser = httpJsonBodyParser({
+  disableContentTypeCheck: true,
+} as Parameters<typeof httpJsonBodyParser>[0]) as unknown as Middleware;
+
+export interface ApiOptions {
+  /** The route takes a body of this kind. */
+  body?: BodyKind;
+  /** No token needed. */
+  public?: boolean;
+}
+
+/** Everything an API route needs, in order. Public routes skip authentication and quotas. */
+export function httpApi(options: ApiOptions = {}): Middleware[] {
+  return [
+    correlation(),
+    ...(options.public ? [] : [quotaFields()]),
+    problemJson(),
+    ...(options.public ? [] : [authentication(), quotaCheck()]),
+    ...(options.body ? [bodyLimits(options.body), jsonBodyParser] : []),
+  ];
+}
+
+/** A middy handler with the API edge in place; the function file adds only its own logic. */
+export const api = (options: ApiOptions = {}) => middy<ApiEvent, ApiResponse, Error, Context>().use(httpApi(options));

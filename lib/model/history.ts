@@ -1,0 +1,67 @@
+import type { ActionView, Person } from './action';
+
+/**
+ * An action's history: one entry per change, versions 1, 2, 3... with no gaps, each stored in
+ * the same transaction as its change. Every entry is also published as an event (see
+ * `lib/actions/events.ts`), so the history is the service's record of what happened.
+ */
+
+export type HistoryType =
+  | 'created'
+  | 'updated'
+  | 'deleted'
+  | 'commented'
+  | 'comment-edited'
+  | 'comment-deleted'
+  | 'endorsed'
+  | 'endorsement-withdrawn'
+  | 'due-soon'
+  | 'overdue'
+  | 'escalated';
+
+export type Changes = Record<string, { before: unknown; after: unknown }>;
+
+export interface HistoryEntry {
+  version: number;
+  type: HistoryType;
+  actor: Person;
+  time: string;
+  /** For `updated`: exactly the fields that changed. */
+  changes?: Changes;
+  /**
+   * For the comment types: which comment and who wrote it (entries recorded before this rule
+   * name no author). The text is never stored here, only in the comment: the API adds the
+   * comment's current text while it exists (contract section 12).
+   */
+  comment?: { id: string; author?: Person; text?: string };
+  /** For the reminder types (`due-soon`, `overdue`, `escalated`): the `dueAt` the reminder is about. */
+  dueAt?: string;
+}
+
+/** A stored entry also keeps the action as it was created or deleted, for the event. */
+export interface RecordedEntry extends HistoryEntry {
+  actionId: string;
+  action?: ActionView;
+  /** For the reminder types: who and what the reminder is about, for whoever acts on the event. */
+  subject?: Pick<ActionView, 'owner' | 'assignee' | 'status' | 'title'>;
+}
+
+/** What a change records; the store adds the version, the time and the actor. */
+export type EntryDraft = Pick<RecordedEntry, 'type' | 'changes' | 'dueAt' | 'subject'> & {
+  comment?: { id: string; author: Person };
+};
+
+/** The event each entry type publishes. */
+export const eventTypeOf: Record<HistoryType, string> = {
+  created: 'ActionCreated',
+  updated: 'ActionUpdated',
+  deleted: 'ActionDeleted',
+  commented: 'ActionCommented',
+  'comment-edited': 'ActionCommentEdited',
+  'comment-deleted': 'ActionCommentDeleted',
+  endorsed: 'ActionEndorsed',
+  'endorsement-withdrawn': 'ActionEndorsementWithdrawn',
+  'due-soon': 'ActionDueSoon',
+  overdue: 'ActionOverdue',
+  escalated: 'ActionEscalated',
+};

@@ -1,0 +1,210 @@
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { cursorKey, encodeCursor } from '../../cursor';
+import type { Comment } from '../../model/action';
+import type { HistoryEntry } from '../../model/history';
+import { backoff, canBeKey, send, tableName } from '../client';
+import { commentFrom, commentItem, historyEntryFrom, type Item } from '../item';
+import { attr, itemKind } from '../table';
+
+/**
+ * The two threads kept in an action's partition beside it: its history entries and its
+ * comments, each read by key in pages, oldest first. A page ends with an opaque cursor that
+ * names the action and the last item read; a cursor for another action, for the other thread,
+ * or altered in any way is a 400, so no cursor reaches data its path does not name.
+ */
+
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+/** A thread cursor belongs to one action and one thread: its key must be of that thread's shape. */
+const threadKey =
+  (shape: RegExp) =>
+  (key: unknown): key is string =>
+    typeof key === 'string' && shape.test(key);
+
+async function readThread(
+  actionId: string,
+  prefix: string,
+  keyShape: RegExp,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ items: Item[]; nextCursor?: string }> {
+  const after = cursor === undefined ? undefined : cursorKey(cursor, actionId, threadKey(keyShape));
+  if (!canBeKey(actionId)) return { items: [] };
+  const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+      ExpressionAttributeValues: { ':id': actionId, ':prefix': prefix },
+      ConsistentRead: true,
+      Limit: limit,
+      ...(after ? { ExclusiveStartKey: { [attr.id]: actionId, [attr.sortKey]: after } } : {}),
+    }),
+  );
+  const items = result.Items ?? [];
+  const last = items[items.length - 1];
+  // DynamoDB hands back a LastEvaluatedKey whenever it stopped at the limit, even if nothing follows.
+  const more = result.LastEvaluatedKey !== undefined && last !== undefined;
+  return { items, ...(more ? { nextCursor: encodeCursor(actionId, last[attr.sortKey] as string) } : {}) };
+}
+
+const HISTORY_KEY = /^h#\d{10}$/;
+const COMMENT_KEY = /^c#[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A history page stops early once it holds this many bytes of entries (an edit's entry carries
+ * the changed fields before and after, up to ~130 KB), so no page outgrows Lambda's 6 MB response.
+ */
+export const MAX_HISTORY_PAGE_BYTES = 4_000_000;
+
+/** One page of an action's history, oldest first; shorter than `limit` when its entries are large. */
+export async function readHistory(actionId: string, limit: number, cursor?: string): Promise<Page<HistoryEntry>> {
+  const page = await readThread(actionId, itemKind.historyPrefix, HISTORY_KEY, limit, cursor);
+  const entries: HistoryEntry[] = [];
+  let bytes = 0;
+  for (const [index, item] of page.items.entries()) {
+    const entry = historyEntryFrom(item);
+    bytes += Buffer.byteLength(JSON.stringify(entry), 'utf8');
+    if (bytes > MAX_HISTORY_PAGE_BYTES && entries.length > 0) {
+      const last = page.items[index - 1] as Item;
+      return { items: entries, nextCursor: encodeCursor(actionId, last[attr.sortKey] as string) };
+    }
+    entries.push(entry);
+  }
+  return { items: entries, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/** BatchGetItem reads at most 100 keys a call. */
+const BATCH_GET_MAX = 100;
+
+/** Whether an action exists now, existed once (deleted: its tombstone remains), or never did. */
+export type ActionState = 'live' | 'deleted' | 'never';
+
+/**
+ * The current text of these comments of an action, read from the comments themselves (history
+ * entries and events never hold it): a comment that is deleted has none, and no comment has any
+ * once its action is deleted. Also says whether the action exists, existed or never did, read
+ * in the same call. One BatchGetItem per 100 keys, strongly consistent; the action item is read
+ * with the comments, so the read costs its size.
+ */
+export async function currentCommentTexts(
+  actionId: string,
+  commentIds: readonly string[],
+): Promise<{ action: ActionState; texts: Map<string, string> }> {
+  const texts = new Map<string, string>();
+  if (!canBeKey(actionId)) return { action: 'never', texts };
+  const sortKeys = [
+    itemKind.action,
+    ...new Set(commentIds.map(itemKind.comment).filter((key) => COMMENT_KEY.test(key))),
+  ];
+  const found: Item[] = [];
+  for (let i = 0; i < sortKeys.length; i += BATCH_GET_MAX) {
+    let keys: Item[] = sortKeys.slice(i, i + BATCH_GET_MAX).map((sk) => ({ [attr.id]: actionId, [attr.sortKey]: sk }));
+    // A batch may come back partly unprocessed (throttling); ask again for the rest.
+    for (let round = 0; keys.length > 0; round++) {
+      if (round > 0) await backoff(round);
+      const result = await send<{
+        Responses?: Record<string, Item[]>;
+        UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
+      }>(
+        new BatchGetCommand({
+          RequestItems: {
+            [tableName()]: {
+              Keys: keys,
+              ConsistentRead: true,
+              ProjectionExpression: '#id, #sk, #del, #cid, #text',
+              ExpressionAttributeNames: {
+                '#id': attr.id,
+                '#sk': attr.sortKey,
+                '#del': attr.deletedAt,
+                '#cid': attr.commentId,
+                '#text': 'text',
+              },
+            },
+          },
+        }),
+      );
+      found.push(...(result.Responses?.[tableName()] ?? []));
+      keys = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+    }
+  }
+  const actionItem = found.find((item) => item[attr.sortKey] === itemKind.action);
+  const action: ActionState = !actionItem ? 'never' : actionItem[attr.deletedAt] !== undefined ? 'deleted' : 'live';
+  if (action === 'live') {
+    for (const item of found) {
+      if (item[attr.sortKey] !== itemKind.action) texts.set(item[attr.commentId] as string, item.text as string);
+    }
+  }
+  return { action, texts };
+}
+
+/** One page of an action's comments, oldest first. */
+export async function readComments(actionId: string, limit: number, cursor?: string): Promise<Page<Comment>> {
+  const page = await readThread(actionId, itemKind.commentPrefix, COMMENT_KEY, limit, cursor);
+  return { items: page.items.map(commentFrom), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/** The latest `count` comments of an action, oldest of them first. */
+export async function latestComments(actionId: string, count: number): Promise<Comment[]> {
+  const result = await send<{ Items?: Item[] }>(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+      ExpressionAttributeValues: { ':id': actionId, ':prefix': itemKind.commentPrefix },
+      ConsistentRead: true,
+      ScanIndexForward: false,
+      Limit: count,
+    }),
+  );
+  return (result.Items ?? []).map(commentFrom).reverse();
+}
+
+/** One comment, if the action has it. */
+export async function readComment(actionId: string, commentId: string): Promise<Comment | undefined> {
+  const sortKey = itemKind.comment(commentId);
+  if (!COMMENT_KEY.test(sortKey) || !canBeKey(actionId)) return undefined;
+  const result = await send<{ Item?: Item }>(
+    new GetCommand({
+      TableName: tableName(),
+      Key: { [attr.id]: actionId, [attr.sortKey]: sortKey },
+      ConsistentRead: true,
+    }),
+  );
+  return result.Item ? commentFrom(result.Item) : undefined;
+}
+
+/** The comment's key, with a condition that it still exists (and, for an edit, who wrote it). */
+const existing = (actionId: string, commentId: string, authorId?: string) => ({
+  TableName: tableName(),
+  Key: { [attr.id]: actionId, [attr.sortKey]: itemKind.comment(commentId) },
+  ConditionExpression: authorId ? 'attribute_exists(#sk) AND #author.#id = :author' : 'attribute_exists(#sk)',
+  ExpressionAttributeNames: { '#sk': attr.sortKey, ...(authorId ? { '#author': 'author', '#id': 'id' } : {}) },
+});
+
+/** The parts of a change's transaction that write comments. */
+export const commentWrites = {
+  add: (actionId: string, comment: Comment) => ({
+    Put: {
+      TableName: tableName(),
+      Item: commentItem(actionId, comment),
+      ConditionExpression: 'attribute_not_exists(#sk)',
+      ExpressionAttributeNames: { '#sk': attr.sortKey },
+    },
+  }),
+  edit: (actionId: string, comment: Comment) => {
+    const key = existing(actionId, comment.id, comment.author.id);
+    return {
+      Update: {
+        ...key,
+        UpdateExpression: 'SET #text = :text, #updatedAt = :stamp',
+        ExpressionAttributeNames: { ...key.ExpressionAttributeNames, '#text': 'text', '#updatedAt': 'updatedAt' },
+        ExpressionAttributeValues: { ':author': comment.author.id, ':text': comment.text, ':stamp': comment.updatedAt },
+      },
+    };
+  },
+  remove: (actionId: string, commentId: string) => ({ Delete: existing(actionId, commentId) }),
+};

@@ -1,0 +1,353 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { getReminderSettings } from '../../config';
+import { nowIso } from '../../dates';
+import {
+  ConflictError,
+  ForbiddenError,
+  noSuchAction,
+  PreconditionFailedError,
+  ServiceUnavailableError,
+} from '../../errors';
+import type { Action, Person } from '../../model/action';
+import type { EntryDraft, RecordedEntry } from '../../model/history';
+import { settleReminders } from '../../model/reminders';
+import { etagOf, toView } from '../../model/view';
+import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from '../client';
+import { counterMoves, counterUpdates } from '../counters/counters';
+import { fromItem, historyItem, type Item, isTombstone, toItem, tombstone } from '../item';
+import { attr, itemKind } from '../table';
+
+/**
+ * Every write of an action is one DynamoDB transaction: the action item under its condition,
+ * the counters its change moves, its history entry (the next version, which no other write can
+ * take), and whatever else the change touches (a comment). If any part cannot be written,
+ * nothing is. The stream carries the history entry to the event bus (see `lib/actions/events.ts`).
+ */
+
+type TransactItem = Parameters<typeof transact>[0][number];
+
+/** Reads the stored item of an action (or its tombstone), strongly consistent. */
+export async function getItem(id: string): Promise<Item | undefined> {
+  // An id no key can hold names no action; asking DynamoDB would be a ValidationException (500).
+  if (!canBeKey(id)) return undefined;
+  const result = await send<{ Item?: Item }>(
+    new GetCommand({
+      TableName: tableName(),
+      Key: { [attr.id]: id, [attr.sortKey]: itemKind.action },
+      ConsistentRead: true,
+    }),
+  );
+  return result.Item;
+}
+
+export async function getAction(id: string): Promise<Action | undefined> {
+  const item = await getItem(id);
+  return item && !isTombstone(item) ? fromItem(item) : undefined;
+}
+
+/**
+ * The most an action item may weigh, as UTF-8 JSON (a little more than DynamoDB counts). DynamoDB
+ * refuses items over 400 KB, and the history entry of a delete carries the whole action, so an
+ * action stops growing well below that: see docs/comments-and-history.md.
+ */
+export const MAX_ACTION_BYTES = 300_000;
+
+export function refuseOversized(item: Item): void {
+  const bytes = Buffer.byteLength(JSON.stringify(item), 'utf8');
+  if (bytes > MAX_ACTION_BYTES) {
+    throw new ConflictError(
+      `This change would make the action ${bytes} bytes, more than the ${MAX_ACTION_BYTES} one action can hold; remove attachments, tags, endorsements or comments, or shorten the description first.`,
+    );
+  }
+}
+
+const historyPut = (entry: RecordedEntry): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: historyItem(entry),
+    // A version is written once: two changes can never both claim it.
+    ConditionExpression: 'attribute_not_exists(#sk)',
+    ExpressionAttributeNames: { '#sk': attr.sortKey },
+  },
+});
+
+/**
+ * How long a write keeps retrying when other writes of the same action (or of a counter it
+ * shares) keep landing first. Without `If-Match` an edit applies to whatever is current, so
+ * losing such a race is no reason to fail; only past this budget (well inside the API's 10 s
+ * timeout) is it a 503.
+ */
+const CONTENTION_BUDGET_MS = 5_000;
+
+/**
+ * Endorsements and comments never conflict in meaning with one another (each adds or removes only
+ * its own caller's part), so losing a race to one is only a matter of waiting a turn: every write
+ * of an action takes the next version, one at a time. They wait longer, up to 8 s, still inside
+ * the API's 10 s timeout with room for the last attempt.
+ */
+const SOCIAL_CONTENTION_BUDGET_MS = 8_000;
+/**
+ * Social writes back off up to this long between rounds: every round that loses costs the store a
+ * transaction for nothing, so many writers spread out over the wait rather than collide in it.
+ */
+const SOCIAL_BACKOFF_CAP_MS = 2_000;
+
+/** Transactions cancelled by a conflict since the process started: the concurrency tests report it. */
+export const conflictStats = { conflicts: 0 };
+
+/** A write another module adds to a change's transaction, and what it means when its condition fails. */
+export interface GuardedWrite {
+  write: TransactItem;
+  refusal: () => Error;
+}
+
+/** The first item of a transaction after the action and its history entry: where a guarded write goes. */
+const GUARDED_AT = 2;
+
+/**
+ * A write sends its transaction only while the time it stamps on its history entry is this
+ * fresh; the store call is bounded by STORE_TIMEOUT_MS (5 s in AWS). So an entry is stored
+ * within ~6 s of its time, inside the change feed's settle window (`lib/store/sync/feed.ts`).
+ */
+const STAMP_MAX_AGE_MS = 1_000;
+
+/**
+ * A new action's item (with the create's token, and its last entry's time: its creation) and its
+ * `created` entry, as every create stores them: one at a time here, in batches by the seed.
+ */
+export function createdItems(action: Action, actor: Person, token: string) {
+  const item = { ...toItem(action), [attr.createToken]: token, [attr.lastEntryAt]: action.createdAt };
+  refuseOversized(item);
+  const entry: RecordedEntry = {
+    actionId: action.id,
+    version: action.version,
+    type: 'created',
+    actor,
+    time: action.createdAt,
+    action: toView(action),
+  };
+  return { item, entry };
+}
+
+/**
+ * Stores a new action with its counters and its `created` entry. `false` when the id is
+ * taken, by a live action or a deleted one (a producer reference claimed before), or when any
+ * of `alsoTaken` is (the id an older version gave the same producer event). Each attempt stamps
+ * the action afresh (see `STAMP_MAX_AGE_MS`); `guarded` joins the same transaction.
+ */
+export async function putNewAction(
+  action: Action,
+  actor: Person,
+  guarded?: GuardedWrite,
+  alsoTaken: readonly string[] = [],
+): Promise<boolean> {
+  const token = randomUUID();
+  const started = Date.now();
+  for (let round = 0; round === 0 || Date.now() - started < CONTENTION_BUDGET_MS; round++) {
+    if (round > 0) await backoff(round);
+    const now = nowIso();
+    const stamped = round === 0 ? action : { ...action, createdAt: now, updatedAt: now };
+    const { item, entry } = createdItems(stamped, actor, token);
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(#id)',
+          ExpressionAttributeNames: { '#id': attr.id },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      historyPut(entry),
+      ...(guarded ? [guarded.write] : []),
+      ...counterUpdates(action.id, counterMoves(undefined, stamped)),
+      ...alsoTaken.map((id) => ({
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: { [attr.id]: id, [attr.sortKey]: itemKind.action },
+          ConditionExpression: 'attribute_not_exists(#id)',
+          ExpressionAttributeNames: { '#id': attr.id },
+        },
+      })),
+    ];
+    // A first attempt stamped by a caller that took its time is stamped again.
+    if (Date.now() - Date.parse(stamped.createdAt) > STAMP_MAX_AGE_MS && round === 0) continue;
+    try {
+      await transact(items);
+      return true;
+    } catch (error) {
+      if (!(error instanceof TransactionCancelled)) throw error;
+      if (guarded && error.conditionFailed(GUARDED_AT)) throw guarded.refusal();
+      // Taken? If the taker is this very call (an earlier attempt whose reply was lost), it is a
+      // success; only the token tells it from an identical create by a concurrent delivery.
+      const stored = error.items[0] ?? (await getItem(action.id));
+      if (stored) return stored[attr.createToken] === token;
+      if (error.codes.slice(items.length - alsoTaken.length).includes('ConditionalCheckFailed')) return false;
+      // Not taken: another transaction held one of the counters. Nothing moved; try again.
+      if (error.conflict) conflictStats.conflicts++;
+      else throw error;
+    }
+  }
+  throw new ServiceUnavailableError('store', 1);
+}
+
+/** Who may make a change: any signed-in caller, the edit rule, the assignee rule, or the owner. */
+export type Rights = 'anyone' | 'editor' | 'assigner' | 'owner';
+
+const refusal: Record<Exclude<Rights, 'anyone'>, string> = {
+  editor: 'Only the owner or the assignee of this action may edit it.',
+  assigner: 'Only the owner or the current assignee of this action may change its assignee.',
+  owner: 'Only the owner of this action may do this.',
+};
+
+/** Whether `caller` holds `rights` over `action`. */
+export function holds(rights: Rights, action: Action, caller: Person): boolean {
+  const owner = action.owner.id === caller.id;
+  const assignee = action.assignee?.id === caller.id;
+  if (rights === 'anyone') return true;
+  if (rights === 'owner') return owner;
+  if (rights === 'assigner') return owner || assignee;
+  return owner || assignee || action.allowAnonymousEdits;
+}
+
+/** The same rule as a condition on the stored item, so no change between read and write slips past it. */
+function rightsCondition(rights: Rights) {
+  const names: Record<string, string> = { '#ow': attr.ownerKey, '#as': attr.assigneeKey };
+  if (rights === 'anyone') return { expression: '', names: {}, values: {} };
+  if (rights === 'owner') return { expression: ' AND #ow = :caller', names: { '#ow': attr.ownerKey }, values: {} };
+  if (rights === 'assigner') return { expression: ' AND (#ow = :caller OR #as = :caller)', names, values: {} };
+  return {
+    expression: ' AND (#anon = :true OR #ow = :caller OR #as = :caller)',
+    names: { ...names, '#anon': attr.allowAnonymousEdits },
+    values: { ':true': true },
+  };
+}
+
+export interface Guard {
+  caller: Person;
+  /** The versions an `If-Match` accepts, if one was sent (`*` sends none). */
+  expectedVersions?: readonly number[];
+  rights: Rights;
+  /** A social write (an endorsement, a comment): it waits longer for its turn under contention. */
+  social?: boolean;
+}
+
+/** What a change does to the action: `next` undefined deletes it. */
+export interface Change {
+  next: Action | undefined;
+  entry: EntryDraft;
+  /** Other items the same transaction writes (a comment). */
+  items?: TransactItem[];
+  /** A change the service makes on its own (a reminder): `updatedAt` stays the last person's or producer's change. */
+  keepUpdatedAt?: boolean;
+  /** A write whose failed condition ends the change with its own error (an idempotency key). */
+  guarded?: GuardedWrite;
+}
+
+export interface Mutation {
+  before: Action;
+  after: Action | undefined;
+  entry: RecordedEntry;
+}
+
+/**
+ * `updatedAt` must move forward even when two changes land in the same millisecond, and each
+ * history entry's time must pass the one before it (`lastEntryAt`; entries that do not move
+ * `updatedAt` still set it), so the change feed, ordered by time, keeps one action's versions in order.
+ */
+export function nextStamp(current: Action, now: string, lastEntryAt?: string): string {
+  const floor = lastEntryAt !== undefined && lastEntryAt > current.updatedAt ? lastEntryAt : current.updatedAt;
+  return now > floor ? now : new Date(Date.parse(floor) + 1).toISOString();
+}
+
+/**
+ * Reads the action, refuses what the guard refuses (404, 403, 412 in that order), asks `decide`
+ * for the change (or `undefined`: nothing to write), then writes it in one transaction whose
+ * condition re-checks the version and the rights on the stored item. When another write lands
+ * in between, it decides again against what is stored now.
+ */
+export async function mutate(
+  id: string,
+  guard: Guard,
+  now: () => string,
+  decide: (current: Action, stamp: string) => Promise<Change | undefined> | Change | undefined,
+): Promise<Mutation | { before: Action; after: Action; entry: undefined }> {
+  const started = Date.now();
+  const budget = guard.social ? SOCIAL_CONTENTION_BUDGET_MS : CONTENTION_BUDGET_MS;
+  for (let round = 0; round === 0 || Date.now() - started < budget; round++) {
+    if (round > 0) await backoff(round, guard.social ? SOCIAL_BACKOFF_CAP_MS : undefined);
+    const item = await getItem(id);
+    if (!item || isTombstone(item)) throw noSuchAction(id);
+    const current = fromItem(item);
+    if (guard.rights !== 'anyone' && !holds(guard.rights, current, guard.caller)) {
+      throw new ForbiddenError(refusal[guard.rights]);
+    }
+    if (guard.expectedVersions && !guard.expectedVersions.includes(current.version)) {
+      throw new PreconditionFailedError(
+        'The action has changed since the ETag in If-Match was issued.',
+        etagOf(current),
+      );
+    }
+    const stampedAt = Date.now();
+    const lastEntryAt = typeof item[attr.lastEntryAt] === 'string' ? (item[attr.lastEntryAt] as string) : undefined;
+    const stamp = nextStamp(current, now(), lastEntryAt);
+    const change = await decide(current, stamp);
+    if (!change) return { before: current, after: current, entry: undefined };
+    // A decision that took its time is made again with a fresh stamp (see `STAMP_MAX_AGE_MS`).
+    if (Date.now() - stampedAt > STAMP_MAX_AGE_MS) continue;
+    const version = current.version + 1;
+    const entry: RecordedEntry = {
+      actionId: id,
+      version,
+      actor: guard.caller,
+      time: stamp,
+      ...change.entry,
+      // The snapshot a delete records (for its event) leaves the comments out: their text lives
+      // only in the comments themselves (contract section 12).
+      ...(change.next ? {} : { action: { ...toView(current), comments: [] } }),
+    };
+    // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
+    const next = change.next && settleReminders(current, change.next, getReminderSettings());
+    const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
+    const written = {
+      ...(next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp)),
+      [attr.lastEntryAt]: stamp,
+    };
+    refuseOversized(written);
+    const rights = rightsCondition(guard.rights);
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: written,
+          ConditionExpression: `#v = :version AND attribute_not_exists(#del)${rights.expression}`,
+          ExpressionAttributeNames: { '#v': attr.version, '#del': attr.deletedAt, ...rights.names },
+          ExpressionAttributeValues: {
+            ':version': current.version,
+            ...(rights.expression ? { ':caller': guard.caller.id } : {}),
+            ...rights.values,
+          },
+        },
+      },
+      historyPut(entry),
+      ...(change.guarded ? [change.guarded.write] : []),
+      ...counterUpdates(id, counterMoves(current, next)),
+      ...(change.items ?? []),
+    ];
+    try {
+      await transact(items);
+      return { before: current, after: next ? fromItem(written) : undefined, entry };
+    } catch (error) {
+      if (!(error instanceof TransactionCancelled)) throw error;
+      if (error.conflict) conflictStats.conflicts++;
+      if (change.guarded && error.conditionFailed(GUARDED_AT)) throw change.guarded.refusal();
+      // The action moved on, or another write got there first: decide again.
+      if (error.conflict || error.conditionFailed(0)) continue;
+      // A condition on another item of the change (a comment that is gone): let the change decide again.
+      if (error.codes.slice(GUARDED_AT).some((code) => code === 'ConditionalCheckFailed')) continue;
+      throw error;
+    }
+  }
+  throw new ServiceUnavailableError('store', 1);
+}

@@ -1,0 +1,155 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  type GlobalSecondaryIndexDescription,
+  ResourceNotFoundException,
+  type TableDescription,
+  UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { fromItem, isTombstone, toItem } from '../item';
+import { attr, attributeDefinitions, globalSecondaryIndexes, indexList, itemKind, sortKey, tableKey } from '../table';
+
+/**
+ * Making a table and bringing one an earlier version made up to date, from the one table
+ * description (`table.ts`). The local starter runs this on every start; in AWS the CDK construct
+ * owns the table (docs/deploy.md says what upgrading a deployed stack needs). It takes the client
+ * it is given, because it runs before the service's configuration points anywhere.
+ */
+
+/** The table holds an index this version defines differently: it cannot be changed in place. */
+export class TableUpgradeError extends Error {}
+
+type WantedIndex = ReturnType<typeof globalSecondaryIndexes>[number];
+
+/**
+ * Creates the table, its indexes and its stream when it does not exist. A table an earlier
+ * version made is brought up to date: each index it lacks is added (one per UpdateTable, as
+ * DynamoDB allows), and the actions written before get the keys the new indexes order by. An
+ * index whose keys or projection changed is a TableUpgradeError naming it.
+ */
+export async function createOrUpgradeTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  const existing = await describe(client, tableName);
+  if (existing) await upgradeTable(client, existing);
+  else await createTable(client, tableName);
+}
+
+/** Creates the table with these indexes (all of them unless told otherwise) and its stream. */
+export async function createTable(
+  client: DynamoDBClient,
+  tableName: string,
+  gsis: WantedIndex[] = globalSecondaryIndexes(),
+): Promise<void> {
+  const keyNames = new Set([
+    tableKey.name,
+    sortKey.name,
+    ...gsis.flatMap((i) => i.KeySchema.map((k) => k.AttributeName)),
+  ]);
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: tableKey.name, KeyType: 'HASH' },
+        { AttributeName: sortKey.name, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: attributeDefinitions().filter((d) => keyNames.has(d.AttributeName)),
+      GlobalSecondaryIndexes: gsis,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    }),
+  );
+}
+
+async function describe(client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> {
+  try {
+    return (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) return undefined;
+    throw error;
+  }
+}
+
+/** Whether a stored index has the keys and projection the store expects. */
+const sameIndex = (have: GlobalSecondaryIndexDescription, want: WantedIndex) =>
+  JSON.stringify(have.KeySchema) === JSON.stringify(want.KeySchema) &&
+  have.Projection?.ProjectionType === want.Projection.ProjectionType &&
+  JSON.stringify([...(have.Projection?.NonKeyAttributes ?? [])].sort()) ===
+    JSON.stringify([...(want.Projection.NonKeyAttributes ?? [])].sort());
+
+async function upgradeTable(client: DynamoDBClient, table: TableDescription): Promise<void> {
+  const tableName = table.TableName as string;
+  const have = new Map((table.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index]));
+  const wanted = globalSecondaryIndexes();
+  const changed = wanted.filter((w) => {
+    const stored = have.get(w.IndexName);
+    return stored !== undefined && !sameIndex(stored, w);
+  });
+  if (changed.length > 0)
+    throw new TableUpgradeError(
+      `The store on disk was made by an earlier version whose index ${changed.map((i) => i.IndexName).join(', ')} differs from this one's: move DATA_DIR's dynamodb folder aside (or delete it) and start again.`,
+    );
+  const missing = wanted.filter((w) => !have.has(w.IndexName));
+  if (missing.length === 0) return;
+  for (const index of missing) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: attributeDefinitions(),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    await untilActive(client, tableName, index.IndexName);
+  }
+  await backfillIndexKeys(client, tableName);
+}
+
+async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const index = (await describe(client, tableName))?.GlobalSecondaryIndexes?.find((i) => i.IndexName === indexName);
+    if (index?.IndexStatus === 'ACTIVE') return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new TableUpgradeError(`DynamoDB did not finish building the index ${indexName} within a minute`);
+}
+
+/** Gives every stored action the index keys this version writes and an earlier one did not. */
+async function backfillIndexKeys(client: DynamoDBClient, tableName: string): Promise<void> {
+  const documents = DynamoDBDocumentClient.from(client);
+  const keys = [...new Set(indexList.flatMap((index) => [index.partitionKey.name, index.sortKey.name]))];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: '#sk = :action',
+        ExpressionAttributeNames: { '#sk': attr.sortKey },
+        ExpressionAttributeValues: { ':action': itemKind.action },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (isTombstone(item)) continue;
+      const expected = toItem(fromItem(item));
+      const stale = keys.filter((k) => expected[k] !== undefined && expected[k] !== item[k]);
+      if (stale.length === 0) continue;
+      await documents.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { [attr.id]: item[attr.id], [attr.sortKey]: itemKind.action },
+          UpdateExpression: `SET ${stale.map((_, i) => `#k${i} = :k${i}`).join(', ')}`,
+          ConditionExpression: '#v = :v',
+          ExpressionAttributeNames: {
+            '#v': attr.version,
+            ...Object.fromEntries(stale.map((k, i) => [`#k${i}`, k])),
+          },
+          ExpressionAttributeValues: {
+            ':v': item[attr.version],
+            ...Object.fromEntries(stale.map((k, i) => [`:k${i}`, expected[k]])),
+          },
+        }),
+      );
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+}

@@ -1,0 +1,123 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Action } from '../../model/action';
+import { type CountedName, countedValue, storedFieldList } from '../catalogue';
+import { canBeKey, send, settleAll, tableName } from '../client';
+import { attr, itemKind, shardOf } from '../table';
+
+/**
+ * Exact counts, kept in step with every write: the total, and one count per value of each
+ * equality-indexed field. A write that changes a counted value moves its counters in the same
+ * transaction as the item, so a count never drifts from the items (and `npm run recount`
+ * proves it). Each counter is spread over the action shards: an action's writes touch the
+ * shard of its id, so concurrent transactions rarely meet on one counter item, and one Query on
+ * the counter's partition reads every shard at once.
+ */
+
+/** The counted fields, by their query parameter (those the catalogue marks `counted`); `all` is the total. */
+export const countedFields: readonly CountedField[] = [
+  'all',
+  ...storedFieldList.flatMap((field) => (field.counted ? [field.name as CountedName] : [])),
+];
+
+export type CountedField = 'all' | CountedName;
+
+export const isCounted = (field: string): field is CountedField =>
+  field !== 'all' && (countedFields as readonly string[]).includes(field);
+
+/**
+ * The value of each counted field, as filters compare it; `undefined` is not counted. Only
+ * `overdue=true` is counted: stores made before `overdue` existed then need no new counters.
+ */
+export function countedValues(action: Action): Record<CountedField, string | undefined> {
+  return Object.fromEntries(
+    countedFields.map((field) => [field, field === 'all' ? '' : countedValue(field, action)]),
+  ) as Record<CountedField, string | undefined>;
+}
+
+/** The partition of one counter: `n#status#2`, `n#all#`. */
+export const counterKey = (field: CountedField, value: string | number) => `n#${field}#${value}`;
+
+interface CounterMove {
+  key: string;
+  delta: number;
+}
+
+/**
+ * The counter moves a write makes: `before` undefined for a create, `after` undefined for a
+ * delete; an edit moves only the fields whose value changed.
+ */
+export function counterMoves(before: Action | undefined, after: Action | undefined): CounterMove[] {
+  const old = before ? countedValues(before) : undefined;
+  const next = after ? countedValues(after) : undefined;
+  const moves: CounterMove[] = [];
+  for (const field of countedFields) {
+    const was = old?.[field];
+    const is = next?.[field];
+    if (old && next && was === is) continue;
+    if (was !== undefined) moves.push({ key: counterKey(field, was), delta: -1 });
+    if (is !== undefined) moves.push({ key: counterKey(field, is), delta: 1 });
+  }
+  return moves;
+}
+
+/** The transaction items that apply `moves` for the action `id` (on the shard of its id). */
+export function counterUpdates(id: string, moves: CounterMove[]) {
+  const shard = itemKind.counterShard(shardOf(id));
+  return moves.map((move) => ({
+    Update: {
+      TableName: tableName(),
+      Key: { [attr.id]: move.key, [attr.sortKey]: shard },
+      UpdateExpression: 'ADD #n :delta',
+      ExpressionAttributeNames: { '#n': attr.count },
+      ExpressionAttributeValues: { ':delta': move.delta },
+    },
+  }));
+}
+
+/** What counting read, for the list's cost report. */
+export interface CountStats {
+  readUnits: number;
+  requests: number;
+}
+
+/** The current value of one counter: every shard, read in one strongly consistent Query. */
+export async function readCount(field: CountedField, value: string | number, stats?: CountStats): Promise<number> {
+  const key = counterKey(field, value);
+  if (!canBeKey(key)) return 0;
+  let total = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await send<{
+      Items?: Array<Record<string, unknown>>;
+      LastEvaluatedKey?: Record<string, unknown>;
+      ConsumedCapacity?: { CapacityUnits?: number };
+    }>(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: '#id = :key',
+        ExpressionAttributeNames: { '#id': attr.id },
+        ExpressionAttributeValues: { ':key': key },
+        ConsistentRead: true,
+        ReturnConsumedCapacity: 'TOTAL',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    if (stats) {
+      stats.requests++;
+      stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    }
+    for (const item of page.Items ?? []) total += Number(item[attr.count] ?? 0);
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return total;
+}
+
+/** The sum of the counts of several values of one field (each value once). */
+export async function readCounts(
+  field: CountedField,
+  values: ReadonlyArray<string | number>,
+  stats?: CountStats,
+): Promise<number> {
+  const counts = await settleAll<number[]>([...new Set(values.map(String))].map((v) => readCount(field, v, stats)));
+  return counts.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,362 @@
+import { type FieldSpec, fieldsByName } from '../../filter/fields';
+import type { Clause, ListQuery, Sort } from '../../filter/query';
+import { UNASSIGNED } from '../../model/action';
+import { equalityFields, orderedFields, storedFieldList } from '../catalogue';
+import { attributeOf, type StoredClause, sortAttributeOf, storedField } from '../fields';
+import {
+  attr,
+  everythingPartitions,
+  filterPath,
+  type IndexDefinition,
+  indexes,
+  priorityKeyPrefix,
+  TITLE_KEY_AFTER,
+  TITLE_KEY_SEPARATOR,
+} from '../table';
+
+/**
+ * The query planner: picks the cheapest way to find every match of a list query. DynamoDB
+ * charges for every byte a query reads, filtered or not, and `totalCount` must count every
+ * match, so the plan expected to read the fewest bytes wins. Plans are plain data.
+ *
+ * The estimate is (share of the table the key condition keeps) x (bytes per index entry):
+ * - an equality index keeps `selectivity` of the table per value asked for;
+ * - a key range on a date or title keeps `RANGE_SHARE` of what it ranges over;
+ * - an entry holding only keys is ~100 bytes, a few projected values add ~40 each, and the
+ *   map of every filter value makes it ~500 (the benchmark measures 103, 138 and 490-526).
+ * An index can serve a query only if its entries hold every value the filter and the sort need.
+ */
+
+/** Bounds on an index sort key: `lower` inclusive, `upper` exclusive. */
+export interface KeyRange {
+  lower?: string;
+  upper?: string;
+}
+
+/** A read of one index: every partition listed, within `range`, keeping what `filter` matches. */
+export interface IndexRead {
+  index: IndexDefinition;
+  partitions: Array<string | number>;
+  range?: KeyRange;
+  /** Clauses the key condition does not already guarantee: the filter expression. */
+  filter: StoredClause[];
+}
+
+export interface Plan {
+  /** Reads every match. */
+  read: IndexRead;
+  /** The stored attribute to order matches by (ties by id), in the requested direction. */
+  sortAttribute: string;
+  descending: boolean;
+  /** The filters contradict each other; nothing can match. */
+  empty: boolean;
+  /** How many index entries the read is expected to cover (exact where counters know it). */
+  entries: number;
+  /**
+   * `entries` is a count, not a guess: the counters know every value the key condition names
+   * and no key range narrows the read. Only an exact figure may refuse a list before it reads;
+   * a guess (the share a date range keeps) never lets it read more than the budget either,
+   * since every read stops when the budget runs out (`lib/store/query/budget.ts`).
+   */
+  exact: boolean;
+}
+
+/**
+ * What the counters say before anything is read: the number of actions, and the count of each
+ * value of the equality-indexed fields the query names. Without it the planner falls back on
+ * rough shares of the table.
+ */
+export interface Sizes {
+  total: number;
+  /** Field name (`status`) -> value (`'2'`) -> number of actions. */
+  values: Record<string, Record<string, number>>;
+}
+
+export const DEFAULT_SORT: Sort = { field: fieldsByName.get('createdAt') as FieldSpec, descending: true };
+
+interface EqualityIndex {
+  index: IndexDefinition;
+  /** Rough share of the table one value matches; only the ranking between plans matters. */
+  selectivity: number;
+}
+
+/** The fields an index serves by value, from the catalogue (`lib/store/catalogue.ts`). */
+export const equalityIndexes: Record<string, EqualityIndex> = Object.fromEntries(
+  equalityFields.flatMap(({ name, equality }) => (equality ? [[name, equality]] : [])),
+);
+
+/** The share of actions overdue when the counters are not asked: a guess, for ranking plans only. */
+const OVERDUE_SHARE = 0.1;
+
+/** "Nobody" is one assignee value, but a common one: a third of actions, not one person's share. */
+const UNASSIGNED_SHARE = 0.3;
+
+/** Whether the counters know how many actions have this value. */
+const isCountedValue = (field: string, value: string | number, sizes?: Sizes): boolean =>
+  sizes?.values[field]?.[String(value)] !== undefined;
+
+function valueShare(field: string, value: string | number, equality: EqualityIndex, sizes?: Sizes): number {
+  const counted = sizes?.values[field]?.[String(value)];
+  if (counted !== undefined && sizes) return sizes.total === 0 ? 0 : counted / sizes.total;
+  return field === 'assignee' && value === UNASSIGNED.id ? UNASSIGNED_SHARE : equality.selectivity;
+}
+
+/**
+ * Indexes over every action, by the field their sort key orders. The name indexes order `owner`
+ * and `assignee` by name, while their filters compare ids, so only dates, titles and priorities
+ * become key ranges (`boundsOf`).
+ */
+export const orderedIndexes: Record<string, IndexDefinition> = Object.fromEntries(
+  orderedFields.flatMap(({ name, ordered }) => (ordered ? [[name, ordered.index]] : [])),
+);
+
+/**
+ * Top-level copies of values in the `f` map (they exist as index keys), so a thin index that
+ * holds the copy can filter and sort without the map. Only copies that every action has and
+ * that always equal the map value: the partition keys of the equality indexes that are not
+ * sparse, and the title's copy; the sparse location and reference keys are left out.
+ */
+const topLevelCopies: Record<string, string> = Object.fromEntries(
+  storedFieldList.flatMap((field) => {
+    const copy = field.copy ?? (field.equality?.sparse ? undefined : field.equality?.index.partitionKey.name);
+    return copy === undefined ? [] : [[filterPath(field.key), copy]];
+  }),
+);
+
+/** Bytes per entry, roughly: see the estimate above. */
+export function entryBytes(index: IndexDefinition): number {
+  if (index.projection === 'keys') return 100;
+  if (index.projection.includes(attr.filters)) return 500;
+  return 100 + 40 * index.projection.length;
+}
+
+/** The share of the table one `=` on a date or title keeps (a day, one title). */
+const EQUAL_SHARE = 0.01;
+/** The share a range bounded on both sides keeps, and on one side. */
+const RANGE_SHARE = { bounded: 0.1, open: 0.5 } as const;
+
+/** Top-level attributes an index item holds: its keys, the table key and what it projects. */
+export function attributesOf(index: IndexDefinition): Set<string> {
+  const names = [index.partitionKey.name, index.sortKey.name, attr.id];
+  return new Set(index.projection === 'keys' ? names : [...names, ...index.projection]);
+}
+
+/** Whether an index item holds the value at `path` (a projected map holds all of its members). */
+export const holds = (index: IndexDefinition, path: string): boolean =>
+  attributesOf(index).has(path.split('.')[0] as string);
+
+/** Where an index item holds the value at `path`: the path itself, or a top-level copy. */
+export function pathIn(index: IndexDefinition, path: string): string | undefined {
+  if (holds(index, path)) return path;
+  const copy = topLevelCopies[path];
+  return copy !== undefined && holds(index, copy) ? copy : undefined;
+}
+
+/**
+ * The attribute that orders a field in this index. A sort key such as `kc` (`<createdAt>#<id>`)
+ * orders by the field and then by id, exactly as the API sorts, so it is preferred wherever the
+ * index holds it (as its own key or projected); otherwise the field's value, ties broken by id.
+ */
+export function orderAttribute(index: IndexDefinition, field: FieldSpec): string | undefined {
+  const key = orderedIndexes[field.name]?.sortKey.name;
+  if (key !== undefined && attributesOf(index).has(key)) return key;
+  return pathIn(index, sortAttributeOf(field));
+}
+
+/** The clause as this index can evaluate it (on a top-level copy if need be), or `undefined`. */
+function clauseIn(index: IndexDefinition, clause: Clause): StoredClause | undefined {
+  const own = attributeOf(clause);
+  const attribute = pathIn(index, own);
+  if (attribute === undefined) return undefined;
+  // `*` also reads the lower-case copy, which only the map holds.
+  const lower = clause.op === '*' ? storedField(clause.field).lowerAttribute : undefined;
+  if (lower !== undefined && !holds(index, lower)) return undefined;
+  return attribute === own ? clause : { ...clause, attribute };
+}
+
+interface Candidate {
+  read: IndexRead;
+  sortAttribute: string;
+  cost: number;
+  entries: number;
+  exact: boolean;
+}
+
+export function plan(query: ListQuery, sizes?: Sizes): Plan {
+  const sort = query.sort ?? DEFAULT_SORT;
+  const { filters } = query;
+  const total = sizes?.total ?? Number.POSITIVE_INFINITY;
+
+  const empty = contradiction(filters);
+  if (empty)
+    return {
+      read: empty,
+      sortAttribute: attr.createdKey,
+      descending: sort.descending,
+      empty: true,
+      entries: 0,
+      exact: true,
+    };
+
+  let best: Candidate | undefined;
+  /** Keeps a read if its index can evaluate every clause left to filter and the sort. */
+  const consider = (
+    index: IndexDefinition,
+    partitions: Array<string | number>,
+    rest: Clause[],
+    share: number,
+    counted: boolean,
+  ) => {
+    const { range, remaining } = keyRangeFor(index, rest);
+    const filter = remaining.map((clause) => clauseIn(index, clause));
+    // A count-only call (`limit=0`) orders nothing, so any index can serve it.
+    const sortAttribute = query.limit === 0 ? index.sortKey.name : orderAttribute(index, sort.field);
+    if (sortAttribute === undefined || filter.some((c) => c === undefined)) return;
+    const ranged = range ? rangeShare(index, rest, sizes) : { share: 1, exact: true };
+    const kept = share * ranged.share;
+    const cost = kept * entryBytes(index);
+    if (best && cost >= best.cost) return;
+    const read = { index, partitions, ...(range ? { range } : {}), filter: filter as StoredClause[] };
+    const exact = sizes !== undefined && counted && ranged.exact;
+    best = { read, sortAttribute, cost, entries: exact ? Math.round(kept * total) : Math.ceil(kept * total), exact };
+  };
+
+  for (const clause of filters) {
+    const equality = equalityIndexes[clause.field.name];
+    if (!equality || (clause.op !== '=' && clause.op !== '~')) continue;
+    const partitions = [...new Set<string | number>(clause.values as Array<string | number>)];
+    // DynamoDB refuses an empty key, and the location and reference indexes leave out actions whose value is empty.
+    if (partitions.includes('')) continue;
+    const share = partitions.reduce<number>((sum, v) => sum + valueShare(clause.field.name, v, equality, sizes), 0);
+    consider(
+      equality.index,
+      partitions,
+      filters.filter((c) => c !== clause),
+      share,
+      partitions.every((v) => isCountedValue(clause.field.name, v, sizes)),
+    );
+  }
+  // `overdue=true` reads only overdue actions, from their sparse index; the counter knows how many.
+  const overdue = filters.find((c) => c.type === 'boolean' && c.field.name === 'overdue' && c.values[0] === true);
+  if (overdue) {
+    const counted = sizes?.values.overdue?.true;
+    const share = counted !== undefined && sizes ? (sizes.total === 0 ? 0 : counted / sizes.total) : OVERDUE_SHARE;
+    consider(
+      indexes.overdueByCreated,
+      [...everythingPartitions],
+      filters.filter((c) => c !== overdue),
+      share,
+      counted !== undefined,
+    );
+  }
+  for (const index of Object.values(orderedIndexes)) consider(index, [...everythingPartitions], filters, 1, true);
+
+  // `all-by-due` projects every filter value and orders by a field it holds, so some read always applies.
+  const chosen = best as Candidate;
+  return {
+    read: chosen.read,
+    sortAttribute: chosen.sortAttribute,
+    descending: sort.descending,
+    empty: false,
+    entries: chosen.entries,
+    exact: chosen.exact,
+  };
+}
+
+/**
+ * The share of a partition the key range over `clauses` keeps: exact only for one counted
+ * priority; the share of a date or title range is a guess.
+ */
+function rangeShare(index: IndexDefinition, clauses: Clause[], sizes?: Sizes): { share: number; exact: boolean } {
+  const field = orderedFieldOf(index);
+  const bounding = clauses.filter((c) => c.field.name === field && boundsOf(c) !== undefined);
+  const equal = bounding.find((c) => c.op === '=');
+  // One priority is one counted value: the counters know its share.
+  const equality = field === undefined ? undefined : equalityIndexes[field];
+  if (equal && equality) {
+    const value = equal.values[0] as number;
+    return {
+      share: valueShare(field as string, value, equality, sizes),
+      exact: isCountedValue(field as string, value, sizes),
+    };
+  }
+  if (equal) return { share: EQUAL_SHARE, exact: false };
+  const hasLower = bounding.some((c) => c.op === '>');
+  const hasUpper = bounding.some((c) => c.op === '<');
+  return { share: hasLower && hasUpper ? RANGE_SHARE.bounded : RANGE_SHARE.open, exact: false };
+}
+
+/** An empty read when the bounds on some ordered field, or the values of an equality field, cannot all hold. */
+function contradiction(filters: Clause[]): IndexRead | undefined {
+  for (const index of Object.values(orderedIndexes)) {
+    if (keyRangeFor(index, filters).empty) return { index, partitions: [], filter: [] };
+  }
+  for (const name of Object.keys(equalityIndexes)) {
+    const lists = filters.filter((c) => c.field.name === name && (c.op === '=' || c.op === '~'));
+    if (lists.length < 2) continue;
+    const [first, ...others] = lists.map((c) => new Set<unknown>(c.values));
+    const common = [...(first as Set<unknown>)].filter((v) => others.every((s) => s.has(v)));
+    if (common.length === 0) return { index: indexes.allByCreated, partitions: [], filter: [] };
+  }
+  return undefined;
+}
+
+const orderedFieldOf = (index: IndexDefinition) =>
+  Object.entries(orderedIndexes).find(([, i]) => i.sortKey.name === index.sortKey.name)?.[0];
+
+/**
+ * Folds the clauses that the index sort key can answer (`=`, `<`, `>` on the field it orders)
+ * into one key range, and returns the rest as the filter.
+ */
+export function keyRangeFor(
+  index: IndexDefinition,
+  clauses: Clause[],
+): { range?: KeyRange; remaining: Clause[]; empty: boolean } {
+  const fieldName = orderedFieldOf(index);
+  let lower: string | undefined;
+  let upper: string | undefined;
+  const remaining: Clause[] = [];
+  for (const clause of clauses) {
+    const bounds = clause.field.name === fieldName ? boundsOf(clause) : undefined;
+    if (!bounds) {
+      remaining.push(clause);
+      continue;
+    }
+    if (bounds.lower !== undefined && (lower === undefined || bounds.lower > lower)) lower = bounds.lower;
+    if (bounds.upper !== undefined && (upper === undefined || bounds.upper < upper)) upper = bounds.upper;
+  }
+  if (lower === undefined && upper === undefined) return { remaining, empty: false };
+  const range: KeyRange = { ...(lower !== undefined ? { lower } : {}), ...(upper !== undefined ? { upper } : {}) };
+  return { range, remaining, empty: lower !== undefined && upper !== undefined && lower >= upper };
+}
+
+/**
+ * Key bounds for one clause. Date keys are `<iso>#<id>` and priority keys `<padded priority>#<id>`:
+ * `#` sorts below every id character and `$` just above `#`. Title keys are
+ * `<lower title>\u0001<id>`, with `\u0002` just above.
+ */
+function boundsOf(clause: Clause): KeyRange | undefined {
+  if (clause.type === 'integer' && clause.values.length === 1) {
+    const v = priorityKeyPrefix(clause.values[0] as number);
+    if (clause.op === '=') return { lower: `${v}#`, upper: `${v}$` };
+    if (clause.op === '<') return { upper: `${v}#` };
+    if (clause.op === '>') return { lower: `${v}$` };
+  }
+  if (clause.type === 'date' && clause.values.length === 1) {
+    const [v] = clause.values as [(typeof clause.values)[number]];
+    const start = v.kind === 'day' ? `${v.start}#` : `${v.at}#`;
+    const end = v.kind === 'day' ? `${v.end}#` : `${v.at}$`;
+    if (clause.op === '=') return { lower: start, upper: end };
+    if (clause.op === '<') return { upper: start };
+    if (clause.op === '>') return { lower: end };
+  }
+  if (clause.type === 'text' && clause.values.length === 1) {
+    const [v] = clause.values as [string];
+    // Titles cannot hold control characters; a value with one would break the key encoding.
+    if (/[\u0000-\u001f]/.test(v)) return undefined;
+    if (clause.op === '=') return { lower: v + TITLE_KEY_SEPARATOR, upper: v + TITLE_KEY_AFTER };
+    if (clause.op === '<') return { upper: v + TITLE_KEY_SEPARATOR };
+    if (clause.op === '>') return { lower: v + TITLE_KEY_AFTER };
+  }
+  return undefined;
+}
