@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Lazy, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   type CfnStage,
@@ -53,6 +53,7 @@ import {
   webhookFunctions,
 } from '../../lib/http/routes';
 import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
+import { type ConsoleOptions, ServiceConsole } from './console';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
 export interface ActionTrackingServiceProps {
@@ -112,6 +113,12 @@ export interface ActionTrackingServiceProps {
   escalateAfterHours?: number;
   /** How often the due-date sweep runs (EventBridge Scheduler: at least a minute). Default: every minute. */
   reminderInterval?: Duration;
+  /**
+   * The console (contract section 13): its files in S3 behind CloudFront, with `/api/*` and
+   * `/docs*` passed to the API on the same origin, and sign-in by Cognito managed login (a public
+   * app client and a domain of `userPool`). Default: on; `false` leaves all of it out.
+   */
+  console?: boolean | ConsoleOptions;
 }
 
 const attributeType: Record<KeyType, AttributeType> = { S: AttributeType.STRING, N: AttributeType.NUMBER };
@@ -173,6 +180,10 @@ export class ActionTrackingService extends Construct {
   readonly alarms: Alarm[] = [];
   /** The API's base URL. */
   readonly url: string;
+  /** The console, unless the `console` prop is `false`. */
+  readonly console?: ServiceConsole;
+  /** The app clients whose ID tokens the API accepts: the service's, and the console's. */
+  private readonly audience: IUserPoolClient[];
   /** What every handler of `functions/` is given: the table, the pool, the limits and the due-date settings. */
   private readonly environment: Record<string, string>;
   private readonly logRetention: RetentionDays;
@@ -189,12 +200,17 @@ export class ActionTrackingService extends Construct {
     this.userPool = props.userPool ?? this.addUserPool(removalPolicy, deletionProtection);
     this.userPoolClient = props.userPoolClient ?? this.addUserPoolClient();
     this.eventBus = props.eventBus ?? new EventBus(this, 'Bus');
-    this.environment = functionEnvironment(this, props, reminderInterval);
+    this.audience = [this.userPoolClient];
+    this.environment = functionEnvironment(this, props, reminderInterval, () =>
+      this.audience.map((client) => client.userPoolClientId).join(','),
+    );
     this.reservedConcurrency = props.reservedConcurrency ?? {};
 
     this.addHandlerFunctions(props);
     ({ api: this.api, stage: this.stage } = this.addApi(props));
     this.url = this.stage.url;
+    if (props.console !== false)
+      this.console = this.addConsole(props.console === true ? {} : (props.console ?? {}), removalPolicy);
     this.addRoutes();
     ({ deadLetterQueue: this.deadLetterQueue, ingestQueue: this.ingestQueue } = this.addIngest(props));
     this.reminderSchedule = this.addDueDateSweep(reminderInterval);
@@ -323,11 +339,21 @@ export class ActionTrackingService extends Construct {
     return { api, stage };
   }
 
+  /** The console on its own origin, whose app client the API then accepts too. */
+  private addConsole(options: ConsoleOptions, removalPolicy: RemovalPolicy): ServiceConsole {
+    const site = new ServiceConsole(this, 'Console', {
+      ...options,
+      userPool: this.userPool,
+      api: this.api,
+      removalPolicy,
+    });
+    this.audience.push(site.client);
+    return site;
+  }
+
   /** Exactly the routes of lib/http/routes.ts, each to its handler, behind the JWT authorizer unless public. */
   private addRoutes(): void {
-    const authorizer = new HttpUserPoolAuthorizer('Cognito', this.userPool, {
-      userPoolClients: [this.userPoolClient],
-    });
+    const authorizer = new HttpUserPoolAuthorizer('Cognito', this.userPool, { userPoolClients: this.audience });
     const integrations: Record<string, HttpLambdaIntegration> = {};
     for (const route of routes) {
       integrations[route.handler] ??= new HttpLambdaIntegration(route.handler, this.functions[route.handler]!.function);
@@ -663,11 +689,13 @@ function functionEnvironment(
   service: ActionTrackingService,
   props: ActionTrackingServiceProps,
   reminderInterval: Duration,
+  clientIds: () => string,
 ): Record<string, string> {
   return {
     TABLE_NAME: service.table.tableName,
     USER_POOL_ID: service.userPool.userPoolId,
-    USER_POOL_CLIENT_ID: service.userPoolClient.userPoolClientId,
+    // Read when the template is written: the console adds its client after the functions exist.
+    USER_POOL_CLIENT_ID: Lazy.string({ produce: clientIds }),
     ...(props.rateLimitRequests ? { RATE_LIMIT_REQUESTS: String(props.rateLimitRequests) } : {}),
     ...(props.rateLimitReads ? { RATE_LIMIT_READS: String(props.rateLimitReads) } : {}),
     ...(props.listReadBudget ? { LIST_READ_BUDGET: String(props.listReadBudget) } : {}),
