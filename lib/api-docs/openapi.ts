@@ -632,6 +632,13 @@ const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
   docs: 'This document',
 };
 
+/** What a receiver scans for in the reminders it may be sent. */
+const reminderSummaries = {
+  ActionDueSoon: 'Received when an action is due soon',
+  ActionOverdue: 'Received when an action is overdue',
+  ActionEscalated: 'Received when an overdue action is escalated',
+} as const;
+
 /** The whole document. */
 export function openApiDocument(): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
@@ -644,7 +651,8 @@ export function openApiDocument(): Record<string, unknown> {
       path: type,
       operationId: `on${type}`,
       tags: ['Webhooks'],
-      summary: `${type}, as a webhook delivery (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature)`,
+      summary: reminderSummaries[type],
+      description: `${type}, as a webhook delivery your endpoint receives (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature).`,
       security: [],
       request: {
         body: {
