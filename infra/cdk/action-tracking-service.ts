@@ -209,6 +209,7 @@ export class ActionTrackingService extends Construct {
     this.addHandlerFunctions(props);
     ({ api: this.api, stage: this.stage } = this.addApi(props));
     this.url = this.stage.url;
+    // Before the routes: the authorizer reads its audience (the console's client too) when the first route binds it.
     if (props.console !== false)
       this.console = this.addConsole(props.console === true ? {} : (props.console ?? {}), removalPolicy);
     this.addRoutes();
