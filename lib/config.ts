@@ -21,7 +21,11 @@ export interface Config {
   /** Set locally to reach the embedded store; unset in AWS. */
   dynamodbEndpoint?: string;
   userPoolId: string;
-  userPoolClientId: string;
+  /**
+   * `USER_POOL_CLIENT_ID`: the app clients whose ID tokens the API accepts, comma separated (the
+   * service's own client and, with the console, the console's public client).
+   */
+  userPoolClientIds: string[];
   /** Locally, the issuer's public keys, so tokens verify without any network. */
   jwksFile?: string;
   /** Overrides where the user pool's keys are fetched from (default: Cognito's JWKS URI). */
@@ -68,7 +72,10 @@ function load(): Config {
     region: optional('AWS_REGION') ?? 'us-east-1',
     dynamodbEndpoint: optional('DYNAMODB_ENDPOINT'),
     userPoolId: required('USER_POOL_ID'),
-    userPoolClientId: required('USER_POOL_CLIENT_ID'),
+    userPoolClientIds: required('USER_POOL_CLIENT_ID')
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== ''),
     jwksFile: optional('JWKS_FILE'),
     jwksUri: optional('JWKS_URI'),
     eventBusName: optional('EVENT_BUS_NAME'),
@@ -88,6 +95,7 @@ function load(): Config {
     logLevel: getLogLevel(),
     reminders: getReminderSettings(),
   };
+  if (config.userPoolClientIds.length === 0) throw new Error('USER_POOL_CLIENT_ID must name at least one app client');
   if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {
     throw new Error('STORE_TIMEOUT_MS must be a positive number');
   }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -15,7 +15,8 @@ import { functionHandlers } from '../lib/http/routes';
  *   construct uses when it bundles from source (infra/bundling.ts, infra/cdk/service-function.ts);
  * - `dist/cdk/index.js`: the construct, compiled to CommonJS, with aws-cdk-lib and constructs
  *   left to the consumer (peer dependencies);
- * - `dist/types/`: its type declarations.
+ * - `dist/types/`: its type declarations;
+ * - `dist/console/`: the built console the construct deploys (from `console/dist`).
  */
 
 commandLine(
@@ -55,6 +56,12 @@ mkdirSync(docsTarget, { recursive: true });
 for (const file of Object.keys(docsAssets)) {
   copyFileSync(join(root, 'node_modules', docsAssetsPackage, file), join(docsTarget, file));
 }
+
+// The console the construct deploys by default (infra/cdk/console.ts looks for it here in the package).
+const consoleBuild = join(root, 'console', 'dist');
+if (!existsSync(join(consoleBuild, 'index.html')))
+  throw new Error(`no built console at ${consoleBuild}: run \`npm run build:console\` first`);
+cpSync(consoleBuild, join(dist, 'console'), { recursive: true });
 
 // The construct: CommonJS, so it loads from ESM and CommonJS apps alike; `import.meta.url` (which
 // locates the prebuilt bundles) becomes the bundle's own file URL.

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Lazy, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   type CfnStage,
@@ -53,6 +53,7 @@ import {
   webhookFunctions,
 } from '../../lib/http/routes';
 import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
+import { type ConsoleOptions, ServiceConsole } from './console';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
 export interface ActionTrackingServiceProps {
@@ -112,6 +113,12 @@ export interface ActionTrackingServiceProps {
   escalateAfterHours?: number;
   /** How often the due-date sweep runs (EventBridge Scheduler: at least a minute). Default: every minute. */
   reminderInterval?: Duration;
+  /**
+   * The console (contract section 13): its files in S3 behind CloudFront, with `/api/*` and
+   * `/docs*` passed to the API on the same origin, and sign-in by Cognito managed login (a public
+   * app client and a domain of `userPool`). Default: on; `false` leaves all of it out.
+   */
+  console?: boolean | ConsoleOptions;
 }
 
 const attributeType: Record<KeyType, AttributeType> = { S: AttributeType.STRING, N: AttributeType.NUMBER };
@@ -173,97 +180,125 @@ export class ActionTrackingService extends Construct {
   readonly alarms: Alarm[] = [];
   /** The API's base URL. */
   readonly url: string;
+  /** The console, unless the `console` prop is `false`. */
+  readonly console?: ServiceConsole;
+  /** The app clients whose ID tokens the API accepts: the service's, and the console's. */
+  private readonly audience: IUserPoolClient[];
+  /** What every handler of `functions/` is given: the table, the pool, the limits and the due-date settings. */
+  private readonly environment: Record<string, string>;
+  private readonly logRetention: RetentionDays;
+  private readonly reservedConcurrency: Partial<Record<string, number>>;
 
   constructor(scope: Construct, id: string, props: ActionTrackingServiceProps = {}) {
     super(scope, id);
-    if (props.userPoolClient && !props.userPool) throw new Error('userPoolClient needs the userPool it belongs to');
+    const reminderInterval = checkedReminderInterval(props);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     const deletionProtection = props.deletionProtection ?? true;
-    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    this.logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
 
     this.table = props.table ?? ActionTrackingService.defineTable(this, 'Table', { removalPolicy, deletionProtection });
-    if (!this.table.tableStreamArn)
-      throw new Error('the table needs a stream (new and old images): events leave from it');
-    this.userPool =
-      props.userPool ??
-      new UserPool(this, 'UserPool', {
-        selfSignUpEnabled: false,
-        signInAliases: { email: true },
-        // The service records the `name` claim as owner and initiator, so every user has one.
-        standardAttributes: { email: { required: true, mutable: true }, fullname: { required: true, mutable: true } },
-        passwordPolicy: {
-          minLength: 12,
-          requireLowercase: true,
-          requireUppercase: true,
-          requireDigits: true,
-          requireSymbols: true,
-        },
-        mfa: Mfa.OPTIONAL,
-        mfaSecondFactor: { otp: true, sms: false },
-        accountRecovery: AccountRecovery.EMAIL_ONLY,
-        deletionProtection,
-        removalPolicy,
-      });
-    this.userPoolClient =
-      props.userPoolClient ??
-      this.userPool.addClient('Client', {
-        // USER_PASSWORD_AUTH lets the CLI fetch a token (docs/deploy.md); SRP is for browser sign-in.
-        authFlows: { userPassword: true, userSrp: true },
-        generateSecret: false,
-        disableOAuth: true,
-        preventUserExistenceErrors: true,
-        enableTokenRevocation: true,
-        idTokenValidity: Duration.hours(1),
-        accessTokenValidity: Duration.hours(1),
-        refreshTokenValidity: Duration.days(30),
-        // The service records a caller's name and email from the ID token as who did what, so a
-        // user must not be able to change them: only an administrator can. Locale and time zone stay theirs.
-        writeAttributes: new ClientAttributes().withStandardAttributes({ locale: true, timezone: true }),
-      });
-
+    this.userPool = props.userPool ?? this.addUserPool(removalPolicy, deletionProtection);
+    this.userPoolClient = props.userPoolClient ?? this.addUserPoolClient();
     this.eventBus = props.eventBus ?? new EventBus(this, 'Bus');
-    const limits = { rateLimitRequests: props.rateLimitRequests, rateLimitReads: props.rateLimitReads };
-    for (const [name, value] of Object.entries({ ...limits, listReadBudget: props.listReadBudget })) {
-      if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0))
-        throw new Error(`${name} must be a positive whole number`);
-    }
-    const reminderInterval = props.reminderInterval ?? Duration.minutes(1);
-    if (reminderInterval.toSeconds() < 60 || reminderInterval.toSeconds() % 60 !== 0)
-      throw new Error('reminderInterval must be a whole number of minutes, at least one (EventBridge Scheduler rates)');
-    const environment = {
-      TABLE_NAME: this.table.tableName,
-      USER_POOL_ID: this.userPool.userPoolId,
-      USER_POOL_CLIENT_ID: this.userPoolClient.userPoolClientId,
-      ...(props.rateLimitRequests ? { RATE_LIMIT_REQUESTS: String(props.rateLimitRequests) } : {}),
-      ...(props.rateLimitReads ? { RATE_LIMIT_READS: String(props.rateLimitReads) } : {}),
-      ...(props.listReadBudget ? { LIST_READ_BUDGET: String(props.listReadBudget) } : {}),
-      // Every write keeps the reminder state (which statuses close an action) in step, so every function reads them.
-      CLOSED_STATUSES: (props.closedStatuses ?? [3, 4]).join(','),
-      DUE_SOON_HOURS: String(props.dueSoonHours ?? 24),
-      ESCALATE_AFTER_HOURS: String(props.escalateAfterHours ?? 168),
-      REMINDER_INTERVAL_SECONDS: String(reminderInterval.toSeconds()),
-    };
-    const handlerFunction = (handler: string, access: readonly TableAccess[], timeout = API_TIMEOUT) =>
-      (this.functions[handler] ??= new ServiceFunction(this, handler, {
-        handler,
-        permissions: this.permissions(access),
-        environment,
-        timeout,
-        logRetention,
-        filesBesideBundle: filesBesideBundle[handler],
-        reservedConcurrency: props.reservedConcurrency?.[handler],
-      }));
+    this.audience = [this.userPoolClient];
+    this.environment = functionEnvironment(this, props, reminderInterval, () =>
+      this.audience.map((client) => client.userPoolClientId).join(','),
+    );
+    this.reservedConcurrency = props.reservedConcurrency ?? {};
 
+    this.addHandlerFunctions(props);
+    ({ api: this.api, stage: this.stage } = this.addApi(props));
+    this.url = this.stage.url;
+    // Before the routes: the authorizer reads its audience (the console's client too) when the first route binds it.
+    if (props.console !== false)
+      this.console = this.addConsole(props.console === true ? {} : (props.console ?? {}), removalPolicy);
+    this.addRoutes();
+    ({ deadLetterQueue: this.deadLetterQueue, ingestQueue: this.ingestQueue } = this.addIngest(props));
+    this.reminderSchedule = this.addDueDateSweep(reminderInterval);
+    this.eventsDeadLetterQueue = this.addEventPublisher(props);
+    ({ webhookDeadLetterQueue: this.webhookDeadLetterQueue, webhookQueue: this.webhookQueue } =
+      this.addWebhooks(props));
+    this.addAlarms(props);
+  }
+
+  /** The pool of the people who use the service, when the props bring none. */
+  private addUserPool(removalPolicy: RemovalPolicy, deletionProtection: boolean): UserPool {
+    const userPool = new UserPool(this, 'UserPool', {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      // The service records the `name` claim as owner and initiator, so every user has one.
+      standardAttributes: { email: { required: true, mutable: true }, fullname: { required: true, mutable: true } },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+      },
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      deletionProtection,
+      removalPolicy,
+    });
+    Validations.of(userPool).acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason: 'MFA is optional (TOTP), so that service users and scripts can sign in with a password alone.',
+    });
+    Validations.of(userPool).acknowledge({
+      id: 'AwsSolutions-COG8',
+      reason:
+        'The Plus feature plan (threat protection) costs per monthly active user; pass a Plus pool as userPool to use it.',
+    });
+    return userPool;
+  }
+
+  /** The app client the CLI and scripts sign in with, when the props bring none. */
+  private addUserPoolClient(): IUserPoolClient {
+    return this.userPool.addClient('Client', {
+      // USER_PASSWORD_AUTH lets the CLI fetch a token (docs/deploy.md); SRP is for browser sign-in.
+      authFlows: { userPassword: true, userSrp: true },
+      generateSecret: false,
+      disableOAuth: true,
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      idTokenValidity: Duration.hours(1),
+      accessTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+      // The service records a caller's name and email from the ID token as who did what, so a
+      // user must not be able to change them: only an administrator can. Locale and time zone stay theirs.
+      writeAttributes: new ClientAttributes().withStandardAttributes({ locale: true, timezone: true }),
+    });
+  }
+
+  /** A handler of `functions/` with the service's environment and exactly the table calls it lists. */
+  private handlerFunction(handler: string, access: readonly TableAccess[], timeout = API_TIMEOUT): ServiceFunction {
+    this.functions[handler] ??= new ServiceFunction(this, handler, {
+      handler,
+      permissions: this.permissions(access),
+      environment: this.environment,
+      timeout,
+      logRetention: this.logRetention,
+      filesBesideBundle: filesBesideBundle[handler],
+      reservedConcurrency: this.reservedConcurrency[handler],
+    });
+    return this.functions[handler];
+  }
+
+  /** The functions behind the routes and the fallback, and ingest. */
+  private addHandlerFunctions(props: ActionTrackingServiceProps): void {
     // Every authenticated route also updates its caller's quota window.
     for (const route of routes)
-      handlerFunction(route.handler, route.public ? route.access : [...new Set([...route.access, QUOTA_ACCESS])]);
-    const notFound = handlerFunction(fallbackRoute.handler, []);
-    const ingest = handlerFunction(ingestFunction.handler, ingestFunction.access, INGEST_TIMEOUT);
-    // The rule below routes only these sources; ingest also refuses any other, whatever the way in.
+      this.handlerFunction(route.handler, route.public ? route.access : [...new Set([...route.access, QUOTA_ACCESS])]);
+    this.handlerFunction(fallbackRoute.handler, []);
+    const ingest = this.handlerFunction(ingestFunction.handler, ingestFunction.access, INGEST_TIMEOUT);
+    // The rule of addIngest routes only these sources; ingest also refuses any other, whatever the way in.
     if (props.producerSources) ingest.function.addEnvironment('PRODUCER_SOURCES', props.producerSources.join(','));
+  }
 
-    // The HTTP API: exactly the routes of lib/http/routes.ts, and the fallback for everything else.
-    this.api = new HttpApi(this, 'Api', {
+  /** The HTTP API and its one stage, with access logs and the public routes' own throttles. */
+  private addApi(props: ActionTrackingServiceProps): { api: HttpApi; stage: HttpStage } {
+    const api = new HttpApi(this, 'Api', {
       description: 'Action tracking service',
       corsPreflight: props.cors && {
         ...props.cors,
@@ -272,13 +307,13 @@ export class ActionTrackingService extends Construct {
       },
       createDefaultStage: false,
       // Unmatched requests get the service's own 404/405 problem+json, without a token.
-      defaultIntegration: new HttpLambdaIntegration('NotFound', notFound.function),
+      defaultIntegration: new HttpLambdaIntegration('NotFound', this.functions[fallbackRoute.handler]!.function),
     });
     const accessLogs =
       (props.accessLogs ?? true)
-        ? new LogGroup(this, 'AccessLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY })
+        ? new LogGroup(this, 'AccessLogs', { retention: this.logRetention, removalPolicy: RemovalPolicy.DESTROY })
         : undefined;
-    this.stage = this.api.addStage('Stage', {
+    const stage = api.addStage('Stage', {
       stageName: '$default',
       autoDeploy: true,
       throttle: props.throttle ?? { rateLimit: 100, burstLimit: 200 },
@@ -287,20 +322,39 @@ export class ActionTrackingService extends Construct {
         format: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
       },
     });
-    this.url = this.stage.url;
+    if (!accessLogs) {
+      Validations.of(stage).acknowledge({
+        id: 'AwsSolutions-APIG1',
+        reason: 'Access logging was turned off by the accessLogs prop.',
+      });
+    }
     // Each public route (and $default) gets a throttle of its own, so it never spends the stage's.
     const publicThrottle = props.publicThrottle ?? { rateLimit: 10, burstLimit: 20 };
     const publicRouteKeys = [...routes.filter((r) => r.public).map((r) => `${r.method} ${r.path}`), '$default'];
-    (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+    (stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
       publicRouteKeys.map((key) => [
         key,
         { ThrottlingRateLimit: publicThrottle.rateLimit, ThrottlingBurstLimit: publicThrottle.burstLimit },
       ]),
     );
+    return { api, stage };
+  }
 
-    const authorizer = new HttpUserPoolAuthorizer('Cognito', this.userPool, {
-      userPoolClients: [this.userPoolClient],
+  /** The console on its own origin, whose app client the API then accepts too. */
+  private addConsole(options: ConsoleOptions, removalPolicy: RemovalPolicy): ServiceConsole {
+    const site = new ServiceConsole(this, 'Console', {
+      ...options,
+      userPool: this.userPool,
+      api: this.api,
+      removalPolicy,
     });
+    this.audience.push(site.client);
+    return site;
+  }
+
+  /** Exactly the routes of lib/http/routes.ts, each to its handler, behind the JWT authorizer unless public. */
+  private addRoutes(): void {
+    const authorizer = new HttpUserPoolAuthorizer('Cognito', this.userPool, { userPoolClients: this.audience });
     const integrations: Record<string, HttpLambdaIntegration> = {};
     for (const route of routes) {
       integrations[route.handler] ??= new HttpLambdaIntegration(route.handler, this.functions[route.handler]!.function);
@@ -324,20 +378,22 @@ export class ActionTrackingService extends Construct {
       id: 'AwsSolutions-APIG4',
       reason: 'The $default route only answers 404/405 problem+json for paths no route serves; it reads no data.',
     });
+  }
 
-    // Ingest: ActionRequested events -> rule -> queue -> ingestActions, with a dead-letter queue.
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+  /** Ingest: ActionRequested events -> rule -> queue -> ingestActions, with a dead-letter queue. */
+  private addIngest(props: ActionTrackingServiceProps): { deadLetterQueue: Queue; ingestQueue: Queue } {
+    const deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    this.ingestQueue = new Queue(this, 'IngestQueue', {
+    const ingestQueue = new Queue(this, 'IngestQueue', {
       // AWS's advice for Lambda consumers: six times the function timeout, so a retried batch is not redelivered mid-flight.
       visibilityTimeout: Duration.seconds(INGEST_TIMEOUT.toSeconds() * 6),
       // SQS-managed keys: EventBridge cannot deliver to a queue encrypted with the AWS managed KMS key.
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: ingestFunction.maxReceives },
+      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: ingestFunction.maxReceives },
     });
     new Rule(this, 'ActionRequested', {
       eventBus: this.eventBus,
@@ -347,13 +403,16 @@ export class ActionTrackingService extends Construct {
         ...(props.producerSources ? { source: props.producerSources } : {}),
       },
       // Events EventBridge cannot deliver land in the same dead-letter queue as those ingest gives up on.
-      targets: [new SqsQueue(this.ingestQueue, { deadLetterQueue: this.deadLetterQueue })],
+      targets: [new SqsQueue(ingestQueue, { deadLetterQueue })],
     });
-    ingest.function.addEventSource(
-      new SqsEventSource(this.ingestQueue, { batchSize: 10, reportBatchItemFailures: true }),
+    this.functions[ingestFunction.handler]!.function.addEventSource(
+      new SqsEventSource(ingestQueue, { batchSize: 10, reportBatchItemFailures: true }),
     );
+    return { deadLetterQueue, ingestQueue };
+  }
 
-    // The due-date sweep, on a schedule: reads only its queue's index, writes as every change does.
+  /** The due-date sweep, on a schedule: reads only its queue's index, writes as every change does. */
+  private addDueDateSweep(reminderInterval: Duration): CfnSchedule {
     const sweep = new ServiceFunction(this, sweepFunction.handler, {
       handler: sweepFunction.handler,
       permissions: [
@@ -366,9 +425,9 @@ export class ActionTrackingService extends Construct {
           resources: [`${this.table.tableArn}/index/${sweepFunction.queries}`],
         }),
       ],
-      environment,
+      environment: this.environment,
       timeout: DUE_DATE_SWEEP_TIMEOUT,
-      logRetention,
+      logRetention: this.logRetention,
     });
     this.functions[sweepFunction.handler] = sweep;
     // A role of its own: the scheduler may invoke this one function (its unqualified ARN) and
@@ -383,7 +442,7 @@ export class ActionTrackingService extends Construct {
       new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [sweep.function.functionArn] }),
     );
     const minutes = reminderInterval.toMinutes();
-    this.reminderSchedule = new CfnSchedule(this, 'DueDateSweep', {
+    return new CfnSchedule(this, 'DueDateSweep', {
       description: 'Due-date reminders: due soon, overdue, escalated (contract section 10)',
       scheduleExpression: `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`,
       flexibleTimeWindow: { mode: 'OFF' },
@@ -395,17 +454,21 @@ export class ActionTrackingService extends Construct {
         retryPolicy: { maximumRetryAttempts: 0 },
       },
     });
+  }
 
-    // Events leave from the table's stream: each new history entry is one event, published by the
-    // one function allowed to put events on the bus. Per action, records arrive in version order
-    // (one shard per partition, one batch at a time per shard); a batch that fails is split to find
-    // the record that fails, retried, and past the retries sent to a dead-letter queue.
-    this.eventsDeadLetterQueue = new Queue(this, 'EventsDeadLetterQueue', {
+  /**
+   * Events leave from the table's stream: each new history entry is one event, published by the
+   * one function allowed to put events on the bus. Per action, records arrive in version order
+   * (one shard per partition, one batch at a time per shard); a batch that fails is split to find
+   * the record that fails, retried, and past the retries sent to the dead-letter queue returned.
+   */
+  private addEventPublisher(props: ActionTrackingServiceProps): Queue {
+    const eventsDeadLetterQueue = new Queue(this, 'EventsDeadLetterQueue', {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    Validations.of(this.eventsDeadLetterQueue).acknowledge({
+    Validations.of(eventsDeadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: "This queue is a dead-letter queue: the stream event source mapping's on-failure destination.",
     });
@@ -414,7 +477,7 @@ export class ActionTrackingService extends Construct {
       permissions: [new PolicyStatement({ actions: ['events:PutEvents'], resources: [this.eventBus.eventBusArn] })],
       environment: { EVENT_BUS_NAME: this.eventBus.eventBusName, EVENT_SOURCE: props.eventSource ?? 'action-tracking' },
       timeout: Duration.seconds(60),
-      logRetention,
+      logRetention: this.logRetention,
     });
     this.functions[streamFunction.handler] = publisher;
     publisher.function.addEventSource(
@@ -427,7 +490,7 @@ export class ActionTrackingService extends Construct {
         reportBatchItemFailures: true,
         retryAttempts: 10,
         maxRecordAge: Duration.days(1),
-        onFailure: new SqsDlq(this.eventsDeadLetterQueue),
+        onFailure: new SqsDlq(eventsDeadLetterQueue),
         // Only new history entries are changes to publish; the action, counter and comment items are state.
         filters: [
           FilterCriteria.filter({
@@ -437,49 +500,53 @@ export class ActionTrackingService extends Construct {
         ],
       }),
     );
+    return eventsDeadLetterQueue;
+  }
 
-    // Webhooks: every event the service publishes -> rule -> queue -> deliverWebhooks, which
-    // stores one delivery per subscription naming its type and makes each first attempt. Retries,
-    // redeliveries and pings are due items in the table that sweepWebhooks runs: started every
-    // minute, it sweeps every second for most of that minute. No VPC: the functions reach the
-    // receivers over the internet and nothing else; lib/webhooks/send.ts refuses private addresses.
-    this.webhookDeadLetterQueue = new Queue(this, 'WebhookDeadLetterQueue', {
+  /**
+   * Webhooks: every event the service publishes -> rule -> queue -> deliverWebhooks, which
+   * stores one delivery per subscription naming its type and makes each first attempt. Retries,
+   * redeliveries and pings are due items in the table that sweepWebhooks runs: started every
+   * minute, it sweeps every second for most of that minute. No VPC: the functions reach the
+   * receivers over the internet and nothing else; lib/webhooks/send.ts refuses private addresses.
+   */
+  private addWebhooks(props: ActionTrackingServiceProps): { webhookDeadLetterQueue: Queue; webhookQueue: Queue } {
+    const webhookDeadLetterQueue = new Queue(this, 'WebhookDeadLetterQueue', {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    this.webhookQueue = new Queue(this, 'WebhookQueue', {
+    const webhookQueue = new Queue(this, 'WebhookQueue', {
       visibilityTimeout: Duration.seconds(DELIVER_TIMEOUT.toSeconds() * 6),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: 5 },
+      deadLetterQueue: { queue: webhookDeadLetterQueue, maxReceiveCount: 5 },
     });
     new Rule(this, 'PublishedEvents', {
       eventBus: this.eventBus,
       description: 'Every event the service publishes, to webhook delivery',
       eventPattern: { source: [props.eventSource ?? 'action-tracking'] },
-      targets: [new SqsQueue(this.webhookQueue, { deadLetterQueue: this.webhookDeadLetterQueue })],
+      targets: [new SqsQueue(webhookQueue, { deadLetterQueue: webhookDeadLetterQueue })],
     });
-    const deliver = handlerFunction(webhookFunctions.deliver.handler, webhookFunctions.deliver.access, DELIVER_TIMEOUT);
-    deliver.function.addEventSource(
-      new SqsEventSource(this.webhookQueue, {
+    const { deliver, sweep } = webhookFunctions;
+    this.handlerFunction(deliver.handler, deliver.access, DELIVER_TIMEOUT).function.addEventSource(
+      new SqsEventSource(webhookQueue, {
         batchSize: 10,
         maxBatchingWindow: Duration.seconds(1),
         reportBatchItemFailures: true,
       }),
     );
-    const webhookSweep = handlerFunction(
-      webhookFunctions.sweep.handler,
-      webhookFunctions.sweep.access,
-      WEBHOOK_SWEEP_TIMEOUT,
-    );
+    const webhookSweep = this.handlerFunction(sweep.handler, sweep.access, WEBHOOK_SWEEP_TIMEOUT);
     new Rule(this, 'SweepWebhooks', {
       description: 'Runs the webhook attempts due (retries, redeliveries, pings)',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(webhookSweep.function, { retryAttempts: 0 })],
     });
+    return { webhookDeadLetterQueue, webhookQueue };
+  }
 
-    // Alarms: any 5xx, any function error or throttle, any table throttle, anything dead-lettered.
+  /** Alarms: any 5xx, any function error or throttle, any table throttle, anything dead-lettered. */
+  private addAlarms(props: ActionTrackingServiceProps): void {
     const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
     this.alarm('Api5xx', this.api.metricServerError(fiveMinutes), 'The API answered 5xx.');
     for (const [handler, fn] of Object.entries(this.functions)) {
@@ -500,55 +567,33 @@ export class ActionTrackingService extends Construct {
       }),
       'DynamoDB throttled requests to the action table.',
     );
+    const waiting = (queue: Queue) =>
+      queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' });
     this.alarm(
       'DeadLetters',
-      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(1),
-        statistic: 'Maximum',
-      }),
+      waiting(this.deadLetterQueue),
       'ActionRequested events could not be ingested; they wait in the dead-letter queue.',
     );
     this.alarm(
       'EventsDeadLetters',
-      this.eventsDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(1),
-        statistic: 'Maximum',
-      }),
+      waiting(this.eventsDeadLetterQueue),
       'Change events could not be published; the stream records to replay wait in the events dead-letter queue.',
     );
     this.alarm(
       'WebhookDeadLetters',
-      this.webhookDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(1),
-        statistic: 'Maximum',
-      }),
+      waiting(this.webhookDeadLetterQueue),
       'Published events could not be turned into webhook deliveries; they wait in the webhook dead-letter queue.',
     );
     this.alarm(
       'EventsBehind',
-      publisher.function.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
+      this.functions[streamFunction.handler]!.function.metric('IteratorAge', {
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
       'Change events are published more than 5 minutes after their change.',
       5 * 60 * 1000,
     );
     if (props.alarmTopic) for (const alarm of this.alarms) alarm.addAlarmAction(new SnsAction(props.alarmTopic));
-
-    if (!props.userPool) {
-      Validations.of(this.userPool).acknowledge({
-        id: 'AwsSolutions-COG2',
-        reason: 'MFA is optional (TOTP), so that service users and scripts can sign in with a password alone.',
-      });
-      Validations.of(this.userPool).acknowledge({
-        id: 'AwsSolutions-COG8',
-        reason:
-          'The Plus feature plan (threat protection) costs per monthly active user; pass a Plus pool as userPool to use it.',
-      });
-    }
-    if (!accessLogs) {
-      Validations.of(this.stage).acknowledge({
-        id: 'AwsSolutions-APIG1',
-        reason: 'Access logging was turned off by the accessLogs prop.',
-      });
-    }
   }
 
   /**
@@ -618,6 +663,49 @@ export class ActionTrackingService extends Construct {
       }),
     );
   }
+}
+
+/** The props checked before anything is built, and the reminder interval they give. */
+function checkedReminderInterval(props: ActionTrackingServiceProps): Duration {
+  if (props.userPoolClient && !props.userPool) throw new Error('userPoolClient needs the userPool it belongs to');
+  if (props.table && !props.table.tableStreamArn)
+    throw new Error('the table needs a stream (new and old images): events leave from it');
+  const limits = {
+    rateLimitRequests: props.rateLimitRequests,
+    rateLimitReads: props.rateLimitReads,
+    listReadBudget: props.listReadBudget,
+  };
+  for (const [name, value] of Object.entries(limits)) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0))
+      throw new Error(`${name} must be a positive whole number`);
+  }
+  const reminderInterval = props.reminderInterval ?? Duration.minutes(1);
+  if (reminderInterval.toSeconds() < 60 || reminderInterval.toSeconds() % 60 !== 0)
+    throw new Error('reminderInterval must be a whole number of minutes, at least one (EventBridge Scheduler rates)');
+  return reminderInterval;
+}
+
+/** The environment of every handler of `functions/`. */
+function functionEnvironment(
+  service: ActionTrackingService,
+  props: ActionTrackingServiceProps,
+  reminderInterval: Duration,
+  clientIds: () => string,
+): Record<string, string> {
+  return {
+    TABLE_NAME: service.table.tableName,
+    USER_POOL_ID: service.userPool.userPoolId,
+    // Read when the template is written: the console adds its client after the functions exist.
+    USER_POOL_CLIENT_ID: Lazy.string({ produce: clientIds }),
+    ...(props.rateLimitRequests ? { RATE_LIMIT_REQUESTS: String(props.rateLimitRequests) } : {}),
+    ...(props.rateLimitReads ? { RATE_LIMIT_READS: String(props.rateLimitReads) } : {}),
+    ...(props.listReadBudget ? { LIST_READ_BUDGET: String(props.listReadBudget) } : {}),
+    // Every write keeps the reminder state (which statuses close an action) in step, so every function reads them.
+    CLOSED_STATUSES: (props.closedStatuses ?? [3, 4]).join(','),
+    DUE_SOON_HOURS: String(props.dueSoonHours ?? 24),
+    ESCALATE_AFTER_HOURS: String(props.escalateAfterHours ?? 168),
+    REMINDER_INTERVAL_SECONDS: String(reminderInterval.toSeconds()),
+  };
 }
 
 /** One JSON object per request; `authorizerError` says why the JWT authorizer refused a token. */

@@ -3,3 +3,4 @@
  * own CDK app, and its props.
  */
 export { ActionTrackingService, type ActionTrackingServiceProps } from './action-tracking-service';
+export type { ConsoleOptions } from './console';

@@ -277,7 +277,7 @@ const operations: {
   listActions: (r) => ({
     method: 'get',
     path: r.path,
-    summary: 'List actions',
+    summary: 'List and search actions',
     description: OPERATORS,
     request: { query: listParameters },
     responses: {
@@ -299,7 +299,7 @@ const operations: {
   getAction: (r) => ({
     method: 'get',
     path: r.path,
-    summary: 'Get one action',
+    summary: 'Get an action',
     request: { params: idParameter },
     responses: {
       200: {
@@ -312,9 +312,9 @@ const operations: {
   updateAction: (r) => ({
     method: 'patch',
     path: r.path,
-    summary: 'Edit an action (JSON merge patch)',
+    summary: 'Edit an action',
     description:
-      'Allowed to the owner or the assignee, or anyone when allowAnonymousEdits is true. A patch naming assignee needs the owner or the current assignee, one naming allowAnonymousEdits the owner; anyone else gets 403 for the whole patch. actionProducer.name and .reference never change (400). null resets description, tags and attachments; location merges field by field; assignee is replaced whole (null unassigns). When several errors apply: 400, then 404, 403, 412.',
+      'A JSON merge patch (RFC 7396), conditional on If-Match. Allowed to the owner or the assignee, or anyone when allowAnonymousEdits is true. A patch naming assignee needs the owner or the current assignee, one naming allowAnonymousEdits the owner; anyone else gets 403 for the whole patch. actionProducer.name and .reference never change (400). null resets description, tags and attachments; location merges field by field; assignee is replaced whole (null unassigns). When several errors apply: 400, then 404, 403, 412.',
     request: {
       params: idParameter,
       headers: ifMatch,
@@ -331,14 +331,15 @@ const operations: {
   deleteAction: (r) => ({
     method: 'delete',
     path: r.path,
-    summary: 'Delete an action (owner only)',
+    summary: 'Delete an action',
+    description: 'The owner only, conditional on If-Match.',
     request: { params: idParameter, headers: ifMatch },
     responses: { 204: { description: 'Deleted' }, ...problems(401, 403, 404, 412, 503) },
   }),
   addComment: (r) => ({
     method: 'post',
     path: r.path,
-    summary: 'Comment on an action',
+    summary: 'Add a comment',
     description: `Any signed-in caller. Text: non-blank, at most ${actionLimits.comment} characters, well-formed Unicode; line breaks and tabs allowed. Moves the action's version, updatedAt and ETag.`,
     request: { params: idParameter, headers: idempotencyKey, body: jsonBody(commentBodySchema) },
     responses: {
@@ -349,7 +350,8 @@ const operations: {
   listComments: (r) => ({
     method: 'get',
     path: r.path,
-    summary: 'The whole comment thread, oldest first, in pages',
+    summary: 'List comments',
+    description: 'The whole comment thread, oldest first, in pages.',
     request: { params: idParameter, query: threadParameters },
     responses: {
       200: {
@@ -364,7 +366,8 @@ const operations: {
   editComment: (r) => ({
     method: 'patch',
     path: r.path,
-    summary: 'Edit a comment (its author only)',
+    summary: 'Edit a comment',
+    description: 'Its author only.',
     request: {
       params: commentParameters,
       body: jsonBody(commentBodySchema, ['application/json', 'application/merge-patch+json']),
@@ -377,14 +380,15 @@ const operations: {
   deleteComment: (r) => ({
     method: 'delete',
     path: r.path,
-    summary: "Delete a comment (its author or the action's owner)",
+    summary: 'Delete a comment',
+    description: "Its author or the action's owner.",
     request: { params: commentParameters },
     responses: { 204: { description: 'Deleted' }, ...problems(401, 403, 404, 503) },
   }),
   endorseAction: (r) => ({
     method: 'put',
     path: r.path,
-    summary: 'Endorse the action as the caller',
+    summary: 'Endorse an action',
     description: `Any signed-in caller; endorsing again changes nothing. At most ${actionLimits.endorsements} endorsements (409 past that). A caller may change their endorsement of one action at most 10 times an hour (past that a 429 problem+json with Retry-After).`,
     request: { params: idParameter },
     responses: {
@@ -395,17 +399,18 @@ const operations: {
   withdrawEndorsement: (r) => ({
     method: 'delete',
     path: r.path,
-    summary: "Withdraw the caller's endorsement",
+    summary: 'Withdraw an endorsement',
     description:
-      'A caller may change their endorsement of one action at most 10 times an hour (past that a 429 problem+json with Retry-After).',
+      "The caller's own. A caller may change their endorsement of one action at most 10 times an hour (past that a 429 problem+json with Retry-After).",
     request: { params: idParameter },
     responses: { 204: { description: 'Withdrawn (also when there was none)' }, ...problems(401, 404, 503) },
   }),
   getHistory: (r) => ({
     method: 'get',
     path: r.path,
-    summary: 'Every change of the action, oldest first, in pages',
-    description: 'Any signed-in caller, also after the action is deleted; 404 only for an id that never existed.',
+    summary: "Get an action's history",
+    description:
+      'Every change of the action, oldest first, in pages. Any signed-in caller, also after the action is deleted; 404 only for an id that never existed.',
     request: { params: idParameter, query: threadParameters },
     responses: {
       200: {
@@ -422,7 +427,7 @@ const operations: {
   createWebhook: (r) => ({
     method: 'post',
     path: r.path,
-    summary: 'Subscribe to events (webhook)',
+    summary: 'Create a webhook subscription',
     description: `Any signed-in caller, at most ${MAX_SUBSCRIPTIONS} subscriptions (409 past that). url: absolute https URL, at most 2,000 characters, no user or password, not a private, loopback or link-local host. events: default ["*"]. The secret (whsec_ + base64 of 32 bytes) is shown only here and on rotation. ${WEBHOOK_DELIVERY}`,
     request: { body: jsonBody(webhookCreateSchema) },
     responses: {
@@ -436,7 +441,8 @@ const operations: {
   listWebhooks: (r) => ({
     method: 'get',
     path: r.path,
-    summary: "The caller's webhook subscriptions (never a secret)",
+    summary: 'List webhook subscriptions',
+    description: "The caller's own, never with a secret.",
     responses: {
       200: {
         description: 'Every subscription of the caller',
@@ -448,7 +454,8 @@ const operations: {
   getWebhook: (r) => ({
     method: 'get',
     path: r.path,
-    summary: 'One webhook subscription (its owner only; 404 to anyone else)',
+    summary: 'Get a webhook subscription',
+    description: 'Its owner only; 404 to anyone else.',
     request: { params: webhookParameter },
     responses: {
       200: { description: 'The subscription', content: { 'application/json': { schema: webhook } } },
@@ -458,9 +465,9 @@ const operations: {
   updateWebhook: (r) => ({
     method: 'patch',
     path: r.path,
-    summary: 'Change a webhook subscription (JSON merge patch; its owner only)',
+    summary: 'Edit a webhook subscription',
     description:
-      'url, events, description (null clears it) and enabled. After enabled: false nothing more is sent; enabling again clears disabledReason.',
+      'A JSON merge patch; its owner only. url, events, description (null clears it) and enabled. After enabled: false nothing more is sent; enabling again clears disabledReason.',
     request: {
       params: webhookParameter,
       body: jsonBody(webhookPatchSchema, ['application/merge-patch+json', 'application/json']),
@@ -473,14 +480,16 @@ const operations: {
   deleteWebhook: (r) => ({
     method: 'delete',
     path: r.path,
-    summary: 'Delete a webhook subscription (its owner only); nothing more is sent to it',
+    summary: 'Delete a webhook subscription',
+    description: 'Its owner only; nothing more is sent to it.',
     request: { params: webhookParameter },
     responses: { 204: { description: 'Deleted' }, ...problems(401, 404, 503) },
   }),
   rotateWebhookSecret: (r) => ({
     method: 'post',
     path: r.path,
-    summary: 'A new secret; for 24 hours every delivery carries the new and the old signature',
+    summary: 'Rotate the signing secret',
+    description: 'A new secret; for 24 hours every delivery carries the new and the old signature.',
     request: { params: webhookParameter },
     responses: {
       200: {
@@ -493,7 +502,8 @@ const operations: {
   pingWebhook: (r) => ({
     method: 'post',
     path: r.path,
-    summary: 'Send one WebhookPing delivery to this endpoint alone',
+    summary: 'Send a test ping',
+    description: 'One WebhookPing delivery to this endpoint alone.',
     request: { params: webhookParameter },
     responses: {
       202: {
@@ -506,7 +516,8 @@ const operations: {
   listWebhookDeliveries: (r) => ({
     method: 'get',
     path: r.path,
-    summary: 'The delivery log of the last 30 days, newest first, in pages',
+    summary: 'List deliveries',
+    description: 'The delivery log of the last 30 days, newest first, in pages.',
     request: { params: webhookParameter, query: threadParameters },
     responses: {
       200: {
@@ -523,16 +534,17 @@ const operations: {
   redeliverWebhook: (r) => ({
     method: 'post',
     path: r.path,
-    summary: 'Attempt a delivery again now, with the same webhook-id',
+    summary: 'Redeliver',
+    description: 'Attempt the delivery again now, with the same webhook-id.',
     request: { params: z.object({ id: z.string(), deliveryId: z.string() }) },
     responses: { 202: { description: 'The attempt is on its way' }, ...problems(401, 404, 409, 503) },
   }),
   listChanges: (r) => ({
     method: 'get',
     path: r.path,
-    summary: 'The change feed: every history entry of every action',
+    summary: 'Read the change feed',
     description:
-      "Oldest first; one action's entries in version order. Follow `nextCursor` (always present, also on an empty page: poll again with it later) and you see every entry exactly once, deletes included, also while writes run. An entry appears up to 10 seconds after its change is stored. A page costs about `limit` entries whatever the table holds. Any signed-in caller.",
+      "Every history entry of every action, oldest first; one action's entries in version order. Follow `nextCursor` (always present, also on an empty page: poll again with it later) and you see every entry exactly once, deletes included, also while writes run. An entry appears up to 10 seconds after its change is stored. A page costs about `limit` entries whatever the table holds. Any signed-in caller.",
     request: { query: changesParameters },
     responses: {
       200: {
@@ -545,7 +557,7 @@ const operations: {
   openApi: (r) => ({
     method: 'get',
     path: r.path,
-    summary: 'This document',
+    summary: 'Get the OpenAPI document',
     security: [],
     responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: z.object({}) } } } },
   }),
@@ -553,7 +565,7 @@ const operations: {
     const base = {
       method: 'get' as const,
       path: r.path,
-      summary: 'Interactive documentation (Swagger UI)',
+      summary: 'Open the documentation page',
       security: [],
     };
     if (!r.path.includes('{file}'))
@@ -564,6 +576,7 @@ const operations: {
     return {
       ...base,
       operationId: 'docsFile',
+      summary: 'Get a file of the documentation page',
       request: { params: z.object({ file: z.string() }) },
       responses: {
         200: { description: 'A file of the page', content: { '*/*': { schema: z.string() } } },
@@ -576,6 +589,56 @@ const operations: {
   },
 };
 
+/** The groups of the docs page, in the order a newcomer reads them, each with its one line. */
+const tags = [
+  { name: 'Actions', description: 'Create, find, read, edit and delete actions: what must be done, by whom, by when.' },
+  { name: 'Comments and endorsements', description: 'Discuss an action in its comment thread, and endorse it.' },
+  {
+    name: 'History and the change feed',
+    description: 'Every change of one action, and of all actions in order, to keep a copy in step.',
+  },
+  {
+    name: 'Webhooks',
+    description: 'Every change and reminder posted to your own endpoint, signed (Standard Webhooks 1.0).',
+  },
+  { name: 'This document', description: 'The API description as OpenAPI 3.1, and this page.' },
+] as const;
+
+/** The group of each route's operation, by handler: a handler without one does not compile. */
+const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
+  createAction: 'Actions',
+  listActions: 'Actions',
+  getAction: 'Actions',
+  updateAction: 'Actions',
+  deleteAction: 'Actions',
+  addComment: 'Comments and endorsements',
+  listComments: 'Comments and endorsements',
+  editComment: 'Comments and endorsements',
+  deleteComment: 'Comments and endorsements',
+  endorseAction: 'Comments and endorsements',
+  withdrawEndorsement: 'Comments and endorsements',
+  getHistory: 'History and the change feed',
+  listChanges: 'History and the change feed',
+  createWebhook: 'Webhooks',
+  listWebhooks: 'Webhooks',
+  getWebhook: 'Webhooks',
+  updateWebhook: 'Webhooks',
+  deleteWebhook: 'Webhooks',
+  rotateWebhookSecret: 'Webhooks',
+  pingWebhook: 'Webhooks',
+  listWebhookDeliveries: 'Webhooks',
+  redeliverWebhook: 'Webhooks',
+  openApi: 'This document',
+  docs: 'This document',
+};
+
+/** What a receiver scans for in the reminders it may be sent. */
+const reminderSummaries = {
+  ActionDueSoon: 'Received when an action is due soon',
+  ActionOverdue: 'Received when an action is overdue',
+  ActionEscalated: 'Received when an overdue action is escalated',
+} as const;
+
 /** The whole document. */
 export function openApiDocument(): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
@@ -587,7 +650,9 @@ export function openApiDocument(): Record<string, unknown> {
       method: 'post',
       path: type,
       operationId: `on${type}`,
-      summary: `${type}, as a webhook delivery (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature)`,
+      tags: ['Webhooks'],
+      summary: reminderSummaries[type],
+      description: `${type}, as a webhook delivery your endpoint receives (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature).`,
       security: [],
       request: {
         body: {
@@ -618,17 +683,24 @@ export function openApiDocument(): Record<string, unknown> {
     operationIds.add(operationId);
     // Every authenticated route also counts against the caller's quotas (lib/http/quotas.ts).
     const limited = route.public ? throttled : quotaOrThrottle;
-    registry.registerPath({ ...operation, operationId, responses: { ...operation.responses, ...limited } });
+    registry.registerPath({
+      ...operation,
+      operationId,
+      tags: [tagOf[route.handler]],
+      responses: { ...operation.responses, ...limited },
+    });
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Action tracking service',
       version: '1.0.0',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       description:
         'Safety, maintenance and quality actions: create, list with filters, paging and sorting, and edit under the owner/assignee rule. Every error is application/problem+json. Each caller has a quota of requests and of index entries read a minute; every authenticated answer carries the RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10) of the quota nearest to running out ("requests", or "reads" counted in index entries), and past a quota the answer is 429 with Retry-After.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
+    tags: [...tags],
   }) as unknown as Record<string, unknown>;
 }

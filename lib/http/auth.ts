@@ -54,7 +54,7 @@ function getVerification(): Verification {
       : { fetch: (uri, options, data) => fetcher.fetch(config.jwksUri ?? uri, options, data) },
   });
   const verifier = CognitoJwtVerifier.create(
-    { userPoolId: config.userPoolId, clientId: config.userPoolClientId, tokenUse: 'id', graceSeconds: LEEWAY_SECONDS },
+    { userPoolId: config.userPoolId, clientId: config.userPoolClientIds, tokenUse: 'id', graceSeconds: LEEWAY_SECONDS },
     { jwksCache },
   );
   if (config.jwksFile) verifier.cacheJwks(JSON.parse(readFileSync(config.jwksFile, 'utf8')));

@@ -38,13 +38,16 @@ describe('the HTTP API', () => {
     expect(routeResources.get('$default')!.Properties.AuthorizationType).toBe('NONE');
   });
 
-  it('has one authorizer: a JWT authorizer for ID tokens of the pool and its app client', () => {
+  it("has one authorizer: a JWT authorizer for ID tokens of the pool's app clients, the service's and the console's", () => {
     expect(deployed.ofType('AWS::ApiGatewayV2::Authorizer')).toHaveLength(1);
     expect(authorizer.Properties).toMatchObject({
       AuthorizerType: 'JWT',
       IdentitySource: ['$request.header.Authorization'],
     });
-    expect(authorizer.Properties.JwtConfiguration.Audience.map(render)).toEqual([clientId]);
+    expect(authorizer.Properties.JwtConfiguration.Audience.map(render)).toEqual([
+      clientId,
+      deployed.id(deployed.service.console!.client as never),
+    ]);
     expect(render(authorizer.Properties.JwtConfiguration.Issuer)).toBe(
       `https://cognito-idp.AWS::Region.amazonaws.com/${poolId}`,
     );
@@ -99,9 +102,9 @@ describe('the HTTP API', () => {
     expect(api.Properties.CorsConfiguration).toBeUndefined();
   });
 
-  it('publishes the URL, pool, client, table and bus as stack outputs', () => {
+  it('publishes the URL, pool, client, table, bus and console as stack outputs', () => {
     expect(Object.keys(deployed.outputs).sort()).toEqual(
-      ['ApiUrl', 'EventBusName', 'TableName', 'UserPoolClientId', 'UserPoolId'].sort(),
+      ['ApiUrl', 'ConsoleUrl', 'EventBusName', 'TableName', 'UserPoolClientId', 'UserPoolId'].sort(),
     );
     expect(JSON.stringify(deployed.outputs.ApiUrl)).toContain(apiId);
   });
@@ -122,7 +125,7 @@ describe('the user pool', () => {
   });
 
   it('has a public app client that can sign in with a password from the CLI, without OAuth', () => {
-    const [[, client]] = deployed.ofType('AWS::Cognito::UserPoolClient') as [[string, typeof api]];
+    const client = deployed.resources[clientId]!;
     expect(client.Properties.GenerateSecret).toBe(false);
     expect(client.Properties.ExplicitAuthFlows).toEqual(
       expect.arrayContaining(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
@@ -132,7 +135,7 @@ describe('the user pool', () => {
   });
 
   it('lets users write neither their name nor their email: the service records them as who did what', () => {
-    const [[, client]] = deployed.ofType('AWS::Cognito::UserPoolClient') as [[string, typeof api]];
+    const client = deployed.resources[clientId]!;
     const writable = client.Properties.WriteAttributes as string[];
     // An unset list would let a user write every standard attribute.
     expect(writable).toBeDefined();
@@ -146,6 +149,7 @@ describe('props', () => {
   it('take an existing pool: no pool is created, a client is added to it, tokens are checked against it', () => {
     const existing = synthesize((stack) => ({
       userPool: UserPool.fromUserPoolId(stack, 'Pool', 'eu-west-1_Existing'),
+      console: false,
     }));
     expect(existing.ofType('AWS::Cognito::UserPool')).toHaveLength(0);
     const [[clientLogicalId, client]] = existing.ofType('AWS::Cognito::UserPoolClient') as [[string, typeof api]];
@@ -159,10 +163,11 @@ describe('props', () => {
     expect(fn.Properties.Environment.Variables.USER_POOL_ID).toBe('eu-west-1_Existing');
   });
 
-  it('take an existing pool and client: nothing Cognito is created', () => {
+  it('take an existing pool and client, and no console: nothing Cognito is created', () => {
     const existing = synthesize((stack) => ({
       userPool: UserPool.fromUserPoolId(stack, 'Pool', 'eu-west-1_Existing'),
       userPoolClient: UserPoolClient.fromUserPoolClientId(stack, 'Client', 'existingclient'),
+      console: false,
     }));
     expect(existing.ofType('AWS::Cognito::UserPool')).toHaveLength(0);
     expect(existing.ofType('AWS::Cognito::UserPoolClient')).toHaveLength(0);

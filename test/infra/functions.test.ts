@@ -69,10 +69,22 @@ const dynamoGrants = (handler: string) =>
       .filter(([, actions]) => actions.length > 0),
   );
 
+const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
+  items.filter(test),
+  items.filter((item) => !test(item)),
+];
+
 describe('the functions', () => {
   it('are one per handler of lib/http/routes.ts, the fallback, ingest, the stream consumer, the sweep and webhook delivery', () => {
     expect(Object.keys(deployed.service.functions).sort()).toEqual([...declared.keys()].sort());
-    expect(deployed.ofType('AWS::Lambda::Function')).toHaveLength(declared.size);
+    const [ours, others] = partition(deployed.ofType('AWS::Lambda::Function'), ([, fn]) =>
+      String(fn.Properties.Description).startsWith('functions/'),
+    );
+    expect(ours).toHaveLength(declared.size);
+    // The one other: aws-cdk-lib's copier of the console's files, with the console's own role.
+    expect(others.map(([, fn]) => render(fn.Properties.Role))).toEqual([
+      `${deployed.id(deployed.service.console!.node.findChild('DeploymentRole') as never)}.Arn`,
+    ]);
   });
 
   it.each([...declared.keys()])(
@@ -128,7 +140,10 @@ describe('the functions', () => {
     });
     expect(render(variables.TABLE_NAME)).toBe(deployed.id(deployed.service.table as never));
     expect(render(variables.USER_POOL_ID)).toBe(deployed.id(deployed.service.userPool as never));
-    expect(render(variables.USER_POOL_CLIENT_ID)).toBe(deployed.id(deployed.service.userPoolClient as never));
+    // ID tokens of the service's client and of the console's.
+    expect(render(variables.USER_POOL_CLIENT_ID)).toBe(
+      `${deployed.id(deployed.service.userPoolClient as never)},${deployed.id(deployed.service.console!.client as never)}`,
+    );
   });
 });
 

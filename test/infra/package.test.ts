@@ -102,9 +102,11 @@ describe('the npm package', () => {
     expect(files).toContain('dist/types/infra/cdk/index.d.ts');
     expect(files).toContain('dist/functions/createAction/index.mjs');
     expect(files).toContain('dist/functions/docs/swagger-ui/swagger-ui-bundle.js');
+    expect(files).toContain('dist/console/index.html');
+    expect(files).toContain('LICENSE');
     for (const file of files) {
       expect(file).toMatch(
-        /^(dist\/(cdk|types\/infra\/cdk|functions)\/|dist\/package\.json$|package\.json$|README\.md$)/,
+        /^(dist\/(cdk|types\/infra\/cdk|functions|console)\/|dist\/package\.json$|package\.json$|README\.md$|LICENSE$)/,
       );
     }
     expect(files.some((f) => /test|fixture|infra\/local|\.ts$/.test(f.replace(/\.d\.ts$/, '')))).toBe(false);

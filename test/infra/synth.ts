@@ -1,7 +1,17 @@
+import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ActionTrackingService, type ActionTrackingServiceProps } from '../../infra/cdk/action-tracking-service';
 import { ActionTrackingStack } from '../../infra/cdk/action-tracking-stack';
+
+/** A stand-in for the built console (`console/dist`), so a template test builds no console either. */
+export const consoleFixture = join(import.meta.dirname, 'fixtures', 'console');
+
+/** The props with the console's files from the fixture, unless the props turn the console off or name their own. */
+function withConsoleFixture(props: ActionTrackingServiceProps): ActionTrackingServiceProps {
+  if (props.console === false) return props;
+  return { ...props, console: { assetsDirectory: consoleFixture, ...(props.console === true ? {} : props.console) } };
+}
 
 /**
  * Synthesizes the service without bundling the functions (CDK's own `aws:cdk:bundling-stacks`
@@ -15,9 +25,9 @@ export function synthesize(props: ActionTrackingServiceProps | ((scope: Stack) =
   let service: ActionTrackingService;
   if (typeof props === 'function') {
     stack = new Stack(app, 'ActionTracking');
-    service = new ActionTrackingService(stack, 'Service', props(stack));
+    service = new ActionTrackingService(stack, 'Service', withConsoleFixture(props(stack)));
   } else {
-    stack = new ActionTrackingStack(app, 'ActionTracking', { service: props });
+    stack = new ActionTrackingStack(app, 'ActionTracking', { service: withConsoleFixture(props) });
     service = (stack as ActionTrackingStack).service;
   }
   const template = Template.fromStack(stack);

@@ -77,6 +77,41 @@ describe('GET /api/openapi.json', () => {
     expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.paths['/api/openapi.json'].get.security).toEqual([]);
   });
+
+  it('groups every operation under one declared tag, each tag with a line, each operation with a summary', async () => {
+    const { body: document } = await call('GET', '/api/openapi.json');
+    const tags = document.tags as { name: string; description: string }[];
+    expect(tags.map((t) => t.name)).toEqual([
+      'Actions',
+      'Comments and endorsements',
+      'History and the change feed',
+      'Webhooks',
+      'This document',
+    ]);
+    for (const tag of tags) expect(tag.description.length, tag.name).toBeGreaterThan(20);
+    const used = new Set<string>();
+    for (const item of Object.values(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+        expect(operation.tags, operation.operationId).toHaveLength(1);
+        expect(
+          tags.map((t) => t.name),
+          operation.operationId,
+        ).toContain(operation.tags[0]);
+        used.add(operation.tags[0]);
+        // A summary a person scans: short, no parenthetical detail (that belongs in the description).
+        expect(operation.summary, operation.operationId).toMatch(/^[A-Z][^()]{2,40}$/);
+      }
+    }
+    expect([...used].sort()).toEqual(tags.map((t) => t.name).sort());
+    expect(document.paths['/api/actions'].get.tags).toEqual(['Actions']);
+    expect(document.paths['/api/changes'].get.tags).toEqual(['History and the change feed']);
+  });
+
+  it("names its licence, the project's: Apache-2.0", async () => {
+    const { body: document } = await call('GET', '/api/openapi.json');
+    expect(document.info.license).toEqual({ name: 'Apache-2.0', identifier: 'Apache-2.0' });
+  });
 });
 
 describe('openapi.json in the repository', () => {
