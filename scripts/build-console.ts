@@ -1,12 +1,21 @@
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { API_TYPES_FILE, apiTypesSource, writeConsole } from '../console/build';
+import { commandLine } from '../infra/command-line';
 
 /**
  * `npm run build:console`: regenerates the console's API types from openapi.json, then writes
  * the built console to console/dist/ (what the construct's bucket serves) and prints each file's
  * size, raw and gzipped. `npm start` and the tests build it in memory themselves.
  */
+
+commandLine(
+  `usage: npm run build:console
+
+Regenerates console/src/api-types.ts from openapi.json and writes the built console (index.html
+and hashed assets) to console/dist/, printing each file's size raw and gzipped.`,
+  {},
+);
 
 writeFileSync(API_TYPES_FILE, await apiTypesSource());
 const files = await writeConsole();

@@ -3,6 +3,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } fr
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeConsole } from '../console/build';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
 import { commandLine } from '../infra/command-line';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../lib/api-docs/docs-assets';
@@ -57,10 +58,9 @@ for (const file of Object.keys(docsAssets)) {
   copyFileSync(join(root, 'node_modules', docsAssetsPackage, file), join(docsTarget, file));
 }
 
-// The console the construct deploys by default (infra/cdk/console.ts looks for it here in the package).
+// The console the construct deploys by default, built afresh (infra/cdk/console.ts looks for it here in the package).
 const consoleBuild = join(root, 'console', 'dist');
-if (!existsSync(join(consoleBuild, 'index.html')))
-  throw new Error(`no built console at ${consoleBuild}: run \`npm run build:console\` first`);
+await writeConsole();
 cpSync(consoleBuild, join(dist, 'console'), { recursive: true });
 
 // The construct: CommonJS, so it loads from ESM and CommonJS apps alike; `import.meta.url` (which

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { helpIfAsked } from '../infra/local/cli';
+import { commandLine } from '../infra/command-line';
 import { issueToken } from '../infra/local/issuer';
 import { startLocalStack } from '../infra/local/stack';
 
@@ -15,11 +15,14 @@ import { startLocalStack } from '../infra/local/stack';
  * list (median of 5 loads) and the list calls each screen makes.
  */
 
-helpIfAsked(`usage: npm run screenshots
+commandLine(
+  `usage: npm run screenshots
 
 Saves the console's main screens, desktop and phone, to docs/screenshots/*.png from a seeded
 local stack of its own, and prints the time to the first usable list (median of 5 loads) and the
-API list calls per screen. Needs Chromium at /usr/bin/chromium (apt-get install -y chromium).`);
+API list calls per screen. Needs Chromium at /usr/bin/chromium (apt-get install -y chromium).`,
+  {},
+);
 
 const OUT = join(import.meta.dirname, '..', 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';

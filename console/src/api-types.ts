@@ -8,7 +8,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List actions
+         * List and search actions
          * @description Filters are `<parameter>=<operator><value>`: `=` equal (also the default; `==` is an explicit equal, so `title==!urgent` matches the title `!urgent`), `!` not equal, `*` like (case-insensitive substring; strings only), `<` smaller, `>` greater, `~` in (comma-separated, at most 100 values; `\,` is a literal comma and `\\` a backslash). Filters combine with AND, repeated ones too. At most 20 filters.
          */
         get: operations["listActions"];
@@ -31,17 +31,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one action */
+        /** Get an action */
         get: operations["getAction"];
         put?: never;
         post?: never;
-        /** Delete an action (owner only) */
+        /**
+         * Delete an action
+         * @description The owner only, conditional on If-Match.
+         */
         delete: operations["deleteAction"];
         options?: never;
         head?: never;
         /**
-         * Edit an action (JSON merge patch)
-         * @description Allowed to the owner or the assignee, or anyone when allowAnonymousEdits is true. A patch naming assignee needs the owner or the current assignee, one naming allowAnonymousEdits the owner; anyone else gets 403 for the whole patch. actionProducer.name and .reference never change (400). null resets description, tags and attachments; location merges field by field; assignee is replaced whole (null unassigns). When several errors apply: 400, then 404, 403, 412.
+         * Edit an action
+         * @description A JSON merge patch (RFC 7396), conditional on If-Match. Allowed to the owner or the assignee, or anyone when allowAnonymousEdits is true. A patch naming assignee needs the owner or the current assignee, one naming allowAnonymousEdits the owner; anyone else gets 403 for the whole patch. actionProducer.name and .reference never change (400). null resets description, tags and attachments; location merges field by field; assignee is replaced whole (null unassigns). When several errors apply: 400, then 404, 403, 412.
          */
         patch: operations["updateAction"];
         trace?: never;
@@ -53,11 +56,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The whole comment thread, oldest first, in pages */
+        /**
+         * List comments
+         * @description The whole comment thread, oldest first, in pages.
+         */
         get: operations["listComments"];
         put?: never;
         /**
-         * Comment on an action
+         * Add a comment
          * @description Any signed-in caller. Text: non-blank, at most 2000 characters, well-formed Unicode; line breaks and tabs allowed. Moves the action's version, updatedAt and ETag.
          */
         post: operations["addComment"];
@@ -77,11 +83,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a comment (its author or the action's owner) */
+        /**
+         * Delete a comment
+         * @description Its author or the action's owner.
+         */
         delete: operations["deleteComment"];
         options?: never;
         head?: never;
-        /** Edit a comment (its author only) */
+        /**
+         * Edit a comment
+         * @description Its author only.
+         */
         patch: operations["editComment"];
         trace?: never;
     };
@@ -94,14 +106,14 @@ export interface paths {
         };
         get?: never;
         /**
-         * Endorse the action as the caller
+         * Endorse an action
          * @description Any signed-in caller; endorsing again changes nothing. At most 100 endorsements (409 past that). A caller may change their endorsement of one action at most 10 times an hour (past that a 429 problem+json with Retry-After).
          */
         put: operations["endorseAction"];
         post?: never;
         /**
-         * Withdraw the caller's endorsement
-         * @description A caller may change their endorsement of one action at most 10 times an hour (past that a 429 problem+json with Retry-After).
+         * Withdraw an endorsement
+         * @description The caller's own. A caller may change their endorsement of one action at most 10 times an hour (past that a 429 problem+json with Retry-After).
          */
         delete: operations["withdrawEndorsement"];
         options?: never;
@@ -117,8 +129,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every change of the action, oldest first, in pages
-         * @description Any signed-in caller, also after the action is deleted; 404 only for an id that never existed.
+         * Get an action's history
+         * @description Every change of the action, oldest first, in pages. Any signed-in caller, also after the action is deleted; 404 only for an id that never existed.
          */
         get: operations["getHistory"];
         put?: never;
@@ -136,11 +148,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's webhook subscriptions (never a secret) */
+        /**
+         * List webhook subscriptions
+         * @description The caller's own, never with a secret.
+         */
         get: operations["listWebhooks"];
         put?: never;
         /**
-         * Subscribe to events (webhook)
+         * Create a webhook subscription
          * @description Any signed-in caller, at most 25 subscriptions (409 past that). url: absolute https URL, at most 2,000 characters, no user or password, not a private, loopback or link-local host. events: default ["*"]. The secret (whsec_ + base64 of 32 bytes) is shown only here and on rotation. Each published event whose type the subscription names is POSTed to its url per Standard Webhooks 1.0: body {type, timestamp, data}; headers webhook-id (the event id, the same on every retry and redelivery), webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256>; two, space separated, for 24 hours after a rotation). Success is a 2xx within 10 seconds; redirects are not followed. Retries after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; 410 Gone disables the subscription, and so do 5 days of failures. Only public addresses are reached (unless the deployment sets WEBHOOKS_ALLOW_PRIVATE=true).
          */
         post: operations["createWebhook"];
@@ -157,17 +172,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One webhook subscription (its owner only; 404 to anyone else) */
+        /**
+         * Get a webhook subscription
+         * @description Its owner only; 404 to anyone else.
+         */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** Delete a webhook subscription (its owner only); nothing more is sent to it */
+        /**
+         * Delete a webhook subscription
+         * @description Its owner only; nothing more is sent to it.
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /**
-         * Change a webhook subscription (JSON merge patch; its owner only)
-         * @description url, events, description (null clears it) and enabled. After enabled: false nothing more is sent; enabling again clears disabledReason.
+         * Edit a webhook subscription
+         * @description A JSON merge patch; its owner only. url, events, description (null clears it) and enabled. After enabled: false nothing more is sent; enabling again clears disabledReason.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -181,7 +202,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new secret; for 24 hours every delivery carries the new and the old signature */
+        /**
+         * Rotate the signing secret
+         * @description A new secret; for 24 hours every delivery carries the new and the old signature.
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -198,7 +222,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one WebhookPing delivery to this endpoint alone */
+        /**
+         * Send a test ping
+         * @description One WebhookPing delivery to this endpoint alone.
+         */
         post: operations["pingWebhook"];
         delete?: never;
         options?: never;
@@ -213,7 +240,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log of the last 30 days, newest first, in pages */
+        /**
+         * List deliveries
+         * @description The delivery log of the last 30 days, newest first, in pages.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -232,7 +262,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Attempt a delivery again now, with the same webhook-id */
+        /**
+         * Redeliver
+         * @description Attempt the delivery again now, with the same webhook-id.
+         */
         post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
@@ -248,8 +281,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The change feed: every history entry of every action
-         * @description Oldest first; one action's entries in version order. Follow `nextCursor` (always present, also on an empty page: poll again with it later) and you see every entry exactly once, deletes included, also while writes run. An entry appears up to 10 seconds after its change is stored. A page costs about `limit` entries whatever the table holds. Any signed-in caller.
+         * Read the change feed
+         * @description Every history entry of every action, oldest first; one action's entries in version order. Follow `nextCursor` (always present, also on an empty page: poll again with it later) and you see every entry exactly once, deletes included, also while writes run. An entry appears up to 10 seconds after its change is stored. A page costs about `limit` entries whatever the table holds. Any signed-in caller.
          */
         get: operations["listChanges"];
         put?: never;
@@ -267,7 +300,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
+        /** Get the OpenAPI document */
         get: operations["openApi"];
         put?: never;
         post?: never;
@@ -284,7 +317,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Interactive documentation (Swagger UI) */
+        /** Open the documentation page */
         get: operations["docs"];
         put?: never;
         post?: never;
@@ -301,7 +334,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Interactive documentation (Swagger UI) */
+        /** Get a file of the documentation page */
         get: operations["docsFile"];
         put?: never;
         post?: never;
@@ -322,7 +355,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** ActionDueSoon, as a webhook delivery (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature) */
+        /**
+         * Received when an action is due soon
+         * @description ActionDueSoon, as a webhook delivery your endpoint receives (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature).
+         */
         post: operations["onActionDueSoon"];
         delete?: never;
         options?: never;
@@ -339,7 +375,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** ActionOverdue, as a webhook delivery (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature) */
+        /**
+         * Received when an action is overdue
+         * @description ActionOverdue, as a webhook delivery your endpoint receives (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature).
+         */
         post: operations["onActionOverdue"];
         delete?: never;
         options?: never;
@@ -356,7 +395,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** ActionEscalated, as a webhook delivery (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature) */
+        /**
+         * Received when an overdue action is escalated
+         * @description ActionEscalated, as a webhook delivery your endpoint receives (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature).
+         */
         post: operations["onActionEscalated"];
         delete?: never;
         options?: never;

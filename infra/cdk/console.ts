@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Aws, type CfnElement, Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, type CfnElement, Duration, Names, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   AllowedMethods,
@@ -277,8 +277,12 @@ export class ServiceConsole extends Construct {
         id: `AwsSolutions-IAM5[Action::${action}]`,
         reason: `BucketDeployment's read and write grants on the staged files and the console bucket name ${action}.`,
       });
+    // The assets bucket's name holds the account and region: literal when the stack's environment
+    // is known (the CLI fills in a default region), pseudo parameters when it is not.
+    const { account, region } = Stack.of(this);
+    const named = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
     Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-${named(account, 'AccountId')}-${named(region, 'Region')}/*]`,
       reason: 'The staged console files are objects of the CDK assets bucket, under names known only at deploy time.',
     });
     Validations.of(role).acknowledge({
