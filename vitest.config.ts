@@ -31,6 +31,8 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'integration',
+          // Four files share two cores and one store, so a test takes longer than it would alone.
+          testTimeout: 60_000,
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
         },
