@@ -199,7 +199,7 @@ describe('any JSON at all', () => {
             }
           }
         }),
-        { numRuns: 300 },
+        { numRuns: 150 },
       );
     }
   });

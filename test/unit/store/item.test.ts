@@ -82,7 +82,7 @@ describe('toItem and fromItem', () => {
       fc.property(action, (a) => {
         expect(fromItem(toItem(a))).toEqual(a);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 
@@ -98,7 +98,7 @@ describe('toItem and fromItem', () => {
           expect(value, name).not.toBe('');
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 

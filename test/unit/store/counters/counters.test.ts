@@ -89,7 +89,7 @@ describe('counterMoves', () => {
         expect(counts).toEqual(countsOf(last));
         expect(apply(counterMoves(last, undefined), counts).size).toBe(0);
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 
@@ -99,7 +99,7 @@ describe('counterMoves', () => {
         const keys = counterMoves(before, after).map((m) => m.key);
         expect(new Set(keys).size).toBe(keys.length);
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 });
