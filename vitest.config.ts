@@ -7,7 +7,10 @@ import { defineConfig } from 'vitest/config';
  * `npx vitest run --project unit|integration|infra`:
  * - unit: pure tests, no I/O; no stack starts, so a run takes seconds.
  * - integration: through HTTP against the local stack `test/support/global-setup.ts` starts once
- *   (AWS's DynamoDB Local engine, in memory); only this project pays for it.
+ *   (AWS's DynamoDB Local engine, in memory); only this project pays for it. Its files run in
+ *   parallel on that one stack: each sees only its own users and producers. A file whose subject
+ *   is the whole stack (every write, every event, the stack's own settings) starts its own, once,
+ *   with `useOwnStack()` (test/support/client.ts) or `startLocalStack`, and joins the pool too.
  * - infra: the synthesized template; no stack either.
  */
 const shared = {
@@ -18,12 +21,18 @@ const shared = {
 
 export default defineConfig({
   test: {
+    // Most of an integration file's time is spent waiting (on the store, a child process, a
+    // receiver, a timer), so more files than cores run at once; vitest's default on a 2-core
+    // machine is one file at a time. `--maxWorkers=N` overrides it.
+    maxWorkers: 4,
     projects: [
       { test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
         test: {
           ...shared,
           name: 'integration',
+          // Four files share two cores and one store, so a test takes longer than it would alone.
+          testTimeout: 60_000,
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
         },

@@ -1,12 +1,27 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { actionBody, call, create, expectProblem, list, newUser, q, uniqueProducer } from '../support/client';
+import {
+  actionBody,
+  call,
+  create,
+  expectProblem,
+  list,
+  newUser,
+  q,
+  uniqueProducer,
+  useOwnStack,
+} from '../support/client';
 
 /**
  * Issue 25, contract section 11: the change feed. Six writers, one of every kind, change a pool
  * of actions at once while a poller follows `nextCursor`; afterwards the poller has seen each
  * history entry of every one of those actions exactly once, each action's in version order,
  * deletes included.
+ *
+ * The feed is every write of the stack, so this file runs on a stack of its own: another file's
+ * writes would keep the poller's pages from ever running dry and push its entries past a page.
  */
+
+useOwnStack();
 
 interface FeedEntry {
   actionId: string;

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { actionBody, call, create, getOne, list, newUser, q, uniqueProducer } from '../support/client';
+import { actionBody, call, create, getOne, list, newUser, q, uniqueProducer, useOwnStack } from '../support/client';
 
-/** Concurrent edits: the store's conditional write, not a stale read, decides who wins. */
+/**
+ * Concurrent edits: the store's conditional write, not a stale read, decides who wins. On a stack
+ * of its own: on the shared one, the other files' requests queue in the same store and spend the
+ * contended writes' retry budget (5 s) for them.
+ */
+
+useOwnStack();
 
 const owner = newUser('Race Owner');
 const stranger = newUser('Race Stranger');

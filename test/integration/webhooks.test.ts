@@ -1,6 +1,15 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { actionBody, call, create, expectProblem, newUser, type TestUser, uniqueProducer } from '../support/client';
+import {
+  actionBody,
+  call,
+  create,
+  expectProblem,
+  newUser,
+  type TestUser,
+  uniqueProducer,
+  useOwnStack,
+} from '../support/client';
 import { type Behaviour, firstAttemptAnswers, type Received, type Receiver, startReceiver } from '../support/receiver';
 
 /**
@@ -9,12 +18,15 @@ import { type Behaviour, firstAttemptAnswers, type Received, type Receiver, star
  * checked by the `standardwebhooks` package's own `Webhook.verify`. The stack retries a failed
  * delivery after 1 second instead of 5 (WEBHOOK_RETRY_SECONDS in test/support/global-setup.ts).
  *
- * Every subscription here hears the whole stack, other test files included, so each assertion
- * looks only at the actions its own test created.
+ * A subscription hears every event of its stack, so this file runs on a stack of its own (the
+ * other files' events would fan out to its hanging and failing receivers, and their load would
+ * blur the timing test); each assertion still looks only at the actions its own test created.
  */
 
+useOwnStack();
+
 const receivers: Receiver[] = [];
-/** Every subscription made here, deleted at the end: each one hears every event of the shared stack. */
+/** Every subscription made here, deleted at the end: each one hears every event of the stack. */
 const made: Array<{ user: TestUser; id: string }> = [];
 afterAll(async () => {
   for (const { user, id } of made) await call('DELETE', `/api/webhooks/${id}`, { token: user.token });

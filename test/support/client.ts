@@ -1,13 +1,42 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { issueToken, type LocalUser } from '../../infra/local/issuer';
+import type { LocalStack } from '../../infra/local/stack';
 
 /** A tiny HTTP client for the local stack, and tokens from its issuer. */
 
-export const apiUrl = () => inject('apiUrl');
-export const dataDir = () => inject('dataDir');
+/** The stack of this file, when it asked for one of its own (`useOwnStack`). */
+let own: LocalStack | undefined;
+
+export const apiUrl = () => own?.url ?? inject('apiUrl');
+export const dataDir = () => own?.dataDir ?? inject('dataDir');
+
+/**
+ * Integration files run in parallel against the shared stack, each seeing only its own users and
+ * producers. A file whose subject is the whole stack (the change feed every write joins, webhook
+ * subscriptions that hear every event) calls this at its top level instead: from its `beforeAll`
+ * on, every helper here talks to a stack of its own (its own DynamoDB Local, in memory), started
+ * once for the file. Its issuer keys are the shared stack's, so users made before it started
+ * still sign in.
+ */
+export function useOwnStack(): void {
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actions-own-stack-'));
+    for (const file of ['issuer-key.json', 'jwks.json']) copyFileSync(join(inject('dataDir'), file), join(dir, file));
+    // Loaded here, not at the top: only the few files that ask for a stack of their own pay for it.
+    const { startLocalStack } = await import('../../infra/local/stack');
+    own = await startLocalStack({ dataDir: dir, store: 'memory', port: 0 });
+  }, 120_000);
+  afterAll(async () => {
+    const stack = own;
+    own = undefined;
+    await stack?.close();
+    if (stack) rmSync(stack.dataDir, { recursive: true, force: true });
+  });
+}
 
 const issuer = () => ({
   privateKeyFile: join(dataDir(), 'issuer-key.json'),

@@ -29,6 +29,11 @@ export async function setup(project: TestProject) {
   process.env.RATE_LIMIT_READS ??= String(1_000_000_000_000);
   // A failed webhook delivery is retried after 1 second instead of 5, so retry tests run quickly.
   process.env.WEBHOOK_RETRY_SECONDS ??= '1,300,1800,7200,18000,36000,36000';
+  // Files run in parallel on this one DynamoDB Local, which serves every request of the stack in
+  // one process: their bursts queue behind each other for seconds, which DynamoDB never does. The
+  // stack waits longer than a lone `npm start` (15 s) before a store call is a 503; the store's own
+  // timeout is tested on a proxy that never answers (test/integration/faults.test.ts).
+  process.env.STORE_TIMEOUT_MS ??= '30000';
   stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
   project.provide('apiUrl', stack.url);
   project.provide('dataDir', stack.dataDir);
