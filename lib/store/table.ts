@@ -75,6 +75,8 @@ export const attr = {
   referenceKey: 'kpf',
   /** Which due-date reminders were sent for the current `dueAt`: 0 none, 1 due soon, 2 overdue, 3 escalated. */
   reminded: 'rl',
+  /** Earlier `dueAt` values and the reminders sent for each (see `settleReminders`). */
+  remindedBefore: 'rb',
   /** `A#<shard>`, only while the action is overdue: the partition of `overdue-by-created`. */
   overdueKey: 'ov',
   /** `R<reminded>#<shard>`, only while the action is open: the partition of `reminders-by-due` (see `reminderPartition`). */
@@ -194,12 +196,17 @@ export const webhookKeys = {
   subscription: (id: string) => `s#${id}`,
   subscriptionPrefix: 's#',
   count: 'n',
+  /** Beside a subscription: the times its owner asked for redeliveries and pings. */
+  manualAttempts: (subscriptionId: string) => `m#${subscriptionId}`,
   deliveries: (subscriptionId: string) => `wd#${subscriptionId}`,
   delivery: (deliveryId: string) => `d#${deliveryId}`,
   deliveryPrefix: 'd#',
-  due: (shard: number) => `wq#${shard}`,
-  /** Spreads due attempts over this many partitions (each takes 1,000 writes a second). */
-  dueShards: 4,
+  /** A subscription's own queue of attempts due, so one subscription's pile never hides another's. */
+  due: (subscriptionId: string) => `wq#${subscriptionId}`,
+  /** Where the subscriptions with attempts queued are listed, one small marker each. */
+  ready: (shard: number) => `wr#${shard}`,
+  /** Spreads the markers over this many partitions (each takes 1,000 writes a second). */
+  readyShards: 4,
   /** The value of `attr.webhooksEnabledKey` on every enabled subscription. */
   enabled: 'W',
 } as const;

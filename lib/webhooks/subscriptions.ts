@@ -3,10 +3,11 @@ import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
 import { parseThreadQuery } from '../actions/comments';
 import { getConfig } from '../config';
-import { ConflictError, clip, NotFoundError } from '../errors';
+import { ConflictError, clip, NotFoundError, TooManyRequestsError } from '../errors';
 import type { Person } from '../model/action';
 import { eventTypeOf } from '../model/history';
-import { validateBody } from '../model/validation';
+import { oneLine, validateBody } from '../model/validation';
+import { backoff } from '../store/client';
 import {
   type Delivery,
   deleteSubscription,
@@ -15,8 +16,10 @@ import {
   listDeliveries,
   listSubscriptions,
   putSubscription,
+  readManualAttempts,
   type Subscription,
   updateSubscription,
+  writeManualAttempts,
 } from '../store/webhooks';
 import { hostProblem } from './address';
 import { newDelivery, requestAttempt } from './deliver';
@@ -88,9 +91,10 @@ const eventsSchema = z
     }
   });
 
-const descriptionSchema = z
-  .string()
-  .max(webhookLimits.description, `must be at most ${webhookLimits.description} characters`);
+/** A description is shown beside the URL in one line, so it follows the one-line rules (section 9). */
+const descriptionSchema = oneLine(
+  z.string().max(webhookLimits.description, `must be at most ${webhookLimits.description} characters`),
+);
 
 export const webhookCreateSchema = z.strictObject({
   url: urlSchema,
@@ -198,10 +202,38 @@ export async function rotateSecret(caller: Person, id: string): Promise<{ secret
   return { secret };
 }
 
+/**
+ * Redeliveries and pings one subscription may ask for in a window (contract section 9). Fewer than
+ * its lane drains from a receiver that hangs (2 attempts at a time, 10 seconds each: 120 in 10
+ * minutes), so what an owner asks for never piles up faster than it leaves.
+ */
+export const manualAttempts = { count: 30, windowSeconds: 600 } as const;
+
+/** Counts one redelivery or ping of the subscription; a 429 past the bound, saying when to retry. */
+async function countManualAttempt(caller: Person, id: string): Promise<void> {
+  for (let round = 0; round < 8; round++) {
+    if (round > 0) await backoff(round);
+    const now = Math.floor(Date.now() / 1000);
+    const log = await readManualAttempts(caller.id, id);
+    const recent = log.times.filter((t) => t > now - manualAttempts.windowSeconds);
+    if (recent.length >= manualAttempts.count) {
+      const oldest = recent[recent.length - manualAttempts.count] as number;
+      throw new TooManyRequestsError(
+        `This subscription has had ${manualAttempts.count} redeliveries and pings in the last ${manualAttempts.windowSeconds / 60} minutes, the most allowed; try again later.`,
+        oldest + manualAttempts.windowSeconds - now,
+      );
+    }
+    if (await writeManualAttempts(caller.id, id, log, [...recent, now], now + manualAttempts.windowSeconds)) return;
+  }
+  // Eight concurrent requests won in turn: this one gives way rather than wait on.
+  throw new TooManyRequestsError('Too many redeliveries and pings of this subscription at once; try again.', 1);
+}
+
 /** One `WebhookPing` delivery to this endpoint alone; it leaves with the next sweep. */
 export async function ping(caller: Person, id: string): Promise<{ deliveryId: string }> {
   const subscription = await ownSubscription(caller, id);
   if (!subscription.enabled) throw new ConflictError('This subscription is disabled; enable it before pinging it.');
+  await countManualAttempt(caller, id);
   const time = new Date().toISOString();
   const deliveryId = uuidv7();
   await newDelivery(
@@ -237,5 +269,6 @@ export async function redeliver(caller: Person, id: string, deliveryId: string):
   const delivery = await getDelivery(id, deliveryId);
   if (!delivery) throw new NotFoundError(`This webhook has no delivery with the id '${clip(deliveryId)}'.`);
   if (!subscription.enabled) throw new ConflictError('This subscription is disabled; enable it before redelivering.');
+  await countManualAttempt(caller, id);
   await requestAttempt(delivery);
 }
