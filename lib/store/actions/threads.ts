@@ -2,7 +2,7 @@ import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb
 import { cursorKey, encodeCursor } from '../../cursor';
 import type { Comment } from '../../model/action';
 import type { HistoryEntry } from '../../model/history';
-import { backoff, canBeKey, send, tableName } from '../client';
+import { backoff, canBeKey, send, settleAll, tableName } from '../client';
 import { commentFrom, commentItem, historyEntryFrom, type Item } from '../item';
 import { attr, itemKind } from '../table';
 
@@ -100,37 +100,10 @@ export async function currentCommentTexts(
     itemKind.action,
     ...new Set(commentIds.map(itemKind.comment).filter((key) => COMMENT_KEY.test(key))),
   ];
-  const found: Item[] = [];
-  for (let i = 0; i < sortKeys.length; i += BATCH_GET_MAX) {
-    let keys: Item[] = sortKeys.slice(i, i + BATCH_GET_MAX).map((sk) => ({ [attr.id]: actionId, [attr.sortKey]: sk }));
-    // A batch may come back partly unprocessed (throttling); ask again for the rest.
-    for (let round = 0; keys.length > 0; round++) {
-      if (round > 0) await backoff(round);
-      const result = await send<{
-        Responses?: Record<string, Item[]>;
-        UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
-      }>(
-        new BatchGetCommand({
-          RequestItems: {
-            [tableName()]: {
-              Keys: keys,
-              ConsistentRead: true,
-              ProjectionExpression: '#id, #sk, #del, #cid, #text',
-              ExpressionAttributeNames: {
-                '#id': attr.id,
-                '#sk': attr.sortKey,
-                '#del': attr.deletedAt,
-                '#cid': attr.commentId,
-                '#text': 'text',
-              },
-            },
-          },
-        }),
-      );
-      found.push(...(result.Responses?.[tableName()] ?? []));
-      keys = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
-    }
-  }
+  const found = await batchGet(
+    sortKeys.map((sk) => ({ [attr.id]: actionId, [attr.sortKey]: sk })),
+    COMMENT_TEXT_PROJECTION,
+  );
   const actionItem = found.find((item) => item[attr.sortKey] === itemKind.action);
   const action: ActionState = !actionItem ? 'never' : actionItem[attr.deletedAt] !== undefined ? 'deleted' : 'live';
   if (action === 'live') {
@@ -139,6 +112,81 @@ export async function currentCommentTexts(
     }
   }
   return { action, texts };
+}
+
+/** What a comment's text is read with: its key, its id and text (and, on the action, whether it is deleted). */
+const COMMENT_TEXT_PROJECTION = {
+  ProjectionExpression: '#id, #sk, #del, #cid, #text',
+  ExpressionAttributeNames: {
+    '#id': attr.id,
+    '#sk': attr.sortKey,
+    '#del': attr.deletedAt,
+    '#cid': attr.commentId,
+    '#text': 'text',
+  },
+};
+
+/** Items by key, strongly consistent: one BatchGetItem per 100 keys, asking again for what comes back unprocessed. */
+async function batchGet(allKeys: Item[], projection: typeof COMMENT_TEXT_PROJECTION): Promise<Item[]> {
+  const found: Item[] = [];
+  for (let i = 0; i < allKeys.length; i += BATCH_GET_MAX) {
+    let keys = allKeys.slice(i, i + BATCH_GET_MAX);
+    // A batch may come back partly unprocessed (throttling); ask again for the rest.
+    for (let round = 0; keys.length > 0; round++) {
+      if (round > 0) await backoff(round);
+      const result = await send<{
+        Responses?: Record<string, Item[]>;
+        UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
+      }>(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true, ...projection } } }));
+      found.push(...(result.Responses?.[tableName()] ?? []));
+      keys = result.UnprocessedKeys?.[tableName()]?.Keys ?? [];
+    }
+  }
+  return found;
+}
+
+/**
+ * The current text of comments of many actions (a page of the change feed), read by key: the
+ * comment items themselves and, for each action, its latest history entry (whether it was
+ * deleted), never the action items, which hold the whole action and cost its size. `read`: the
+ * items read, for the caller's read quota.
+ */
+export async function commentTextsOf(
+  refs: ReadonlyArray<{ actionId: string; commentId: string }>,
+): Promise<{ texts: Map<string, string>; read: number }> {
+  const texts = new Map<string, string>();
+  const wanted = refs.filter((r) => canBeKey(r.actionId) && COMMENT_KEY.test(itemKind.comment(r.commentId)));
+  const actions = [...new Set(wanted.map((r) => r.actionId))];
+  const keys = [...new Map(wanted.map((r) => [`${r.actionId}/${r.commentId}`, r])).values()].map((r) => ({
+    [attr.id]: r.actionId,
+    [attr.sortKey]: itemKind.comment(r.commentId),
+  }));
+  const [comments, latest] = await settleAll([
+    batchGet(keys, COMMENT_TEXT_PROJECTION),
+    Promise.all(actions.map(latestHistoryType)),
+  ] as const);
+  const deleted = new Set(actions.filter((_, i) => latest[i] === 'deleted'));
+  for (const item of comments) {
+    if (!deleted.has(item[attr.id] as string)) texts.set(item[attr.commentId] as string, item.text as string);
+  }
+  return { texts, read: comments.length + latest.filter((type) => type !== undefined).length };
+}
+
+/** The type of an action's latest history entry (`deleted` once it is deleted), reading that entry alone. */
+async function latestHistoryType(actionId: string): Promise<string | undefined> {
+  const result = await send<{ Items?: Item[] }>(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey, '#type': 'type' },
+      ExpressionAttributeValues: { ':id': actionId, ':prefix': itemKind.historyPrefix },
+      ProjectionExpression: '#type',
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      Limit: 1,
+    }),
+  );
+  return result.Items?.[0]?.type as string | undefined;
 }
 
 /** One page of an action's comments, oldest first. */
