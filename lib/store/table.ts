@@ -188,8 +188,10 @@ export const itemKind = {
  *   cap of 25 is one conditional counter in the same transaction as the subscription;
  * - `wd#<subscription id>`: its deliveries (`d#<delivery id>`), newest first by their time-ordered
  *   ids, each with its attempts, expiring after 30 days;
- * - `wq#<shard>`: attempts due, sorted by due time (`<ISO time>#<delivery id>#<nonce>`), so a
- *   sweep reads exactly what is due from a few partitions and a restart loses nothing.
+ * - `wq#<subscription id>`: its attempts due, sorted by due time (`<ISO time>#<delivery id>#<nonce>`),
+ *   and `wr#<shard>` / `<subscription id>`: a marker per queue with work and when it is next due,
+ *   so a sweep reads exactly what is due, a few from each queue, and a restart loses nothing;
+ * - `wh#<owner id>` / `m#<subscription id>`: when its redeliveries and pings were asked for.
  */
 export const webhookKeys = {
   subscriptions: (ownerId: string) => `wh#${ownerId}`,
