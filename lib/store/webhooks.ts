@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { cursorKey, encodeCursor } from '../cursor';
 import { ConflictError } from '../errors';
 import type { Person } from '../model/action';
-import { canBeKey, send, TransactionCancelled, tableName, transact } from './client';
+import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from './client';
 import type { Item } from './item';
 import { attr, indexes, webhookKeys } from './table';
 
@@ -297,45 +297,48 @@ const manualKey = (ownerId: string, subscriptionId: string) => ({
   [attr.sortKey]: webhookKeys.manualAttempts(subscriptionId),
 });
 
-/** The times (epoch seconds, oldest first) of the recent attempts asked for, and the item's write count. */
-export async function readManualAttempts(
+/**
+ * Counts one attempt asked for now, unless `refuse` throws on the times (epoch seconds, oldest
+ * first) asked for in the last `windowSeconds`; asks again when another request wrote them
+ * meanwhile. `false` when eight concurrent requests won in turn.
+ */
+export async function countManualAttempt(
   ownerId: string,
   subscriptionId: string,
-): Promise<{ times: number[]; writes: number }> {
-  const result = await send<{ Item?: Item }>(
-    new GetCommand({ TableName: tableName(), Key: manualKey(ownerId, subscriptionId), ConsistentRead: true }),
-  );
-  return { times: (result.Item?.times as number[] | undefined) ?? [], writes: Number(result.Item?.[attr.count] ?? 0) };
-}
-
-/** Stores the times of the attempts asked for; `false` when another request wrote them since `read`. */
-export async function writeManualAttempts(
-  ownerId: string,
-  subscriptionId: string,
-  read: { writes: number },
-  times: number[],
-  expiresAt: number,
+  windowSeconds: number,
+  refuse: (recent: number[], now: number) => void,
 ): Promise<boolean> {
-  try {
-    await send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...manualKey(ownerId, subscriptionId),
-          times,
-          [attr.count]: read.writes + 1,
-          [attr.expiresAt]: expiresAt,
-        },
-        ConditionExpression: 'attribute_not_exists(#sk) OR #n = :writes',
-        ExpressionAttributeNames: { '#sk': attr.sortKey, '#n': attr.count },
-        ExpressionAttributeValues: { ':writes': read.writes },
-      }),
+  for (let round = 0; round < 8; round++) {
+    if (round > 0) await backoff(round);
+    const now = Math.floor(Date.now() / 1000);
+    const read = await send<{ Item?: Item }>(
+      new GetCommand({ TableName: tableName(), Key: manualKey(ownerId, subscriptionId), ConsistentRead: true }),
     );
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
+    const writes = Number(read.Item?.[attr.count] ?? 0);
+    const recent = ((read.Item?.times as number[] | undefined) ?? []).filter((t) => t > now - windowSeconds);
+    refuse(recent, now);
+    try {
+      await send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...manualKey(ownerId, subscriptionId),
+            times: [...recent, now],
+            [attr.count]: writes + 1,
+            [attr.expiresAt]: now + windowSeconds,
+          },
+          // The item as read, or none: a request that raced this one makes this one count again.
+          ConditionExpression: 'attribute_not_exists(#sk) OR #n = :writes',
+          ExpressionAttributeNames: { '#sk': attr.sortKey, '#n': attr.count },
+          ExpressionAttributeValues: { ':writes': writes },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    }
   }
+  return false;
 }
 
 // ---- Deliveries ----

@@ -7,8 +7,8 @@ import { ConflictError, clip, NotFoundError, TooManyRequestsError } from '../err
 import type { Person } from '../model/action';
 import { eventTypeOf } from '../model/history';
 import { oneLine, validateBody } from '../model/validation';
-import { backoff } from '../store/client';
 import {
+  countManualAttempt,
   type Delivery,
   deleteSubscription,
   getDelivery,
@@ -16,10 +16,8 @@ import {
   listDeliveries,
   listSubscriptions,
   putSubscription,
-  readManualAttempts,
   type Subscription,
   updateSubscription,
-  writeManualAttempts,
 } from '../store/webhooks';
 import { hostProblem } from './address';
 import { newDelivery, requestAttempt } from './deliver';
@@ -210,30 +208,25 @@ export async function rotateSecret(caller: Person, id: string): Promise<{ secret
 export const manualAttempts = { count: 30, windowSeconds: 600 } as const;
 
 /** Counts one redelivery or ping of the subscription; a 429 past the bound, saying when to retry. */
-async function countManualAttempt(caller: Person, id: string): Promise<void> {
-  for (let round = 0; round < 8; round++) {
-    if (round > 0) await backoff(round);
-    const now = Math.floor(Date.now() / 1000);
-    const log = await readManualAttempts(caller.id, id);
-    const recent = log.times.filter((t) => t > now - manualAttempts.windowSeconds);
-    if (recent.length >= manualAttempts.count) {
-      const oldest = recent[recent.length - manualAttempts.count] as number;
-      throw new TooManyRequestsError(
-        `This subscription has had ${manualAttempts.count} redeliveries and pings in the last ${manualAttempts.windowSeconds / 60} minutes, the most allowed; try again later.`,
-        oldest + manualAttempts.windowSeconds - now,
-      );
-    }
-    if (await writeManualAttempts(caller.id, id, log, [...recent, now], now + manualAttempts.windowSeconds)) return;
+async function countManual(caller: Person, id: string): Promise<void> {
+  const counted = await countManualAttempt(caller.id, id, manualAttempts.windowSeconds, (recent, now) => {
+    if (recent.length < manualAttempts.count) return;
+    const oldest = recent[recent.length - manualAttempts.count] as number;
+    throw new TooManyRequestsError(
+      `This subscription has had ${manualAttempts.count} redeliveries and pings in the last ${manualAttempts.windowSeconds / 60} minutes, the most allowed; try again later.`,
+      oldest + manualAttempts.windowSeconds - now,
+    );
+  });
+  if (!counted) {
+    throw new TooManyRequestsError('Too many redeliveries and pings of this subscription at once; try again.', 1);
   }
-  // Eight concurrent requests won in turn: this one gives way rather than wait on.
-  throw new TooManyRequestsError('Too many redeliveries and pings of this subscription at once; try again.', 1);
 }
 
 /** One `WebhookPing` delivery to this endpoint alone; it leaves with the next sweep. */
 export async function ping(caller: Person, id: string): Promise<{ deliveryId: string }> {
   const subscription = await ownSubscription(caller, id);
   if (!subscription.enabled) throw new ConflictError('This subscription is disabled; enable it before pinging it.');
-  await countManualAttempt(caller, id);
+  await countManual(caller, id);
   const time = new Date().toISOString();
   const deliveryId = uuidv7();
   await newDelivery(
@@ -269,6 +262,6 @@ export async function redeliver(caller: Person, id: string, deliveryId: string):
   const delivery = await getDelivery(id, deliveryId);
   if (!delivery) throw new NotFoundError(`This webhook has no delivery with the id '${clip(deliveryId)}'.`);
   if (!subscription.enabled) throw new ConflictError('This subscription is disabled; enable it before redelivering.');
-  await countManualAttempt(caller, id);
+  await countManual(caller, id);
   await requestAttempt(delivery);
 }
