@@ -48,6 +48,8 @@ import { attempt } from './send';
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Longer than an attempt and its bookkeeping: a lease that comes due means its holder died. */
 const LEASE_SECONDS = 60;
+/** How long a claimed attempt may wait for its lane in memory: well inside its lease. */
+const WAIT_IN_LANE_MS = 30_000;
 /** How long deliveries, their attempts and the attempts due are kept. */
 const KEEP_SECONDS = 30 * 24 * 3600;
 /** A subscription whose deliveries have all failed this long is disabled. */
@@ -364,11 +366,37 @@ export function startSweeper(options: { intervalMs?: number; concurrency?: numbe
   let stopped = false;
   let wake: (() => void) | undefined;
 
+  /**
+   * Claimed first attempts whose lane is full, by subscription, oldest first: they start as soon
+   * as their lane has room (no store writes meanwhile); one that waited `WAIT_IN_LANE_MS` goes back
+   * to its queue before its lease could run out.
+   */
+  const waiting = new Map<string, Array<{ lease: StoredDue; since: number }>>();
+
+  const runWaiting = () => {
+    for (const [subscriptionId, queue] of waiting) {
+      for (;;) {
+        const next = queue[0];
+        if (!next) break;
+        if (Date.now() - next.since > WAIT_IN_LANE_MS) {
+          queue.shift();
+          void requeueOrLeave(next.lease);
+        } else if (lanes.room(next.lease.ownerId, subscriptionId) > 0) {
+          queue.shift();
+          lanes.hold(next.lease.ownerId, subscriptionId);
+          start(next.lease);
+        } else break;
+      }
+      if (queue.length === 0) waiting.delete(subscriptionId);
+    }
+  };
+
   /** Runs a claim whose place is already held. */
   const start = (lease: StoredDue) => {
     const task = runClaimed(lease).finally(() => {
       lanes.release(lease.ownerId, lease.subscriptionId);
       running.delete(task);
+      runWaiting();
     });
     running.add(task);
   };
@@ -402,6 +430,7 @@ export function startSweeper(options: { intervalMs?: number; concurrency?: numbe
 
   const loop = (async () => {
     while (!stopped && (options.until === undefined || Date.now() < options.until)) {
+      runWaiting();
       if (lanes.total < lanes.concurrency) {
         try {
           await sweep();
@@ -414,7 +443,10 @@ export function startSweeper(options: { intervalMs?: number; concurrency?: numbe
         setTimeout(resolve, intervalMs);
       });
     }
-    await Promise.all(running);
+    // What still waits goes back to its queue, for whoever sweeps next.
+    const left = [...waiting.values()].flat();
+    waiting.clear();
+    await Promise.all([...left.map((w) => requeueOrLeave(w.lease)), ...running]);
   })();
 
   return {
@@ -424,7 +456,9 @@ export function startSweeper(options: { intervalMs?: number; concurrency?: numbe
           lanes.hold(lease.ownerId, lease.subscriptionId);
           start(lease);
         } else {
-          void requeueOrLeave(lease);
+          const queue = waiting.get(lease.subscriptionId) ?? [];
+          queue.push({ lease, since: Date.now() });
+          waiting.set(lease.subscriptionId, queue);
         }
       }
     },
