@@ -350,7 +350,13 @@ describe('webhook subscriptions', () => {
       body: { url: 'https://hooks.example.com/', events: ['ActionExploded'] },
     });
     expect(unknown.body.detail).toContain('ActionExploded');
-    const made = await subscribe(user, { url: 'https://hooks.example.com/', description: 'one line' });
+    // One event type no test here publishes: a subscription to every event would send the whole stack's
+    // events to a host that does not resolve here.
+    const made = await subscribe(user, {
+      url: 'https://hooks.example.com/',
+      events: ['ActionEscalated'],
+      description: 'one line',
+    });
     const patched = await call('PATCH', `/api/webhooks/${made.id}`, {
       token: user.token,
       body: { description: 'now\r\ntwo' },
