@@ -2,12 +2,12 @@ import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { PublishedEvent } from '../lib/actions/events';
 import { errorFields, logger } from '../lib/logger';
-import { acceptEvents, eventFromEventBridge, runClaimed } from '../lib/webhooks/deliver';
+import { acceptEvents, eventFromEventBridge, runInLanes } from '../lib/webhooks/deliver';
 
 /**
  * Published events (EventBridge rule -> SQS): each becomes a delivery to every enabled
- * subscription naming its type, and its first attempt runs here at once, all in parallel. What
- * fails is retried by `sweepWebhooks` from the attempts due in the table. When the deliveries
+ * subscription naming its type, and its first attempt runs here at once, in parallel, a few of
+ * each subscription (the rest wait in its queue for the sweep). What fails is retried by `sweepWebhooks` from the attempts due in the table. When the deliveries
  * cannot be stored, the batch comes back from the queue; storing them again changes nothing.
  */
 export const handler = middy<SQSEvent, SQSBatchResponse>().handler(async (event) => {
@@ -19,7 +19,7 @@ export const handler = middy<SQSEvent, SQSBatchResponse>().handler(async (event)
   }
   try {
     const claims = await acceptEvents(events);
-    await Promise.all(claims.map(runClaimed));
+    await runInLanes(claims);
     return { batchItemFailures: [] };
   } catch (error) {
     logger.error('webhook deliveries could not be stored; the queue delivers the batch again', errorFields(error));

@@ -54,8 +54,8 @@ for (const [label, query] of Object.entries(shapes)) {
 
 // What the quota bookkeeping costs (ReturnConsumedCapacity): the admission of a request, and
 // the charge of a list's entries.
-const admitted = await admit(`measure-${Date.now()}`);
-const charged = await charge(admitted, 1234);
+const admitted = await admit(`measure-${Date.now()}`, 1234);
+const charged = await charge(admitted, 1000);
 console.log(
   `quota bookkeeping: ${admitted.use.writeUnits} write unit(s) to admit a request, ${charged.use.writeUnits} more to charge a list's reads`,
 );

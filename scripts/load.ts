@@ -195,6 +195,8 @@ interface LoadReceiver {
   /** webhook-id -> how many times it arrived; only ActionCreated of this run's actions. */
   byEventId: Map<string, number>;
   actionIds: Set<string>;
+  /** How long each delivery took to arrive after its event, ms. */
+  delaysMs: number[];
   lastAt: number;
   server: Server;
 }
@@ -204,14 +206,17 @@ async function loadReceiver(name: string, answer: (respond: (status: number) => 
     name,
     byEventId: new Map<string, number>(),
     actionIds: new Set<string>(),
+    delaysMs: [] as number[],
     lastAt: 0,
   } as LoadReceiver;
   receiver.server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { id?: string } };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp?: string; data?: { id?: string } };
       const eventId = String(request.headers['webhook-id']);
+      if (!receiver.byEventId.has(eventId) && body.timestamp)
+        receiver.delaysMs.push(Date.now() - Date.parse(body.timestamp));
       receiver.byEventId.set(eventId, (receiver.byEventId.get(eventId) ?? 0) + 1);
       if (body.data?.id) receiver.actionIds.add(body.data.id);
       receiver.lastAt = Date.now();
@@ -226,7 +231,11 @@ async function loadReceiver(name: string, answer: (respond: (status: number) => 
 
 export interface WebhookLoadResult {
   subscriptions: number;
+  /** Subscriptions of a second caller to a receiver that never answers (`--hostile`). */
+  hostileSubscriptions: number;
   healthyDeliveries: number;
+  /** Median time from an event to its first arrival at the healthy receiver. */
+  healthyP50Ms: number;
   /** Healthy deliveries over the time from the first create to the last delivery. */
   deliveriesPerSecond: number;
   repeats: number;
@@ -234,23 +243,40 @@ export interface WebhookLoadResult {
   failures: string[];
 }
 
+/** Subscriptions a hostile caller makes with `--hostile`: as many as one caller may have. */
+const HOSTILE_SUBSCRIPTIONS = 25;
+
 /**
  * `--webhooks`: three subscriptions to ActionCreated during the load (a healthy receiver, one that
  * answers after 3 seconds, one that always answers 500). Afterwards every created action must
- * have reached the healthy receiver exactly once per event id.
+ * have reached the healthy receiver exactly once per event id. `hostileToken`: a second caller
+ * also subscribes 25 times to every event (`*`), all to a receiver that never answers.
  */
 export async function withWebhooks(
   options: LoadOptions,
   run: () => Promise<LoadResult>,
+  hostileToken?: string,
 ): Promise<{ load: LoadResult; webhooks: WebhookLoadResult }> {
   const headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' };
   const healthy = await loadReceiver('healthy', (respond) => respond(200));
   const slow = await loadReceiver('slow', (respond) => setTimeout(() => respond(200), 3000));
   const failing = await loadReceiver('failing', (respond) => respond(500));
-  const receivers = [healthy, slow, failing];
+  const hanging = await loadReceiver('hanging', () => {});
+  const receivers = [healthy, slow, failing, hanging];
   const ids: string[] = [];
+  const hostileIds: string[] = [];
+  const hostileHeaders = { authorization: `Bearer ${hostileToken}`, 'content-type': 'application/json' };
   try {
-    for (const receiver of receivers) {
+    for (let i = 0; hostileToken && i < HOSTILE_SUBSCRIPTIONS; i++) {
+      const reply = await fetch(`${options.url}/api/webhooks`, {
+        method: 'POST',
+        headers: hostileHeaders,
+        body: JSON.stringify({ url: `${hanging.url}/${i}`, events: ['*'], description: 'load: hostile' }),
+      });
+      if (reply.status !== 201) throw new Error(`subscribing failed with HTTP ${reply.status}: ${await reply.text()}`);
+      hostileIds.push(((await reply.json()) as { id: string }).id);
+    }
+    for (const receiver of [healthy, slow, failing]) {
       const reply = await fetch(`${options.url}/api/webhooks`, {
         method: 'POST',
         headers,
@@ -278,8 +304,10 @@ export async function withWebhooks(
     return {
       load,
       webhooks: {
-        subscriptions: receivers.length,
+        subscriptions: 3,
+        hostileSubscriptions: hostileIds.length,
         healthyDeliveries: healthy.actionIds.size,
+        healthyP50Ms: [...healthy.delaysMs].sort((a, b) => a - b)[Math.floor(healthy.delaysMs.length / 2)] ?? 0,
         deliveriesPerSecond: Math.round((healthy.actionIds.size / seconds) * 10) / 10,
         repeats,
         missing,
@@ -288,6 +316,8 @@ export async function withWebhooks(
     };
   } finally {
     for (const id of ids) await fetch(`${options.url}/api/webhooks/${id}`, { method: 'DELETE', headers });
+    for (const id of hostileIds)
+      await fetch(`${options.url}/api/webhooks/${id}`, { method: 'DELETE', headers: hostileHeaders });
     for (const receiver of receivers) {
       receiver.server.closeAllConnections();
       receiver.server.close();
@@ -321,7 +351,7 @@ export function describeLoad(r: LoadResult, connections: number): string {
   ].join('\n');
 }
 
-const USAGE = `usage: npm run load [-- --duration <seconds> --connections <n> --url <base url> --token-file <file> --webhooks]
+const USAGE = `usage: npm run load [-- --duration <seconds> --connections <n> --url <base url> --token-file <file> --webhooks [--hostile]]
 
 Drives the service with autocannon (creates and lists mixed) for --duration seconds (default 30)
 over --connections connections (default 50); fails on any non-2xx answer, any create still in
@@ -335,8 +365,11 @@ On a terminal it prints its progress every few seconds.
 
 --webhooks: also subscribes three receivers on 127.0.0.1 to ActionCreated (healthy, slow,
 always 500), fails unless every created action reaches the healthy one exactly once per event
-id, and reports deliveries per second. The server must allow private addresses (the local
-stack does).`;
+id, and reports deliveries per second and their median delay. The server must allow private
+addresses (the local stack does).
+--hostile (with --webhooks): a second caller also subscribes 25 times to every event, all to a
+receiver that never answers; compare the healthy receiver's median delay with a run without it.
+The second caller's token is made with the keys of the stack (or of DATA_DIR with --url).`;
 
 async function main() {
   const { values } = commandLine(USAGE, {
@@ -345,6 +378,7 @@ async function main() {
     url: { type: 'string' },
     'token-file': { type: 'string' },
     webhooks: { type: 'boolean', default: false },
+    hostile: { type: 'boolean', default: false },
   });
   const duration = Number(values.duration);
   const connections = Number(values.connections);
@@ -361,6 +395,7 @@ async function main() {
   }
   let token = tokenFile ? readFileSync(tokenFile, 'utf8').trim() : process.env.LOAD_TOKEN || undefined;
   let url = values.url;
+  let issuer: ReturnType<typeof ensureIssuer> | undefined;
   let close = async () => {};
   if (!url) {
     // Per-request access logs would cost more than the requests themselves.
@@ -372,6 +407,7 @@ async function main() {
     const dataDir = mkdtempSync(join(tmpdir(), 'actions-load-'));
     const stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
     url = stack.url;
+    issuer = stack.issuer;
     token = issueToken(stack.issuer, user, 3600 + duration);
     close = async () => {
       // Requests the load gave up on may still run in the server; their errors while the store
@@ -385,6 +421,10 @@ async function main() {
     console.log(`load: against ${url} (--url)`);
   }
   token ??= issueToken(ensureIssuer(process.env.DATA_DIR || '.data'), user, 3600 + duration);
+  const hostile = { sub: `load-hostile-${randomUUID()}`, name: 'Hostile Subscriber', email: 'hostile@example.com' };
+  const hostileToken = values.hostile
+    ? issueToken(issuer ?? ensureIssuer(process.env.DATA_DIR || '.data'), hostile, 3600 + duration)
+    : undefined;
 
   const started = Date.now();
   const answers = progress('load', 'answers', undefined, () => {
@@ -394,11 +434,11 @@ async function main() {
   try {
     const options = { url, token, duration, connections, onAnswer: () => answers.tick() };
     if (values.webhooks) {
-      const { load, webhooks } = await withWebhooks(options, () => runLoad(options));
+      const { load, webhooks } = await withWebhooks(options, () => runLoad(options), hostileToken);
       answers.finish();
       console.log(describeLoad(load, connections));
       console.log(
-        `webhooks: ${webhooks.subscriptions} subscriptions (healthy, slow, failing); ${webhooks.healthyDeliveries} deliveries to the healthy receiver, ${webhooks.deliveriesPerSecond}/s; repeats ${webhooks.repeats}, missing ${webhooks.missing}`,
+        `webhooks: ${webhooks.subscriptions} subscriptions (healthy, slow, failing)${webhooks.hostileSubscriptions ? ` beside ${webhooks.hostileSubscriptions} hostile ones (another caller, every event, a receiver that never answers)` : ''}; ${webhooks.healthyDeliveries} deliveries to the healthy receiver, ${webhooks.deliveriesPerSecond}/s, median delay ${webhooks.healthyP50Ms} ms; repeats ${webhooks.repeats}, missing ${webhooks.missing}`,
       );
       console.log(
         webhooks.failures.length === 0 ? 'webhooks PASS' : `webhooks FAIL:\n  ${webhooks.failures.join('\n  ')}`,

@@ -2,8 +2,9 @@ import { cursorKey, encodeCursor } from '../cursor';
 import { parseDateTime } from '../dates';
 import { clip, type Problem, ValidationError } from '../errors';
 import { splitQueryString } from '../filter/query';
-import { currentCommentTexts } from '../store/actions/threads';
+import { commentTextsOf } from '../store/actions/threads';
 import { type FeedEntry, isFeedPosition, readChanges } from '../store/sync/feed';
+import { recordIndexEntries } from '../usage';
 
 /**
  * The change feed (contract section 11): `GET /api/changes?limit=&after=` or `?since=`. Every
@@ -65,25 +66,20 @@ export async function listChanges(raw: string): Promise<{ entries: FeedEntry[]; 
 
 /**
  * Comment entries show the comment's current text while it exists, as `GET .../history` does
- * (contract section 12: the text lives only in the comment): one batch read per action whose
- * comments the page names.
+ * (contract section 12: the text lives only in the comment), read by key from the comments
+ * themselves (never the whole actions); what is read is charged to the caller's read quota.
  */
 async function withCommentTexts(entries: FeedEntry[]): Promise<FeedEntry[]> {
-  const byAction = new Map<string, string[]>();
-  for (const entry of entries) {
-    if (entry.comment) byAction.set(entry.actionId, [...(byAction.get(entry.actionId) ?? []), entry.comment.id]);
-  }
-  if (byAction.size === 0) return entries;
-  const texts = new Map<string, Map<string, string>>();
-  await Promise.all(
-    [...byAction].map(async ([actionId, ids]) => {
-      texts.set(actionId, (await currentCommentTexts(actionId, ids)).texts);
-    }),
+  const refs = entries.flatMap((entry) =>
+    entry.comment ? [{ actionId: entry.actionId, commentId: entry.comment.id }] : [],
   );
+  if (refs.length === 0) return entries;
+  const { texts, read } = await commentTextsOf(refs);
+  recordIndexEntries(read);
   return entries.map((entry) => {
-    const { text: _stored, ...comment } = entry.comment ?? { id: '' };
     if (!entry.comment) return entry;
-    const text = texts.get(entry.actionId)?.get(comment.id);
+    const { text: _stored, ...comment } = entry.comment;
+    const text = texts.get(comment.id);
     return { ...entry, comment: text === undefined ? comment : { ...comment, text } };
   });
 }

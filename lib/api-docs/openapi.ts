@@ -216,7 +216,10 @@ const delivery = z
         at: z.string(),
         durationMs: z.number().int(),
         responseStatus: z.number().int().optional(),
-        error: z.string().optional(),
+        error: z.string().optional().openapi({
+          description:
+            'Why the attempt failed: connection failed, timed out, TLS failed, address not allowed, or HTTP <status> for an answer outside 2xx',
+        }),
       }),
     ),
     nextAttemptAt: z.string().optional(),
@@ -503,7 +506,8 @@ const operations: {
     method: 'post',
     path: r.path,
     summary: 'Send a test ping',
-    description: 'One WebhookPing delivery to this endpoint alone.',
+    description:
+      'One WebhookPing delivery to this endpoint alone. Redeliveries and pings of one subscription: at most 30 in any 10 minutes (past that a 429 problem+json with Retry-After).',
     request: { params: webhookParameter },
     responses: {
       202: {
@@ -535,7 +539,8 @@ const operations: {
     method: 'post',
     path: r.path,
     summary: 'Redeliver',
-    description: 'Attempt the delivery again now, with the same webhook-id.',
+    description:
+      'Attempt the delivery again now, with the same webhook-id. Redeliveries and pings of one subscription: at most 30 in any 10 minutes (past that a 429 problem+json with Retry-After).',
     request: { params: z.object({ id: z.string(), deliveryId: z.string() }) },
     responses: { 202: { description: 'The attempt is on its way' }, ...problems(401, 404, 409, 503) },
   }),

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { getConfig } from '../config';
 import {
   HttpError,
   internalProblem,
@@ -152,11 +153,14 @@ const authentication = (): Middleware => ({
 
 /**
  * Counts each authenticated request against its caller's quotas before it does anything (a
- * request past a quota is a 429 and writes nothing), and starts counting what it reads.
+ * request past a quota is a 429 and writes nothing). A route that reads reserves its read
+ * allowance here, and its list reads within it.
  */
-const quotaCheck = (): Middleware => ({
+const quotaCheck = (reads: boolean): Middleware => ({
   before: async (request) => {
-    metered(request).state = await admit(request.event.caller.id);
+    const meter = metered(request);
+    meter.state = await admit(request.event.caller.id, reads ? getConfig().listReadBudget : 0);
+    if (reads && meter.usage) meter.usage.allowance = meter.state.allowance;
   },
 });
 
@@ -239,6 +243,8 @@ export interface ApiOptions {
   body?: BodyKind;
   /** No token needed. */
   public?: boolean;
+  /** The route reads a list (actions, the change feed): it reserves its read allowance at admission. */
+  reads?: boolean;
 }
 
 /** Everything an API route needs, in order. Public routes skip authentication and quotas. */
@@ -247,7 +253,7 @@ export function httpApi(options: ApiOptions = {}): Middleware[] {
     correlation(),
     ...(options.public ? [] : [quotaFields()]),
     problemJson(),
-    ...(options.public ? [] : [authentication(), quotaCheck()]),
+    ...(options.public ? [] : [authentication(), quotaCheck(options.reads ?? false)]),
     ...(options.body ? [bodyLimits(options.body), jsonBodyParser] : []),
   ];
 }

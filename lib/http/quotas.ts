@@ -8,8 +8,11 @@ import { admitRequest, chargeReads, type QuotaLimits, type WindowUse } from '../
  * each caller (the token's `sub`) may make `RATE_LIMIT_REQUESTS` requests and have its lists read
  * `RATE_LIMIT_READS` index entries in each fixed window of a minute. The counts live in the table
  * (`lib/store/quotas.ts`), so every function instance sees the same ones. A request past either
- * quota is refused before it does anything; a list is charged what it read after reading, so a
- * list may take a caller past the read quota, and its next request is the one refused.
+ * quota is refused before it does anything. A request that reads (a list, the change feed)
+ * reserves its allowance when it is admitted, in the same conditional update: min(budget, what is
+ * left of the read quota), charged at once, so concurrent lists cannot take a caller past the
+ * quota (what is reserved is counted before anyone reads); after it read, what it did not use is
+ * given back.
  */
 
 /** The window, in seconds: the `w` of both policies. */
@@ -22,6 +25,10 @@ export interface QuotaState {
   caller: string;
   windowStart: number;
   use: WindowUse;
+  /** Index entries charged at admission, settled against what was read. */
+  reserved: number;
+  /** Of those, what the request may read: the reservation, cut to what was left of the quota. */
+  allowance: number;
 }
 
 const windowAt = (nowMs: number) => Math.floor(nowMs / 1000 / QUOTA_WINDOW_SECONDS) * QUOTA_WINDOW_SECONDS;
@@ -51,12 +58,18 @@ export function quotaHeaders(state: QuotaState, nowMs = Date.now()): Record<stri
   };
 }
 
-/** Counts this request against the caller's quotas, or refuses it (429) when one is used up. */
-export async function admit(caller: string, nowMs = Date.now()): Promise<QuotaState> {
+/**
+ * Counts this request against the caller's quotas, or refuses it (429) when one is used up.
+ * `reserveReads`: the index entries the request may read (a list's budget), reserved now.
+ */
+export async function admit(caller: string, reserveReads = 0, nowMs = Date.now()): Promise<QuotaState> {
   const windowStart = windowAt(nowMs);
   const q = quotaLimits();
-  const { admitted, use } = await admitRequest(caller, windowStart, QUOTA_WINDOW_SECONDS, q);
-  const state = { caller, windowStart, use };
+  const { admitted, use } = await admitRequest(caller, windowStart, QUOTA_WINDOW_SECONDS, q, reserveReads);
+  const reserved = admitted ? reserveReads : 0;
+  // What was used before this reservation was under the quota (the condition); the rest is ours.
+  const allowance = Math.min(reserved, q.reads - (use.reads - reserved));
+  const state = { caller, windowStart, use, reserved, allowance };
   logger.debug('quota', { admitted, writeUnits: use.writeUnits });
   if (!admitted) {
     const over = use.requests >= q.requests ? `${q.requests} requests` : `${q.reads} index entries read`;
@@ -70,10 +83,14 @@ export async function admit(caller: string, nowMs = Date.now()): Promise<QuotaSt
   return state;
 }
 
-/** Charges the index entries a request's lists read to its window; the state after. */
+/**
+ * Charges what a request read to its window, less what it reserved (so an unused reservation is
+ * given back); the state after.
+ */
 export async function charge(state: QuotaState, indexEntries: number): Promise<QuotaState> {
-  if (indexEntries <= 0) return state;
-  const use = await chargeReads(state.caller, state.windowStart, QUOTA_WINDOW_SECONDS, indexEntries);
-  logger.debug('quota charge', { indexEntries, writeUnits: use.writeUnits });
-  return { ...state, use };
+  const difference = indexEntries - state.reserved;
+  if (difference === 0) return state;
+  const use = await chargeReads(state.caller, state.windowStart, QUOTA_WINDOW_SECONDS, difference);
+  logger.debug('quota charge', { indexEntries, reserved: state.reserved, writeUnits: use.writeUnits });
+  return { ...state, use, reserved: indexEntries };
 }

@@ -68,7 +68,13 @@ const routeTable = [
     handler: 'rotateWebhookSecret',
     access: ['GetItem', 'UpdateItem'],
   },
-  { method: 'POST', path: '/api/webhooks/{id}/ping', handler: 'pingWebhook', access: ['GetItem', 'PutItem'] },
+  {
+    method: 'POST',
+    path: '/api/webhooks/{id}/ping',
+    handler: 'pingWebhook',
+    // Put: the delivery, its due attempt and the request counter; Update: its queue's marker.
+    access: ['GetItem', 'PutItem', 'UpdateItem'],
+  },
   {
     method: 'GET',
     path: '/api/webhooks/{id}/deliveries',
@@ -79,7 +85,7 @@ const routeTable = [
     method: 'POST',
     path: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     handler: 'redeliverWebhook',
-    access: ['GetItem', 'PutItem'],
+    access: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   { method: 'GET', path: '/api/changes', handler: 'listChanges', access: ['Query', 'BatchGetItem'] },
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },

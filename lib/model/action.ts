@@ -62,6 +62,8 @@ export interface Action {
   overdue: boolean;
   /** Which reminders were sent for the current `dueAt` (a `ReminderLevel`); not shown. */
   reminded: number;
+  /** Earlier `dueAt` values and the reminders sent for each, latest last (bounded); not shown. */
+  remindedBefore?: Array<{ dueAt: string; level: number }>;
 }
 
 export interface Comment {
@@ -77,7 +79,7 @@ export interface Endorsement extends Person {
 }
 
 /** What the API returns for an action (the seed's "actions object"). */
-export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'reminded'> {
+export interface ActionView extends Omit<Action, 'priority' | 'status' | 'assignee' | 'reminded' | 'remindedBefore'> {
   priority: string;
   status: string;
   assignee: { id: string; name: string; email: string | null };

@@ -65,16 +65,32 @@ export function dueBoundFor(level: number, now: number, settings: ReminderSettin
 }
 
 /**
- * The reminder state after a change: a new `dueAt` re-arms all three reminders; `overdue` holds
- * while the action is open and its overdue reminder was sent for this `dueAt`. So closing the
- * action, or moving `dueAt` (into the future, or to another past moment, until the sweep sends
- * that one's `ActionOverdue`), clears it in the change's own transaction, and reopening an action
- * whose overdue reminder was sent sets it again.
+ * How many earlier `dueAt` values an action remembers the reminders of: moving `dueAt` back to one
+ * of these is not reminded again (contract section 10); a value older than that may be. Each is
+ * about 40 bytes of the action's item.
+ */
+export const REMEMBERED_DUE_DATES = 20;
+
+/**
+ * The reminder state after a change: a new `dueAt` re-arms the reminders not yet sent for that
+ * value (all three for a value never reminded; the one it left keeps what it had, so moving back
+ * to it reminds nothing twice); `overdue` holds while the action is open and its overdue reminder
+ * was sent for this `dueAt`. So closing the action, or moving `dueAt` (into the future, or to
+ * another past moment, until the sweep sends that one's `ActionOverdue`), clears it in the
+ * change's own transaction, and reopening an action whose overdue reminder was sent sets it again.
  */
 export function settleReminders(before: Action | undefined, next: Action, settings: ReminderSettings): Action {
-  const reminded = before && before.dueAt !== next.dueAt ? ReminderLevel.none : next.reminded;
+  let { reminded, remindedBefore } = next;
+  if (before && before.dueAt !== next.dueAt) {
+    const earlier = (before.remindedBefore ?? []).filter((r) => r.dueAt !== before.dueAt && r.dueAt !== next.dueAt);
+    if (before.reminded > ReminderLevel.none) earlier.push({ dueAt: before.dueAt, level: before.reminded });
+    reminded = before.remindedBefore?.find((r) => r.dueAt === next.dueAt)?.level ?? ReminderLevel.none;
+    remindedBefore = earlier.slice(-REMEMBERED_DUE_DATES);
+  }
   const overdue = isOpen(next.status, settings) && reminded >= ReminderLevel.overdue;
-  return reminded === next.reminded && overdue === next.overdue ? next : { ...next, reminded, overdue };
+  if (reminded === next.reminded && overdue === next.overdue && remindedBefore === next.remindedBefore) return next;
+  const { remindedBefore: _dropped, ...rest } = next;
+  return { ...rest, reminded, overdue, ...(remindedBefore?.length ? { remindedBefore } : {}) };
 }
 
 /** The reminder an action is owed at `now`, if any: only the latest window, and never one already sent. */

@@ -29,7 +29,8 @@ export const SERVICE_FIELDS = [
  */
 const NOT_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
-const oneLine = <T extends z.ZodType<string>>(schema: T) =>
+/** The one-line text rules of contract section 3, on any string schema (a webhook's description too). */
+export const oneLine = <T extends z.ZodType<string>>(schema: T) =>
   schema.refine(
     (s) => !NOT_ONE_LINE.test(s),
     'must be one line of plain text: no control characters (C0, C1) or bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069)',

@@ -6,7 +6,7 @@ import { type Action, type ActionView, UNASSIGNED } from './action';
  * without a GET of each action.
  */
 export function toView(action: Action): ActionView {
-  const { reminded: _reminded, priority, status, assignee, ...rest } = action;
+  const { reminded: _reminded, remindedBefore: _remindedBefore, priority, status, assignee, ...rest } = action;
   return {
     ...rest,
     priority: String(priority),

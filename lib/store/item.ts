@@ -103,6 +103,7 @@ export function toItem(action: Action): Item {
     [attr.everything]: everythingPartition(shardOf(action.id)),
     ...keys,
     [attr.reminded]: action.reminded,
+    [attr.remindedBefore]: action.remindedBefore?.length ? action.remindedBefore : undefined,
     [attr.overdueKey]: action.overdue ? everythingPartition(shardOf(action.id)) : undefined,
     // Only open actions wait for reminders: a closed one leaves the sweep's queue.
     [attr.reminderKey]: isOpen(action.status, getReminderSettings())
@@ -157,6 +158,9 @@ export function fromItem(item: Item): Action {
     version: Number(item[attr.version] ?? 1),
     overdue: f[filterKey.overdue] !== undefined,
     reminded: Number(item[attr.reminded] ?? 0),
+    ...(Array.isArray(item[attr.remindedBefore])
+      ? { remindedBefore: item[attr.remindedBefore] as Array<{ dueAt: string; level: number }> }
+      : {}),
     ...otherPlain,
   };
 }

@@ -42,20 +42,22 @@ const use = (item: Record<string, unknown> | undefined, writeUnits: number): Win
 
 /**
  * Counts one request in the caller's window unless either quota is already used up: `admitted`
- * with the use after it, or not, with the use as it stands (nothing written).
+ * with the use after it, or not, with the use as it stands (nothing written). `reserveReads`
+ * index entries are charged in the same update (a list's allowance, settled after it read).
  */
 export async function admitRequest(
   caller: string,
   windowStart: number,
   windowSeconds: number,
   quota: QuotaLimits,
+  reserveReads = 0,
 ): Promise<{ admitted: boolean; use: WindowUse }> {
   try {
     const reply = await send<UpdateReply>(
       new UpdateCommand({
         TableName: tableName(),
         Key: keyOf(caller, windowStart),
-        UpdateExpression: 'ADD #r :one SET #ttl = if_not_exists(#ttl, :ttl)',
+        UpdateExpression: `ADD #r :one${reserveReads > 0 ? ', #e :reserve' : ''} SET #ttl = if_not_exists(#ttl, :ttl)`,
         ConditionExpression: '(attribute_not_exists(#r) OR #r < :maxR) AND (attribute_not_exists(#e) OR #e < :maxE)',
         ExpressionAttributeNames: { '#r': attr.quotaRequests, '#e': attr.quotaReads, '#ttl': attr.expiresAt },
         ExpressionAttributeValues: {
@@ -63,6 +65,7 @@ export async function admitRequest(
           ':ttl': windowStart + 2 * windowSeconds,
           ':maxR': quota.requests,
           ':maxE': quota.reads,
+          ...(reserveReads > 0 ? { ':reserve': reserveReads } : {}),
         },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -78,7 +81,7 @@ export async function admitRequest(
   }
 }
 
-/** Charges index entries read to the caller's window (after the read: a list is never cut short by it). */
+/** Adds index entries to the caller's window: a negative count gives back what a reservation did not use. */
 export async function chargeReads(
   caller: string,
   windowStart: number,

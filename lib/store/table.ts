@@ -75,6 +75,8 @@ export const attr = {
   referenceKey: 'kpf',
   /** Which due-date reminders were sent for the current `dueAt`: 0 none, 1 due soon, 2 overdue, 3 escalated. */
   reminded: 'rl',
+  /** Earlier `dueAt` values and the reminders sent for each (see `settleReminders`). */
+  remindedBefore: 'rb',
   /** `A#<shard>`, only while the action is overdue: the partition of `overdue-by-created`. */
   overdueKey: 'ov',
   /** `R<reminded>#<shard>`, only while the action is open: the partition of `reminders-by-due` (see `reminderPartition`). */
@@ -186,20 +188,27 @@ export const itemKind = {
  *   cap of 25 is one conditional counter in the same transaction as the subscription;
  * - `wd#<subscription id>`: its deliveries (`d#<delivery id>`), newest first by their time-ordered
  *   ids, each with its attempts, expiring after 30 days;
- * - `wq#<shard>`: attempts due, sorted by due time (`<ISO time>#<delivery id>#<nonce>`), so a
- *   sweep reads exactly what is due from a few partitions and a restart loses nothing.
+ * - `wq#<subscription id>`: its attempts due, sorted by due time (`<ISO time>#<delivery id>#<nonce>`),
+ *   and `wr#<shard>` / `<subscription id>`: a marker per queue with work and when it is next due,
+ *   so a sweep reads exactly what is due, a few from each queue, and a restart loses nothing;
+ * - `wh#<owner id>` / `m#<subscription id>`: when its redeliveries and pings were asked for.
  */
 export const webhookKeys = {
   subscriptions: (ownerId: string) => `wh#${ownerId}`,
   subscription: (id: string) => `s#${id}`,
   subscriptionPrefix: 's#',
   count: 'n',
+  /** Beside a subscription: the times its owner asked for redeliveries and pings. */
+  manualAttempts: (subscriptionId: string) => `m#${subscriptionId}`,
   deliveries: (subscriptionId: string) => `wd#${subscriptionId}`,
   delivery: (deliveryId: string) => `d#${deliveryId}`,
   deliveryPrefix: 'd#',
-  due: (shard: number) => `wq#${shard}`,
-  /** Spreads due attempts over this many partitions (each takes 1,000 writes a second). */
-  dueShards: 4,
+  /** A subscription's own queue of attempts due, so one subscription's pile never hides another's. */
+  due: (subscriptionId: string) => `wq#${subscriptionId}`,
+  /** Where the subscriptions with attempts queued are listed, one small marker each. */
+  ready: (shard: number) => `wr#${shard}`,
+  /** Spreads the markers over this many partitions (each takes 1,000 writes a second). */
+  readyShards: 4,
   /** The value of `attr.webhooksEnabledKey` on every enabled subscription. */
   enabled: 'W',
 } as const;

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, ValidationError } from '../errors';
+import { cursorKey, encodeCursor } from '../cursor';
+import { ConflictError } from '../errors';
 import type { Person } from '../model/action';
-import { canBeKey, send, TransactionCancelled, tableName, transact } from './client';
+import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from './client';
 import type { Item } from './item';
 import { attr, indexes, webhookKeys } from './table';
 
@@ -66,9 +67,8 @@ export interface DueAttempt {
   manual: boolean;
 }
 
-/** A due attempt as stored: where it is, so it can be claimed and removed. */
+/** A due attempt as stored: where it is in its subscription's queue, so it can be claimed and removed. */
 export interface StoredDue extends DueAttempt {
-  shard: number;
   key: string;
 }
 
@@ -283,6 +283,64 @@ export async function enabledSubscriptions(): Promise<Array<{ ownerId: string; i
   return found;
 }
 
+// ---- Redeliveries and pings asked for ----
+
+/*
+ * When a subscription's owner last asked for an attempt (a redelivery or a ping): one small item
+ * beside the subscription holding the recent times, as the endorsement toggles keep theirs
+ * (`lib/store/actions/toggles.ts`), written under a condition on what was read so two concurrent
+ * requests cannot both slip under the bound; it expires (TTL) a window after the last request.
+ */
+
+const manualKey = (ownerId: string, subscriptionId: string) => ({
+  [attr.id]: webhookKeys.subscriptions(ownerId),
+  [attr.sortKey]: webhookKeys.manualAttempts(subscriptionId),
+});
+
+/**
+ * Counts one attempt asked for now, unless `refuse` throws on the times (epoch seconds, oldest
+ * first) asked for in the last `windowSeconds`; asks again when another request wrote them
+ * meanwhile. `false` when eight concurrent requests won in turn.
+ */
+export async function countManualAttempt(
+  ownerId: string,
+  subscriptionId: string,
+  windowSeconds: number,
+  refuse: (recent: number[], now: number) => void,
+): Promise<boolean> {
+  for (let round = 0; round < 8; round++) {
+    if (round > 0) await backoff(round);
+    const now = Math.floor(Date.now() / 1000);
+    const read = await send<{ Item?: Item }>(
+      new GetCommand({ TableName: tableName(), Key: manualKey(ownerId, subscriptionId), ConsistentRead: true }),
+    );
+    const writes = Number(read.Item?.[attr.count] ?? 0);
+    const recent = ((read.Item?.times as number[] | undefined) ?? []).filter((t) => t > now - windowSeconds);
+    refuse(recent, now);
+    try {
+      await send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...manualKey(ownerId, subscriptionId),
+            times: [...recent, now],
+            [attr.count]: writes + 1,
+            [attr.expiresAt]: now + windowSeconds,
+          },
+          // The item as read, or none: a request that raced this one makes this one count again.
+          ConditionExpression: 'attribute_not_exists(#sk) OR #n = :writes',
+          ExpressionAttributeNames: { '#sk': attr.sortKey, '#n': attr.count },
+          ExpressionAttributeValues: { ':writes': writes },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
+  return false;
+}
+
 // ---- Deliveries ----
 
 const deliveryKey = (subscriptionId: string, deliveryId: string) => ({
@@ -337,8 +395,10 @@ export async function getDelivery(subscriptionId: string, deliveryId: string): P
   return live(result.Item) ? deliveryFrom(result.Item) : undefined;
 }
 
-const badCursor = () =>
-  new ValidationError([{ parameter: 'cursor', message: 'is not a cursor this list gave out; start again without it' }]);
+/** What a delivery log cursor is bound to: one subscription's log. */
+const logScope = (subscriptionId: string) => `deliveries:${subscriptionId}`;
+const isDeliveryKey = (key: unknown): key is string =>
+  typeof key === 'string' && key.startsWith(webhookKeys.deliveryPrefix) && Buffer.byteLength(key) <= 1024;
 
 /** A page of a subscription's deliveries, newest first; expired ones are skipped. */
 export async function listDeliveries(
@@ -346,17 +406,7 @@ export async function listDeliveries(
   limit: number,
   cursor?: string,
 ): Promise<{ items: Delivery[]; nextCursor?: string }> {
-  let after: string | undefined;
-  if (cursor !== undefined) {
-    try {
-      const body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { w?: unknown; k?: unknown };
-      if (body.w !== subscriptionId || typeof body.k !== 'string' || !body.k.startsWith(webhookKeys.deliveryPrefix))
-        throw badCursor();
-      after = body.k;
-    } catch {
-      throw badCursor();
-    }
-  }
+  const after = cursor === undefined ? undefined : cursorKey(cursor, logScope(subscriptionId), isDeliveryKey);
   const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
     new QueryCommand({
       TableName: tableName(),
@@ -375,9 +425,7 @@ export async function listDeliveries(
   const items = result.Items ?? [];
   const last = items[items.length - 1];
   const nextCursor =
-    result.LastEvaluatedKey && last
-      ? Buffer.from(JSON.stringify({ w: subscriptionId, k: last[attr.sortKey] }), 'utf8').toString('base64url')
-      : undefined;
+    result.LastEvaluatedKey && last ? encodeCursor(logScope(subscriptionId), last[attr.sortKey]) : undefined;
   return { items: items.filter(live).map(deliveryFrom), ...(nextCursor ? { nextCursor } : {}) };
 }
 
@@ -437,32 +485,92 @@ export async function closeDelivery(delivery: Pick<Delivery, 'id' | 'subscriptio
 
 // ---- Attempts due ----
 
-/** Picks a shard from the delivery id, so one delivery's due items land together. */
-function shardOfDelivery(deliveryId: string): number {
+/*
+ * Each subscription has its own queue (`wq#<subscription>`, sorted by due time), and a marker in
+ * one of the ready partitions (`wr#<shard>`) says the queue has something in it and, in
+ * `nextDue`, when its earliest attempt is due. A sweep reads the markers due (a few hundred
+ * bytes per subscription with work, whatever the size of any queue) and takes from each queue
+ * only as many attempts as that subscription may run: a pile in one queue costs the sweep
+ * nothing but that queue's own reads.
+ *
+ * The marker's `nextDue` only ever moves later under a condition on its `writes`, which every
+ * new attempt due increments after storing itself: so a sweep that set `nextDue` from what it
+ * read cannot hide an attempt stored meanwhile (its update fails, and the marker stays due).
+ */
+
+function shardOfSubscription(subscriptionId: string): number {
   let hash = 0;
-  for (let i = 0; i < deliveryId.length; i++) hash = (hash * 31 + deliveryId.charCodeAt(i)) >>> 0;
-  return hash % webhookKeys.dueShards;
+  for (let i = 0; i < subscriptionId.length; i++) hash = (hash * 31 + subscriptionId.charCodeAt(i)) >>> 0;
+  return hash % webhookKeys.readyShards;
 }
 
-/** Stores an attempt due; the nonce keeps two claims of the same moment apart. */
-export async function putDue(due: DueAttempt, expiresAt: number): Promise<StoredDue> {
-  const shard = shardOfDelivery(due.deliveryId);
+const markerKey = (subscriptionId: string) => ({
+  [attr.id]: webhookKeys.ready(shardOfSubscription(subscriptionId)),
+  [attr.sortKey]: subscriptionId,
+});
+
+const conditionFailed = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
+
+/** A subscription with attempts queued, as its marker says. */
+export interface ReadyQueue {
+  ownerId: string;
+  subscriptionId: string;
+  /** When its earliest attempt (or lease) is due. */
+  nextDue: string;
+  /** How often attempts were queued: what `settleQueue` must still find. */
+  writes: number;
+}
+
+/**
+ * Stores an attempt due; the nonce keeps two claims of the same moment apart. `listed: false`
+ * for a sweep's own lease, whose queue is already listed and settled by that sweep.
+ */
+export async function putDue(due: DueAttempt, expiresAt: number, { listed = true } = {}): Promise<StoredDue> {
   const key = `${due.dueAt}#${due.deliveryId}#${randomBytes(6).toString('base64url')}`;
   await send(
     new PutCommand({
       TableName: tableName(),
       Item: {
-        [attr.id]: webhookKeys.due(shard),
+        [attr.id]: webhookKeys.due(due.subscriptionId),
         [attr.sortKey]: key,
         ownerId: due.ownerId,
-        subscriptionId: due.subscriptionId,
         deliveryId: due.deliveryId,
         manual: due.manual,
         [attr.expiresAt]: expiresAt,
       },
     }),
   );
-  return { ...due, shard, key };
+  if (listed) await listQueue(due.ownerId, due.subscriptionId, due.dueAt);
+  return { ...due, key };
+}
+
+/** Marks the subscription's queue as holding an attempt due at `dueAt` (after it is stored). */
+async function listQueue(ownerId: string, subscriptionId: string, dueAt: string): Promise<void> {
+  const reply = await send<{ Attributes?: Item }>(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: markerKey(subscriptionId),
+      UpdateExpression: 'ADD #w :one SET #owner = :owner',
+      ExpressionAttributeNames: { '#w': 'writes', '#owner': 'ownerId' },
+      ExpressionAttributeValues: { ':one': 1, ':owner': ownerId },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const next = reply.Attributes?.nextDue as string | undefined;
+  if (next !== undefined && next <= dueAt) return;
+  // Only ever earlier here: a later time is set by the sweep, under its condition.
+  await send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: markerKey(subscriptionId),
+      UpdateExpression: 'SET #next = :due',
+      ConditionExpression: 'attribute_not_exists(#next) OR #next > :due',
+      ExpressionAttributeNames: { '#next': 'nextDue' },
+      ExpressionAttributeValues: { ':due': dueAt },
+    }),
+  ).catch((error: unknown) => {
+    if (!conditionFailed(error)) throw error;
+  });
 }
 
 /** Removes a due item; `false` when another sweep took it first. */
@@ -471,46 +579,117 @@ export async function removeDue(due: StoredDue): Promise<boolean> {
     await send(
       new DeleteCommand({
         TableName: tableName(),
-        Key: { [attr.id]: webhookKeys.due(due.shard), [attr.sortKey]: due.key },
+        Key: { [attr.id]: webhookKeys.due(due.subscriptionId), [attr.sortKey]: due.key },
         ConditionExpression: 'attribute_exists(#sk)',
         ExpressionAttributeNames: { '#sk': attr.sortKey },
       }),
     );
     return true;
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (conditionFailed(error)) return false;
     throw error;
   }
 }
 
-/** Attempts due by `now`, oldest first, at most `limit` from each shard. */
-export async function dueBy(now: string, limit: number): Promise<StoredDue[]> {
+/** The subscriptions with an attempt due by `now`, earliest first (across every ready partition). */
+export async function readyQueues(now: string): Promise<ReadyQueue[]> {
   const pages = await Promise.all(
-    Array.from({ length: webhookKeys.dueShards }, (_, shard) =>
-      send<{ Items?: Item[] }>(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: '#id = :id AND #sk <= :now',
-          ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
-          // `~` sorts after `#`: every key of this millisecond and before.
-          ExpressionAttributeValues: { ':id': webhookKeys.due(shard), ':now': `${now}~` },
-          ConsistentRead: true,
-          Limit: limit,
-        }),
-      ).then((page) =>
-        (page.Items ?? []).map(
-          (item): StoredDue => ({
-            shard,
-            key: item[attr.sortKey] as string,
-            dueAt: (item[attr.sortKey] as string).split('#')[0] as string,
-            ownerId: item.ownerId as string,
-            subscriptionId: item.subscriptionId as string,
-            deliveryId: item.deliveryId as string,
-            manual: item.manual === true,
+    Array.from({ length: webhookKeys.readyShards }, async (_, shard) => {
+      const found: ReadyQueue[] = [];
+      let startKey: Item | undefined;
+      do {
+        const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
+          new QueryCommand({
+            TableName: tableName(),
+            KeyConditionExpression: '#id = :id',
+            FilterExpression: '#next <= :now',
+            ExpressionAttributeNames: { '#id': attr.id, '#next': 'nextDue' },
+            ExpressionAttributeValues: { ':id': webhookKeys.ready(shard), ':now': now },
+            ConsistentRead: true,
+            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
           }),
-        ),
-      ),
-    ),
+        );
+        for (const item of page.Items ?? []) {
+          found.push({
+            ownerId: item.ownerId as string,
+            subscriptionId: item[attr.sortKey] as string,
+            nextDue: item.nextDue as string,
+            writes: Number(item.writes ?? 0),
+          });
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return found;
+    }),
   );
-  return pages.flat();
+  return pages.flat().sort((a, b) => a.nextDue.localeCompare(b.nextDue));
+}
+
+const dueFrom = (subscriptionId: string, item: Item): StoredDue => ({
+  key: item[attr.sortKey] as string,
+  dueAt: (item[attr.sortKey] as string).split('#')[0] as string,
+  ownerId: item.ownerId as string,
+  subscriptionId,
+  deliveryId: item.deliveryId as string,
+  manual: item.manual === true,
+});
+
+/** Up to `limit` of a subscription's attempts due by `now`, in due order. */
+export async function dueBy(subscriptionId: string, now: string, limit: number): Promise<StoredDue[]> {
+  const page = await send<{ Items?: Item[] }>(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: '#id = :id AND #sk <= :now',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+      // `~` sorts after `#`: every key of this millisecond and before.
+      ExpressionAttributeValues: { ':id': webhookKeys.due(subscriptionId), ':now': `${now}~` },
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  return (page.Items ?? []).map((item) => dueFrom(subscriptionId, item));
+}
+
+/**
+ * After a sweep took what it could from a queue: points its marker at the earliest attempt left
+ * (a lease included), or removes it when the queue is empty. Nothing happens when an attempt was
+ * queued since `queue` was read: the marker then stays due and the next sweep looks again.
+ */
+export async function settleQueue(queue: ReadyQueue): Promise<void> {
+  const page = await send<{ Items?: Item[] }>(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: '#id = :id',
+      ExpressionAttributeNames: { '#id': attr.id },
+      ExpressionAttributeValues: { ':id': webhookKeys.due(queue.subscriptionId) },
+      ConsistentRead: true,
+      Limit: 1,
+    }),
+  );
+  const first = page.Items?.[0];
+  const condition = {
+    ConditionExpression: '#w = :w',
+    ExpressionAttributeNames: { '#w': 'writes' } as Record<string, string>,
+    ExpressionAttributeValues: { ':w': queue.writes } as Record<string, unknown>,
+  };
+  try {
+    if (!first) {
+      await send(new DeleteCommand({ TableName: tableName(), Key: markerKey(queue.subscriptionId), ...condition }));
+      return;
+    }
+    const next = dueFrom(queue.subscriptionId, first).dueAt;
+    if (next === queue.nextDue) return;
+    await send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: markerKey(queue.subscriptionId),
+        UpdateExpression: 'SET #next = :next',
+        ...condition,
+        ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, '#next': 'nextDue' },
+        ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':next': next },
+      }),
+    );
+  } catch (error) {
+    if (!conditionFailed(error)) throw error;
+  }
 }

@@ -38,6 +38,7 @@ for (const [network, prefix] of [
   // no public receiver needs these forms and each can carry an inside IPv4 address.
   ['::', 96],
   ['::ffff:0:0', 96],
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT), e.g. ::ffff:0:7f00:1
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['2002::', 16],
@@ -68,9 +69,22 @@ const PRIVATE_NAME = /(^|\.)(localhost|local|localdomain|internal|intranet|lan|h
  * checked again on every address it resolves to at delivery time.
  */
 export function hostProblem(hostname: string): string | undefined {
-  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname.replace(/\.$/, '');
+  if (hostname.startsWith('[')) {
+    return isPublicAddress(hostname.slice(1, -1)) ? undefined : 'names an address that is not public';
+  }
+  // Every trailing dot goes (`localhost..` is `localhost` to a resolver that forgives it); the URL
+  // parser normalizes an IPv4 address only when one dot trails, so what is left is parsed again.
+  const stripped = hostname.replace(/\.+$/, '');
+  let host: string;
+  try {
+    host = stripped === hostname ? hostname : new URL(`http://${stripped}/`).hostname;
+  } catch {
+    return 'names a host that is not public';
+  }
   if (isIP(host) !== 0) return isPublicAddress(host) ? undefined : 'names an address that is not public';
   if (host === '' || PRIVATE_NAME.test(host)) return 'names a host that is not public';
+  // No DNS name has an empty label; a resolver may drop it and reach whatever the rest names.
+  if (host.split('.').includes('')) return 'names a host that is not a DNS name (an empty label)';
   // A single-label name (`intranet`, `db`) resolves through the local search domains only.
   if (!host.includes('.')) return 'names a host that is not public (a name without a domain)';
   return undefined;

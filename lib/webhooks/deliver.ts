@@ -15,10 +15,13 @@ import {
   getSubscription,
   putDelivery,
   putDue,
+  type ReadyQueue,
+  readyQueues,
   recordAttempt,
   removeDue,
   type StoredDue,
   type Subscription,
+  settleQueue,
   updateSubscription,
 } from '../store/webhooks';
 import { attempt } from './send';
@@ -33,16 +36,32 @@ import { attempt } from './send';
  * `LEASE_SECONDS` later) before the attempt, and the lease is removed once the attempt and what
  * follows it are recorded. Whoever removes the due item holds the claim, so two sweeps never run
  * one attempt twice; a process that dies mid-attempt leaves the lease, which comes due again.
+ *
+ * Fair to every subscriber (contract section 9): each subscription has its own queue of attempts
+ * due, and attempts run in lanes: at most `PER_SUBSCRIPTION` of one subscription and
+ * `PER_OWNER` of one owner's subscriptions at once, taken round-robin across owners. A receiver
+ * that hangs holds its own lane for 10 seconds an attempt; a pile of redeliveries waits in its
+ * own queue; neither takes a slot from anyone else's next sweep.
  */
 
 /** Success is a 2xx within this time (contract section 9). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Longer than an attempt and its bookkeeping: a lease that comes due means its holder died. */
 const LEASE_SECONDS = 60;
+/** How long a claimed attempt may wait for its lane in memory: well inside its lease. */
+const WAIT_IN_LANE_MS = 30_000;
 /** How long deliveries, their attempts and the attempts due are kept. */
 const KEEP_SECONDS = 30 * 24 * 3600;
 /** A subscription whose deliveries have all failed this long is disabled. */
 const DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+
+/** Attempts of one subscription at once: a hanging receiver holds these and nothing more. */
+export const PER_SUBSCRIPTION = 2;
+/**
+ * Attempts of one owner's subscriptions at once: a caller with 25 subscriptions to hanging
+ * receivers holds 10 of a sweep's 50 slots, never the rest.
+ */
+export const PER_OWNER = 10;
 
 const USER_AGENT = 'action-tracking-webhooks/1.0 (+https://www.standardwebhooks.com)';
 
@@ -256,14 +275,77 @@ async function disable(subscription: Subscription, reason: string): Promise<void
 
 /** Claims one due attempt: swaps it for a lease; `undefined` when another sweep took it first. */
 async function claim(due: StoredDue): Promise<StoredDue | undefined> {
-  const lease = await putDue({ ...due, dueAt: inSeconds(LEASE_SECONDS) }, expiry());
+  // The queue is listed already, and the sweep settles its marker after claiming.
+  const lease = await putDue({ ...due, dueAt: inSeconds(LEASE_SECONDS) }, expiry(), { listed: false });
   if (await removeDue(due)) return lease;
   await removeDue(lease);
   return undefined;
 }
 
+/** Gives a claimed attempt back to its queue, due now, for a sweep to take when its lane has room. Never throws. */
+async function requeueOrLeave(lease: StoredDue): Promise<void> {
+  try {
+    await putDue({ ...lease, dueAt: new Date().toISOString() }, expiry());
+    await removeDue(lease);
+  } catch (error) {
+    // The lease stays: the attempt comes due again when it runs out.
+    logger.error('webhook attempt could not be queued; its lease brings it back', errorFields(error));
+  }
+}
+
+/** Who runs what: counts attempts under way by subscription and by owner. */
+class Lanes {
+  private readonly bySubscription = new Map<string, number>();
+  private readonly byOwner = new Map<string, number>();
+  total = 0;
+
+  constructor(readonly concurrency: number) {}
+
+  /** How many more attempts of this subscription may start now. */
+  room(ownerId: string, subscriptionId: string): number {
+    return Math.max(
+      0,
+      Math.min(
+        PER_SUBSCRIPTION - (this.bySubscription.get(subscriptionId) ?? 0),
+        PER_OWNER - (this.byOwner.get(ownerId) ?? 0),
+        this.concurrency - this.total,
+      ),
+    );
+  }
+
+  /** Holds `n` places (an attempt under way, or one about to be claimed). */
+  hold(ownerId: string, subscriptionId: string, n = 1): void {
+    this.bySubscription.set(subscriptionId, (this.bySubscription.get(subscriptionId) ?? 0) + n);
+    this.byOwner.set(ownerId, (this.byOwner.get(ownerId) ?? 0) + n);
+    this.total += n;
+  }
+
+  release(ownerId: string, subscriptionId: string, n = 1): void {
+    const left = (map: Map<string, number>, key: string) => {
+      const count = (map.get(key) ?? 0) - n;
+      if (count > 0) map.set(key, count);
+      else map.delete(key);
+    };
+    left(this.bySubscription, subscriptionId);
+    left(this.byOwner, ownerId);
+    this.total -= n;
+  }
+}
+
+/** Queues in turn by owner (each owner's earliest first), so no owner's many queues go first. */
+function roundRobin(queues: readonly ReadyQueue[]): ReadyQueue[] {
+  const byOwner = new Map<string, ReadyQueue[]>();
+  for (const queue of queues) byOwner.set(queue.ownerId, [...(byOwner.get(queue.ownerId) ?? []), queue]);
+  const turns = [...byOwner.values()];
+  const order: ReadyQueue[] = [];
+  for (let round = 0; order.length < queues.length; round++) {
+    for (const turn of turns) if (turn[round]) order.push(turn[round] as ReadyQueue);
+  }
+  return order;
+}
+
 export interface Sweeper {
-  /** Runs claimed first attempts beside the swept ones, under the same limit. */
+  /** Runs claimed first attempts beside the swept ones, in the same lanes; the rest wait in their queues. */
   run(claims: readonly StoredDue[]): void;
   /** Stops sweeping and waits for the attempts under way. */
   stop(): Promise<void>;
@@ -272,32 +354,86 @@ export interface Sweeper {
 }
 
 /**
- * Every `intervalMs`, claims the attempts due and runs them, at most `concurrency` at once (an
- * attempt takes up to 10 seconds, so a hanging receiver holds one slot, not the sweep). Stops at
- * `until` (epoch ms), or when stopped, after the attempts under way have finished.
+ * Every `intervalMs`, takes the attempts due from every queue that has some, as many from each as
+ * its lane has room for, and runs them, at most `concurrency` at once (an attempt takes up to 10
+ * seconds). Stops at `until` (epoch ms), or when stopped, after the attempts under way have
+ * finished.
  */
 export function startSweeper(options: { intervalMs?: number; concurrency?: number; until?: number } = {}): Sweeper {
   const intervalMs = options.intervalMs ?? 1000;
-  const concurrency = options.concurrency ?? 50;
+  const lanes = new Lanes(options.concurrency ?? 50);
   const running = new Set<Promise<void>>();
   let stopped = false;
   let wake: (() => void) | undefined;
 
+  /**
+   * Claimed first attempts whose lane is full, by subscription, oldest first: they start as soon
+   * as their lane has room (no store writes meanwhile); one that waited `WAIT_IN_LANE_MS` goes back
+   * to its queue before its lease could run out.
+   */
+  const waiting = new Map<string, Array<{ lease: StoredDue; since: number }>>();
+
+  const runWaiting = () => {
+    for (const [subscriptionId, queue] of waiting) {
+      for (;;) {
+        const next = queue[0];
+        if (!next) break;
+        if (Date.now() - next.since > WAIT_IN_LANE_MS) {
+          queue.shift();
+          void requeueOrLeave(next.lease);
+        } else if (lanes.room(next.lease.ownerId, subscriptionId) > 0) {
+          queue.shift();
+          lanes.hold(next.lease.ownerId, subscriptionId);
+          start(next.lease);
+        } else break;
+      }
+      if (queue.length === 0) waiting.delete(subscriptionId);
+    }
+  };
+
+  /** Runs a claim whose place is already held. */
   const start = (lease: StoredDue) => {
-    const task = runClaimed(lease).finally(() => running.delete(task));
+    const task = runClaimed(lease).finally(() => {
+      lanes.release(lease.ownerId, lease.subscriptionId);
+      running.delete(task);
+      runWaiting();
+    });
     running.add(task);
+  };
+
+  const takeFrom = async (queue: ReadyQueue, places: number, now: string) => {
+    let started = 0;
+    try {
+      for (const item of await dueBy(queue.subscriptionId, now, places)) {
+        const lease = await claim(item);
+        if (!lease) continue;
+        started++;
+        start(lease);
+      }
+      await settleQueue(queue);
+    } finally {
+      lanes.release(queue.ownerId, queue.subscriptionId, places - started);
+    }
+  };
+
+  const sweep = async () => {
+    const now = new Date().toISOString();
+    const taking: Array<Promise<void>> = [];
+    for (const queue of roundRobin(await readyQueues(now))) {
+      const places = lanes.room(queue.ownerId, queue.subscriptionId);
+      if (places === 0) continue;
+      lanes.hold(queue.ownerId, queue.subscriptionId, places);
+      taking.push(takeFrom(queue, places, now));
+    }
+    await Promise.all(taking);
   };
 
   const loop = (async () => {
     while (!stopped && (options.until === undefined || Date.now() < options.until)) {
-      const room = concurrency - running.size;
-      if (room > 0) {
+      runWaiting();
+      if (lanes.total < lanes.concurrency) {
         try {
-          const due = await dueBy(new Date().toISOString(), room);
-          for (const item of due.slice(0, room)) {
-            const lease = await claim(item);
-            if (lease) start(lease);
-          }
+          await sweep();
         } catch (error) {
           logger.error('webhook sweep failed; it runs again shortly', errorFields(error));
         }
@@ -307,12 +443,24 @@ export function startSweeper(options: { intervalMs?: number; concurrency?: numbe
         setTimeout(resolve, intervalMs);
       });
     }
-    await Promise.all(running);
+    // What still waits goes back to its queue, for whoever sweeps next.
+    const left = [...waiting.values()].flat();
+    waiting.clear();
+    await Promise.all([...left.map((w) => requeueOrLeave(w.lease)), ...running]);
   })();
 
   return {
     run: (claims) => {
-      for (const lease of claims) start(lease);
+      for (const lease of claims) {
+        if (lanes.room(lease.ownerId, lease.subscriptionId) > 0) {
+          lanes.hold(lease.ownerId, lease.subscriptionId);
+          start(lease);
+        } else {
+          const queue = waiting.get(lease.subscriptionId) ?? [];
+          queue.push({ lease, since: Date.now() });
+          waiting.set(lease.subscriptionId, queue);
+        }
+      }
     },
     stop: async () => {
       stopped = true;
@@ -321,6 +469,22 @@ export function startSweeper(options: { intervalMs?: number; concurrency?: numbe
     },
     done: loop,
   };
+}
+
+/**
+ * Runs claimed first attempts (one queue message's events) at once, as many of each subscription
+ * as its lane allows: the rest go back to their queues, for the sweep. Resolves when those that
+ * ran are recorded.
+ */
+export async function runInLanes(claims: readonly StoredDue[]): Promise<void> {
+  const lanes = new Lanes(Number.POSITIVE_INFINITY);
+  await Promise.all(
+    claims.map((lease) => {
+      if (lanes.room(lease.ownerId, lease.subscriptionId) === 0) return requeueOrLeave(lease);
+      lanes.hold(lease.ownerId, lease.subscriptionId);
+      return runClaimed(lease);
+    }),
+  );
 }
 
 /**

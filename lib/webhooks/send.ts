@@ -32,11 +32,18 @@ export interface AttemptRequest {
 export interface AttemptResult {
   durationMs: number;
   responseStatus?: number;
-  /** Why the attempt failed without a status (or, with a status, nothing). */
+  /** Why the attempt failed: one of `AttemptError`, or `HTTP <status>` for an answer outside 2xx. */
   error?: string;
 }
 
-export const ADDRESS_NOT_ALLOWED = 'address not allowed';
+/**
+ * The few words an attempt's error may say (contract section 9). Deliberately coarse: a refused
+ * port, a name that does not resolve and a reset all read `connection failed`, every TLS fault
+ * `TLS failed`, so the sender tells a subscriber nothing a port prober of public hosts could use.
+ */
+export type AttemptError = 'connection failed' | 'timed out' | 'TLS failed' | 'address not allowed';
+
+export const ADDRESS_NOT_ALLOWED: AttemptError = 'address not allowed';
 
 class AddressNotAllowed extends Error {
   code = 'EADDRNOTALLOWED';
@@ -72,13 +79,14 @@ export function attempt(request: AttemptRequest): Promise<AttemptResult> {
   try {
     url = new URL(request.url);
   } catch {
-    return Promise.resolve(finish({ error: 'invalid URL' }));
+    return Promise.resolve(finish({ error: 'connection failed' satisfies AttemptError }));
   }
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (!request.allowPrivate) {
     // Node connects to a literal address without calling `lookup`: check it here.
     if (isIP(host) !== 0 && !isPublicAddress(host)) return Promise.resolve(finish({ error: ADDRESS_NOT_ALLOWED }));
-    if (url.protocol !== 'https:') return Promise.resolve(finish({ error: 'only https URLs are allowed' }));
+    // Subscriptions take only https URLs here; one stored under WEBHOOKS_ALLOW_PRIVATE is refused.
+    if (url.protocol !== 'https:') return Promise.resolve(finish({ error: ADDRESS_NOT_ALLOWED }));
   }
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
@@ -102,25 +110,23 @@ export function attempt(request: AttemptRequest): Promise<AttemptResult> {
           : {}
         : { lookup: publicOnlyLookup(request.lookup) }),
     });
-    const timer = setTimeout(
-      () => done({ error: `no answer within ${request.timeoutMs / 1000} seconds` }),
-      request.timeoutMs,
-    );
-    outgoing.on('error', (error: NodeJS.ErrnoException) =>
-      done({ error: error.message === ADDRESS_NOT_ALLOWED ? ADDRESS_NOT_ALLOWED : describe(error) }),
-    );
+    const timer = setTimeout(() => done({ error: 'timed out' }), request.timeoutMs);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => done({ error: categoryOf(error) }));
     // The status is all a delivery needs: the socket goes as soon as it is known, so a receiver
     // that answers a gigabyte, or never finishes its answer, costs nothing more.
-    outgoing.on('response', (response: IncomingMessage) => done({ responseStatus: response.statusCode ?? 0 }));
+    outgoing.on('response', (response: IncomingMessage) => {
+      const status = response.statusCode ?? 0;
+      done({ responseStatus: status, ...(status >= 200 && status < 300 ? {} : { error: `HTTP ${status}` }) });
+    });
     outgoing.end(request.body);
   });
 }
 
-/** A short, safe description of a network error (no stack, no internals). */
-function describe(error: NodeJS.ErrnoException): string {
-  if (error.code === 'ENOTFOUND') return 'host not found';
-  if (error.code === 'ECONNREFUSED') return 'connection refused';
-  if (error.code === 'ECONNRESET') return 'connection reset';
-  if (error.code?.startsWith('ERR_TLS') || error.code?.includes('CERT')) return `TLS error (${error.code})`;
-  return error.code ? `network error (${error.code})` : 'network error';
+/** The category of a network error; its code and message stay out of the answer. */
+function categoryOf(error: NodeJS.ErrnoException): AttemptError {
+  if (error instanceof AddressNotAllowed) return ADDRESS_NOT_ALLOWED;
+  const code = error.code ?? '';
+  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|ALTNAME|SSL/.test(code))
+    return 'TLS failed';
+  return 'connection failed';
 }

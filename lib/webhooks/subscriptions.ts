@@ -3,11 +3,12 @@ import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
 import { parseThreadQuery } from '../actions/comments';
 import { getConfig } from '../config';
-import { ConflictError, clip, NotFoundError } from '../errors';
+import { ConflictError, clip, NotFoundError, TooManyRequestsError } from '../errors';
 import type { Person } from '../model/action';
 import { eventTypeOf } from '../model/history';
-import { validateBody } from '../model/validation';
+import { oneLine, validateBody } from '../model/validation';
 import {
+  countManualAttempt,
   type Delivery,
   deleteSubscription,
   getDelivery,
@@ -88,9 +89,10 @@ const eventsSchema = z
     }
   });
 
-const descriptionSchema = z
-  .string()
-  .max(webhookLimits.description, `must be at most ${webhookLimits.description} characters`);
+/** A description is shown beside the URL in one line, so it follows the one-line rules (section 9). */
+const descriptionSchema = oneLine(
+  z.string().max(webhookLimits.description, `must be at most ${webhookLimits.description} characters`),
+);
 
 export const webhookCreateSchema = z.strictObject({
   url: urlSchema,
@@ -198,10 +200,33 @@ export async function rotateSecret(caller: Person, id: string): Promise<{ secret
   return { secret };
 }
 
+/**
+ * Redeliveries and pings one subscription may ask for in a window (contract section 9). Fewer than
+ * its lane drains from a receiver that hangs (2 attempts at a time, 10 seconds each: 120 in 10
+ * minutes), so what an owner asks for never piles up faster than it leaves.
+ */
+export const manualAttempts = { count: 30, windowSeconds: 600 } as const;
+
+/** Counts one redelivery or ping of the subscription; a 429 past the bound, saying when to retry. */
+async function countManual(caller: Person, id: string): Promise<void> {
+  const counted = await countManualAttempt(caller.id, id, manualAttempts.windowSeconds, (recent, now) => {
+    if (recent.length < manualAttempts.count) return;
+    const oldest = recent[recent.length - manualAttempts.count] as number;
+    throw new TooManyRequestsError(
+      `This subscription has had ${manualAttempts.count} redeliveries and pings in the last ${manualAttempts.windowSeconds / 60} minutes, the most allowed; try again later.`,
+      oldest + manualAttempts.windowSeconds - now,
+    );
+  });
+  if (!counted) {
+    throw new TooManyRequestsError('Too many redeliveries and pings of this subscription at once; try again.', 1);
+  }
+}
+
 /** One `WebhookPing` delivery to this endpoint alone; it leaves with the next sweep. */
 export async function ping(caller: Person, id: string): Promise<{ deliveryId: string }> {
   const subscription = await ownSubscription(caller, id);
   if (!subscription.enabled) throw new ConflictError('This subscription is disabled; enable it before pinging it.');
+  await countManual(caller, id);
   const time = new Date().toISOString();
   const deliveryId = uuidv7();
   await newDelivery(
@@ -237,5 +262,6 @@ export async function redeliver(caller: Person, id: string, deliveryId: string):
   const delivery = await getDelivery(id, deliveryId);
   if (!delivery) throw new NotFoundError(`This webhook has no delivery with the id '${clip(deliveryId)}'.`);
   if (!subscription.enabled) throw new ConflictError('This subscription is disabled; enable it before redelivering.');
+  await countManual(caller, id);
   await requestAttempt(delivery);
 }

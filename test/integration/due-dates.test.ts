@@ -259,4 +259,24 @@ describe('due-date reminders', () => {
     const overdueCount = all.body.actions.filter((x: any) => x.overdue).length;
     expect(overdueCount).toBeGreaterThan(10);
   });
+
+  it('reminds each dueAt value once for the life of the action, also when dueAt moves back to it (issue 34)', async () => {
+    const [first, second] = [at(-600), at(-1200)];
+    const created = await createDue(uniqueProducer('due-back'), first);
+    const escalations = async () =>
+      (await history(created.id)).filter((e) => e.type === 'escalated').map((e) => e.version);
+    await until('the first escalation', 30_000, async () => ((await escalations()).length === 1 ? true : undefined));
+    for (const [round, dueAt] of [second, first, second, first].entries()) {
+      const moved = await api('PATCH', `/api/actions/${created.id}`, { dueAt });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      if (round === 0) {
+        await until('the second value escalated', 30_000, async () =>
+          (await escalations()).length === 2 ? true : undefined,
+        );
+      } else await sleep(2_500); // more than two sweeps: a value already escalated gets nothing
+      expect(await escalations()).toHaveLength(2);
+    }
+    // Back at a value already reminded, the action shows overdue, as the sweep left it.
+    expect((await api('GET', `/api/actions/${created.id}`)).body.overdue).toBe(true);
+  }, 90_000);
 });

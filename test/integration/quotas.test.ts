@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
 import { startSeededStack } from '../../infra/local/seeded';
@@ -154,6 +154,24 @@ describe('per-caller quotas', () => {
     expect(created.status).toBe(201);
   });
 
+  it('concurrent lists reserve their reads at admission: never past the quota by more than one list', async () => {
+    const caller = newCaller();
+    const at = await windowWithRoom(20);
+    // Each reads 61 entries (skip + limit + 1), within the budget; thirty at once would read 1,830
+    // against a quota of 400 if each were charged only after reading (issue 34).
+    const lists = await Promise.all(
+      Array.from({ length: REQUESTS }, () => send('GET', '/api/actions?skip=50&limit=10', { token: caller.token })),
+    );
+    const answered = lists.filter((reply) => reply.status === 200);
+    const statuses = JSON.stringify(lists.map((reply) => [reply.status, reply.body?.detail]));
+    expect(answered.length, statuses).toBeGreaterThan(0);
+    expect(answered.length * 61, statuses).toBeLessThanOrEqual(READS + BUDGET);
+    for (const reply of lists) expect([200, 400, 429]).toContain(reply.status);
+    const { reads } = await used(caller.id, at);
+    expect(reads).toBeGreaterThanOrEqual(answered.length * 61);
+    expect(reads).toBeLessThanOrEqual(READS + BUDGET);
+  });
+
   it('past the read quota: the list that passed it is answered, the next request is a 429', async () => {
     const [cat, dan] = [newCaller(), newCaller()];
     const at = await windowWithRoom(20);
@@ -189,3 +207,106 @@ describe('per-caller quotas', () => {
     expect(page.body.actions).toHaveLength(5);
   });
 });
+
+describe('the change feed', () => {
+  it('charges a page and reads comment texts by key, not whole actions: its reads within 2x of its answer', async () => {
+    const since = new Date().toISOString();
+    // Large actions (a description of 10,000 characters each), three comments of a few sentences on each.
+    const ACTIONS = 6;
+    for (let i = 0; i < ACTIONS; i++) {
+      const author = newCaller();
+      const made = await send('POST', '/api/actions', {
+        token: author.token,
+        body: actionBody('feed-large', { description: 'd'.repeat(10_000) }),
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      for (let c = 0; c < 3; c++) {
+        const comment = await send('POST', `/api/actions/${made.body.id}/comments`, {
+          token: author.token,
+          body: { text: `comment ${c}: ${'a few sentences of what was done and what is left to do. '.repeat(3)}` },
+        });
+        expect(comment.status).toBe(201);
+      }
+    }
+    // Entries appear once they have settled (10 s).
+    await new Promise((r) => setTimeout(r, 11_000));
+    const reader = newCaller();
+    const at = await windowWithRoom(10);
+    const reads = recordReads();
+    const page = await send('GET', `/api/changes?since=${since}&limit=${4 * ACTIONS}`, { token: reader.token });
+    reads.stop();
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    const comments = page.body.entries.filter((e: { type: string }) => e.type === 'commented');
+    expect(comments).toHaveLength(3 * ACTIONS);
+    expect(comments.every((e: { comment: { text?: string } }) => /^comment \d: a few/.test(e.comment.text ?? ''))).toBe(
+      true,
+    );
+    // No action item is read; what is read, counted at its full size, stays near what is answered.
+    expect(reads.keys.filter((key) => key.sk.startsWith('c#'))).toHaveLength(3 * ACTIONS);
+    expect(reads.keys.filter((key) => key.sk === 'A')).toEqual([]);
+    const answered = Buffer.byteLength(JSON.stringify(page.body));
+    const read = await reads.bytes();
+    console.log(`change feed page: ${read} bytes read for an answer of ${answered} bytes`);
+    expect(read).toBeLessThanOrEqual(2 * answered);
+    // Charged: the index entries, the comments and the history entries it read.
+    expect((await used(reader.id, at)).reads).toBeGreaterThanOrEqual(4 * ACTIONS + 3 * ACTIONS);
+  }, 180_000);
+});
+
+/**
+ * Every item the store reads while recording (the stack runs in this process): the keys of
+ * table items fetched by key or queried, so `bytes()` can weigh each whole, as DynamoDB charges
+ * a read (a projection saves nothing), and the index items as the index holds them.
+ */
+function recordReads() {
+  const keys: Array<{ id: string; sk: string }> = [];
+  const client = getDocumentClient();
+  const send = client.send.bind(client);
+  let indexBytes = 0;
+  const recording = async (command: any, ...rest: any[]) => {
+    const output = (await (send as any)(command, ...rest)) as Record<string, any>;
+    const input = command.input as Record<string, any>;
+    if (command instanceof BatchGetCommand) {
+      for (const request of Object.values(input.RequestItems ?? {}) as Array<{ Keys: any[] }>)
+        for (const key of request.Keys) keys.push({ id: key.id, sk: key.sk });
+    } else if (input.IndexName) {
+      // An index item costs what the index holds of it (its projection), which the answer is.
+      for (const item of output.Items ?? []) indexBytes += Buffer.byteLength(JSON.stringify(item));
+    } else if (command instanceof QueryCommand || command instanceof GetCommand) {
+      const items = output.Items ?? (output.Item ? [output.Item] : []);
+      if (!items.every((item: any) => item.id && item.sk)) {
+        // A projection without the key: ask again for the keys of what it read.
+        const again = await send(
+          new QueryCommand({
+            ...input,
+            ProjectionExpression: undefined,
+            ExpressionAttributeNames: withoutProjected(input),
+          } as any),
+        );
+        for (const item of again.Items ?? []) keys.push({ id: item.id, sk: item.sk });
+      } else for (const item of items) keys.push({ id: item.id, sk: item.sk });
+    }
+    return output;
+  };
+  (client as any).send = recording;
+  return {
+    keys,
+    stop: () => delete (client as any).send,
+    bytes: async () => {
+      let total = indexBytes;
+      for (const key of keys) {
+        const { Item } = await client.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: key }));
+        total += Item ? Buffer.byteLength(JSON.stringify(Item)) : 0;
+      }
+      return total;
+    },
+  };
+}
+
+/** Attribute names a query still uses once its projection is dropped. */
+function withoutProjected(input: Record<string, any>): Record<string, string> | undefined {
+  const names: Record<string, string> = input.ExpressionAttributeNames ?? {};
+  const used = `${input.KeyConditionExpression ?? ''} ${input.FilterExpression ?? ''}`;
+  const kept = Object.fromEntries(Object.entries(names).filter(([placeholder]) => used.includes(placeholder)));
+  return Object.keys(kept).length ? kept : undefined;
+}

@@ -345,12 +345,35 @@ describe('webhook subscriptions', () => {
     await refuse({ url: 'https://hooks.example.com/', events: [] }, 'events');
     await refuse({ url: 'https://hooks.example.com/', events: ['*', 'ActionCreated'] }, 'events');
     await refuse({ url: 'https://hooks.example.com/', description: 'x'.repeat(201) }, 'description');
+    // The one-line rules of section 3: control characters, line breaks and bidirectional formatting.
+    for (const description of [
+      'two\nlines',
+      'tab\there',
+      'bell\u0007',
+      'c1\u0085',
+      'del\u007f',
+      'gpj.\u202eexe',
+      '\u2066x\u2069',
+    ])
+      await refuse({ url: 'https://hooks.example.com/', description }, 'description');
     await refuse({ url: 'https://hooks.example.com/', secret: 'whsec_mine' }, 'secret');
     const unknown = await call('POST', '/api/webhooks', {
       token: user.token,
       body: { url: 'https://hooks.example.com/', events: ['ActionExploded'] },
     });
     expect(unknown.body.detail).toContain('ActionExploded');
+    // One event type no test here publishes: a subscription to every event would send the whole stack's
+    // events to a host that does not resolve here.
+    const made = await subscribe(user, {
+      url: 'https://hooks.example.com/',
+      events: ['ActionEscalated'],
+      description: 'one line',
+    });
+    const patched = await call('PATCH', `/api/webhooks/${made.id}`, {
+      token: user.token,
+      body: { description: 'now\r\ntwo' },
+    });
+    expectProblem(patched, 400, { field: 'description' });
     // Every published type, the reminders of section 10 included, is accepted.
     await subscribe(user, {
       url: 'https://hooks.example.com/',

@@ -3,7 +3,7 @@ import { cursorKey, encodeCursor } from '../../cursor';
 import type { Comment } from '../../model/action';
 import type { HistoryEntry } from '../../model/history';
 import { batchGet } from '../batch';
-import { canBeKey, send, tableName } from '../client';
+import { canBeKey, send, settleAll, tableName } from '../client';
 import { commentFrom, commentItem, historyEntryFrom, type Item } from '../item';
 import { attr, itemKind } from '../table';
 
@@ -100,7 +100,7 @@ export async function currentCommentTexts(
   ];
   const { items: found } = await batchGet(
     sortKeys.map((sk) => ({ [attr.id]: actionId, [attr.sortKey]: sk })),
-    { consistent: true, attributes: [attr.id, attr.sortKey, attr.deletedAt, attr.commentId, 'text'] },
+    COMMENT_TEXT_READ,
   );
   const actionItem = found.find((item) => item[attr.sortKey] === itemKind.action);
   const action: ActionState = !actionItem ? 'never' : actionItem[attr.deletedAt] !== undefined ? 'deleted' : 'live';
@@ -110,6 +110,56 @@ export async function currentCommentTexts(
     }
   }
   return { action, texts };
+}
+
+/** What a comment's text is read with: its key, its id and text (and, on the action, whether it is deleted). */
+const COMMENT_TEXT_READ = {
+  consistent: true,
+  attributes: [attr.id, attr.sortKey, attr.deletedAt, attr.commentId, 'text'],
+};
+
+/**
+ * The current text of comments of many actions (a page of the change feed), read by key: the
+ * comment items themselves and, for each action, its latest history entry (whether it was
+ * deleted), never the action items, which hold the whole action and cost its size. `read`: the
+ * items read, for the caller's read quota.
+ */
+export async function commentTextsOf(
+  refs: ReadonlyArray<{ actionId: string; commentId: string }>,
+): Promise<{ texts: Map<string, string>; read: number }> {
+  const texts = new Map<string, string>();
+  const wanted = refs.filter((r) => canBeKey(r.actionId) && COMMENT_KEY.test(itemKind.comment(r.commentId)));
+  const actions = [...new Set(wanted.map((r) => r.actionId))];
+  const keys = [...new Map(wanted.map((r) => [`${r.actionId}/${r.commentId}`, r])).values()].map((r) => ({
+    [attr.id]: r.actionId,
+    [attr.sortKey]: itemKind.comment(r.commentId),
+  }));
+  const [comments, latest] = await settleAll([
+    batchGet(keys, COMMENT_TEXT_READ).then((result) => result.items),
+    Promise.all(actions.map(latestHistoryType)),
+  ] as const);
+  const deleted = new Set(actions.filter((_, i) => latest[i] === 'deleted'));
+  for (const item of comments) {
+    if (!deleted.has(item[attr.id] as string)) texts.set(item[attr.commentId] as string, item.text as string);
+  }
+  return { texts, read: comments.length + latest.filter((type) => type !== undefined).length };
+}
+
+/** The type of an action's latest history entry (`deleted` once it is deleted), reading that entry alone. */
+async function latestHistoryType(actionId: string): Promise<string | undefined> {
+  const result = await send<{ Items?: Item[] }>(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey, '#type': 'type' },
+      ExpressionAttributeValues: { ':id': actionId, ':prefix': itemKind.historyPrefix },
+      ProjectionExpression: '#type',
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      Limit: 1,
+    }),
+  );
+  return result.Items?.[0]?.type as string | undefined;
 }
 
 /** One page of an action's comments, oldest first. */

@@ -1,5 +1,4 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { getConfig } from '../../config';
 import { badCursor } from '../../cursor';
 import { ValidationError } from '../../errors';
 import type { FieldSpec } from '../../filter/fields';
@@ -7,7 +6,7 @@ import type { Clause, ListQuery } from '../../filter/query';
 import type { Action } from '../../model/action';
 import { ReminderLevel } from '../../model/reminders';
 import { cutToBytes } from '../../text';
-import { recordIndexEntries } from '../../usage';
+import { listReadAllowance, recordIndexEntries } from '../../usage';
 import { batchGet } from '../batch';
 import { equalityFields, orderedFields } from '../catalogue';
 import { settleAll as all, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from '../client';
@@ -443,7 +442,7 @@ function comparePositions(a: Position, b: Position): number {
  */
 export async function listActions(query: ListQuery, after?: Position): Promise<ListResult> {
   const stats = newStats();
-  const budget = new ReadBudget(getConfig().listReadBudget);
+  const budget = new ReadBudget(listReadAllowance());
   try {
     return (await listCounted(query, budget, stats, after)) ?? (await listPlanned(query, budget, stats, after));
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { getConfig } from '../../config';
 import { badCursor } from '../../cursor';
 import type { HistoryEntry } from '../../model/history';
+import { listReadAllowance } from '../../usage';
 import { MAX_SORT_KEY_BYTES, tableName } from '../client';
 import { historyEntryFrom, type Item } from '../item';
 import { ReadBudget } from '../query/budget';
@@ -79,7 +79,7 @@ export async function readChanges(limit: number, from: string, now = Date.now())
   };
   // One more than the page: the entry `from` names, which the page skips, may be among them.
   // The list budget bounds a feed page too (a page reads about `limit` entries plus one page per partition).
-  const budget = new ReadBudget(getConfig().listReadBudget);
+  const budget = new ReadBudget(listReadAllowance());
   const items = await readInOrder(feedPartitions, input, index.sortKey.name, true, limit + 1, budget, stats);
   const entries: FeedEntry[] = [];
   let next = from;

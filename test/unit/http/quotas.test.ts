@@ -21,6 +21,8 @@ const at = (requests: number, reads: number): QuotaState => ({
   caller: 'u1',
   windowStart: WINDOW,
   use: { requests, reads, writeUnits: 0 },
+  reserved: 0,
+  allowance: 0,
 });
 const startMs = WINDOW * 1000;
 
