@@ -75,18 +75,27 @@ export async function send<T>(command: object): Promise<T> {
   }
 }
 
+/** What a conditional write came to: its output, or the item as it stood when the condition failed. */
+export type Conditional<T> = { written: true; output: T } | { written: false; item?: Record<string, unknown> };
+
 /**
- * Sends a write that carries a condition: `true` when it was written, `false` when its condition
- * failed (an answer the caller acts on, not a fault); any other error throws as from `send`.
+ * Sends a write that carries a condition and says what it came to: a failed condition is an
+ * answer the caller acts on, not a fault (the item as it stands comes back when the write asks for
+ * it with `ReturnValuesOnConditionCheckFailure`); any other error throws as from `send`.
  */
-export async function sendConditional(command: object): Promise<boolean> {
+export async function sendIf<T = unknown>(command: object): Promise<Conditional<T>> {
   try {
-    await send(command);
-    return true;
+    return { written: true, output: await send<T>(command) };
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    const item = (error as { Item?: Record<string, never> }).Item;
+    return { written: false, ...(item ? { item: unmarshall(item) } : {}) };
   }
+}
+
+/** Sends a write that carries a condition: `true` when it was written, `false` when its condition failed. */
+export async function sendConditional(command: object): Promise<boolean> {
+  return (await sendIf(command)).written;
 }
 
 /** Why a transaction was cancelled, item by item, in the order the items were sent. */

@@ -1,7 +1,5 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { send, tableName } from './client';
+import { send, sendIf, tableName } from './client';
 import { attr, itemKind } from './table';
 
 /**
@@ -52,33 +50,30 @@ export async function admitRequest(
   quota: QuotaLimits,
   reserveReads = 0,
 ): Promise<{ admitted: boolean; use: WindowUse }> {
-  try {
-    const reply = await send<UpdateReply>(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keyOf(caller, windowStart),
-        UpdateExpression: `ADD #r :one${reserveReads > 0 ? ', #e :reserve' : ''} SET #ttl = if_not_exists(#ttl, :ttl)`,
-        ConditionExpression: '(attribute_not_exists(#r) OR #r < :maxR) AND (attribute_not_exists(#e) OR #e < :maxE)',
-        ExpressionAttributeNames: { '#r': attr.quotaRequests, '#e': attr.quotaReads, '#ttl': attr.expiresAt },
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':ttl': windowStart + 2 * windowSeconds,
-          ':maxR': quota.requests,
-          ':maxE': quota.reads,
-          ...(reserveReads > 0 ? { ':reserve': reserveReads } : {}),
-        },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    return { admitted: true, use: use(reply.Attributes, reply.ConsumedCapacity?.CapacityUnits ?? 0) };
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    // The item as it stands comes back in the low-level form; a failed condition also costs a write unit.
-    const item = error.Item ? unmarshall(error.Item) : undefined;
-    return { admitted: false, use: use(item, 1) };
+  const reply = await sendIf<UpdateReply>(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keyOf(caller, windowStart),
+      UpdateExpression: `ADD #r :one${reserveReads > 0 ? ', #e :reserve' : ''} SET #ttl = if_not_exists(#ttl, :ttl)`,
+      ConditionExpression: '(attribute_not_exists(#r) OR #r < :maxR) AND (attribute_not_exists(#e) OR #e < :maxE)',
+      ExpressionAttributeNames: { '#r': attr.quotaRequests, '#e': attr.quotaReads, '#ttl': attr.expiresAt },
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':ttl': windowStart + 2 * windowSeconds,
+        ':maxR': quota.requests,
+        ':maxE': quota.reads,
+        ...(reserveReads > 0 ? { ':reserve': reserveReads } : {}),
+      },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
+  );
+  if (reply.written) {
+    return { admitted: true, use: use(reply.output.Attributes, reply.output.ConsumedCapacity?.CapacityUnits ?? 0) };
   }
+  // A failed condition also costs a write unit.
+  return { admitted: false, use: use(reply.item, 1) };
 }
 
 /** Adds index entries to the caller's window: a negative count gives back what a reservation did not use. */

@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { cursorKey, encodeCursor } from '../cursor';
 import { ConflictError } from '../errors';
 import type { Person } from '../model/action';
-import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from './client';
+import { backoff, canBeKey, send, sendConditional, sendIf, TransactionCancelled, tableName, transact } from './client';
 import type { Item } from './item';
 import { attr, indexes, webhookKeys } from './table';
 
@@ -202,28 +202,20 @@ export async function updateSubscription(
       values[':kw'] = webhookKeys.enabled;
     } else remove.push('#kw');
   }
-  try {
-    const result = await send<{ Attributes?: Item }>(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: subscriptionKey(ownerId, id),
-        UpdateExpression: [
-          set.length ? `SET ${set.join(', ')}` : '',
-          remove.length ? `REMOVE ${remove.join(', ')}` : '',
-        ]
-          .join(' ')
-          .trim(),
-        ConditionExpression: 'attribute_exists(#sk)',
-        ExpressionAttributeNames: names,
-        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return result.Attributes ? subscriptionFrom(result.Attributes) : undefined;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
-    throw error;
-  }
+  const result = await sendIf<{ Attributes?: Item }>(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: subscriptionKey(ownerId, id),
+      UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : '']
+        .join(' ')
+        .trim(),
+      ConditionExpression: 'attribute_exists(#sk)',
+      ExpressionAttributeNames: names,
+      ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return result.written && result.output.Attributes ? subscriptionFrom(result.output.Attributes) : undefined;
 }
 
 /** Deletes a subscription; `false` when there was none. Its deliveries age out with their TTL. */
@@ -317,26 +309,22 @@ export async function countManualAttempt(
     const writes = Number(read.Item?.[attr.count] ?? 0);
     const recent = ((read.Item?.times as number[] | undefined) ?? []).filter((t) => t > now - windowSeconds);
     refuse(recent, now);
-    try {
-      await send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: {
-            ...manualKey(ownerId, subscriptionId),
-            times: [...recent, now],
-            [attr.count]: writes + 1,
-            [attr.expiresAt]: now + windowSeconds,
-          },
-          // The item as read, or none: a request that raced this one makes this one count again.
-          ConditionExpression: 'attribute_not_exists(#sk) OR #n = :writes',
-          ExpressionAttributeNames: { '#sk': attr.sortKey, '#n': attr.count },
-          ExpressionAttributeValues: { ':writes': writes },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    }
+    const counted = await sendConditional(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...manualKey(ownerId, subscriptionId),
+          times: [...recent, now],
+          [attr.count]: writes + 1,
+          [attr.expiresAt]: now + windowSeconds,
+        },
+        // The item as read, or none: a request that raced this one makes this one count again.
+        ConditionExpression: 'attribute_not_exists(#sk) OR #n = :writes',
+        ExpressionAttributeNames: { '#sk': attr.sortKey, '#n': attr.count },
+        ExpressionAttributeValues: { ':writes': writes },
+      }),
+    );
+    if (counted) return true;
   }
   return false;
 }
@@ -371,20 +359,14 @@ const live = (item: Item | undefined): item is Item =>
 /** Stores a new delivery; `false` when it is already there (the same event accepted twice). */
 export async function putDelivery(delivery: Delivery): Promise<boolean> {
   const { id, subscriptionId, expiresAt, ...fields } = delivery;
-  try {
-    await send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...deliveryKey(subscriptionId, id), ...fields, [attr.expiresAt]: expiresAt },
-        ConditionExpression: 'attribute_not_exists(#sk)',
-        ExpressionAttributeNames: { '#sk': attr.sortKey },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return sendConditional(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...deliveryKey(subscriptionId, id), ...fields, [attr.expiresAt]: expiresAt },
+      ConditionExpression: 'attribute_not_exists(#sk)',
+      ExpressionAttributeNames: { '#sk': attr.sortKey },
+    }),
+  );
 }
 
 export async function getDelivery(subscriptionId: string, deliveryId: string): Promise<Delivery | undefined> {
@@ -439,7 +421,8 @@ export async function recordAttempt(
   outcome: { status: DeliveryStatus; nextAttemptAt?: string; scheduled: boolean },
 ): Promise<void> {
   const attempts = [...delivery.attempts, attempt].slice(-MAX_KEPT_ATTEMPTS);
-  await send(
+  // The delivery aged out (or never was): nothing to record it on.
+  await sendConditional(
     new UpdateCommand({
       TableName: tableName(),
       Key: deliveryKey(delivery.subscriptionId, delivery.id),
@@ -461,15 +444,12 @@ export async function recordAttempt(
         ...(outcome.scheduled ? { ':one': 1 } : {}),
       },
     }),
-  ).catch((error: unknown) => {
-    // The delivery aged out (or never was): nothing to record it on.
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-  });
+  );
 }
 
 /** Ends a delivery without an attempt (its subscription is gone or disabled). */
 export async function closeDelivery(delivery: Pick<Delivery, 'id' | 'subscriptionId'>): Promise<void> {
-  await send(
+  await sendConditional(
     new UpdateCommand({
       TableName: tableName(),
       Key: deliveryKey(delivery.subscriptionId, delivery.id),
@@ -478,9 +458,7 @@ export async function closeDelivery(delivery: Pick<Delivery, 'id' | 'subscriptio
       ExpressionAttributeNames: { '#sk': attr.sortKey, '#status': 'status', '#next': 'nextAttemptAt' },
       ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending' },
     }),
-  ).catch((error: unknown) => {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-  });
+  );
 }
 
 // ---- Attempts due ----
@@ -508,8 +486,6 @@ const markerKey = (subscriptionId: string) => ({
   [attr.id]: webhookKeys.ready(shardOfSubscription(subscriptionId)),
   [attr.sortKey]: subscriptionId,
 });
-
-const conditionFailed = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
 
 /** A subscription with attempts queued, as its marker says. */
 export interface ReadyQueue {
@@ -559,7 +535,7 @@ async function listQueue(ownerId: string, subscriptionId: string, dueAt: string)
   const next = reply.Attributes?.nextDue as string | undefined;
   if (next !== undefined && next <= dueAt) return;
   // Only ever earlier here: a later time is set by the sweep, under its condition.
-  await send(
+  await sendConditional(
     new UpdateCommand({
       TableName: tableName(),
       Key: markerKey(subscriptionId),
@@ -568,27 +544,19 @@ async function listQueue(ownerId: string, subscriptionId: string, dueAt: string)
       ExpressionAttributeNames: { '#next': 'nextDue' },
       ExpressionAttributeValues: { ':due': dueAt },
     }),
-  ).catch((error: unknown) => {
-    if (!conditionFailed(error)) throw error;
-  });
+  );
 }
 
 /** Removes a due item; `false` when another sweep took it first. */
 export async function removeDue(due: StoredDue): Promise<boolean> {
-  try {
-    await send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: { [attr.id]: webhookKeys.due(due.subscriptionId), [attr.sortKey]: due.key },
-        ConditionExpression: 'attribute_exists(#sk)',
-        ExpressionAttributeNames: { '#sk': attr.sortKey },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (conditionFailed(error)) return false;
-    throw error;
-  }
+  return sendConditional(
+    new DeleteCommand({
+      TableName: tableName(),
+      Key: { [attr.id]: webhookKeys.due(due.subscriptionId), [attr.sortKey]: due.key },
+      ConditionExpression: 'attribute_exists(#sk)',
+      ExpressionAttributeNames: { '#sk': attr.sortKey },
+    }),
+  );
 }
 
 /** The subscriptions with an attempt due by `now`, earliest first (across every ready partition). */
@@ -672,24 +640,23 @@ export async function settleQueue(queue: ReadyQueue): Promise<void> {
     ExpressionAttributeNames: { '#w': 'writes' } as Record<string, string>,
     ExpressionAttributeValues: { ':w': queue.writes } as Record<string, unknown>,
   };
-  try {
-    if (!first) {
-      await send(new DeleteCommand({ TableName: tableName(), Key: markerKey(queue.subscriptionId), ...condition }));
-      return;
-    }
-    const next = dueFrom(queue.subscriptionId, first).dueAt;
-    if (next === queue.nextDue) return;
-    await send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: markerKey(queue.subscriptionId),
-        UpdateExpression: 'SET #next = :next',
-        ...condition,
-        ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, '#next': 'nextDue' },
-        ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':next': next },
-      }),
+  // A failed condition: an attempt was stored meanwhile, and the marker stays due.
+  if (!first) {
+    await sendConditional(
+      new DeleteCommand({ TableName: tableName(), Key: markerKey(queue.subscriptionId), ...condition }),
     );
-  } catch (error) {
-    if (!conditionFailed(error)) throw error;
+    return;
   }
+  const next = dueFrom(queue.subscriptionId, first).dueAt;
+  if (next === queue.nextDue) return;
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: markerKey(queue.subscriptionId),
+      UpdateExpression: 'SET #next = :next',
+      ...condition,
+      ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, '#next': 'nextDue' },
+      ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':next': next },
+    }),
+  );
 }
