@@ -75,6 +75,12 @@ export async function send<T>(command: object): Promise<T> {
   }
 }
 
+/**
+ * What sends a command: `send` for the service, or a client of its own for code that runs before
+ * the service is configured (the table's upgrade).
+ */
+export type Sender = <T>(command: object) => Promise<T>;
+
 /** What a conditional write came to: its output, or the item as it stood when the condition failed. */
 export type Conditional<T> = { written: true; output: T } | { written: false; item?: Record<string, unknown> };
 
@@ -83,9 +89,9 @@ export type Conditional<T> = { written: true; output: T } | { written: false; it
  * answer the caller acts on, not a fault (the item as it stands comes back when the write asks for
  * it with `ReturnValuesOnConditionCheckFailure`); any other error throws as from `send`.
  */
-export async function sendIf<T = unknown>(command: object): Promise<Conditional<T>> {
+export async function sendIf<T = unknown>(command: object, via: Sender = send): Promise<Conditional<T>> {
   try {
-    return { written: true, output: await send<T>(command) };
+    return { written: true, output: await via<T>(command) };
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
     const item = (error as { Item?: Record<string, never> }).Item;
@@ -94,8 +100,8 @@ export async function sendIf<T = unknown>(command: object): Promise<Conditional<
 }
 
 /** Sends a write that carries a condition: `true` when it was written, `false` when its condition failed. */
-export async function sendConditional(command: object): Promise<boolean> {
-  return (await sendIf(command)).written;
+export async function sendConditional(command: object, via: Sender = send): Promise<boolean> {
+  return (await sendIf(command, via)).written;
 }
 
 /** Why a transaction was cancelled, item by item, in the order the items were sent. */

@@ -1,9 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { cursorKey, encodeCursor } from '../cursor';
 import { ConflictError } from '../errors';
 import type { Person } from '../model/action';
-import { backoff, canBeKey, send, sendConditional, sendIf, TransactionCancelled, tableName, transact } from './client';
+import {
+  backoff,
+  canBeKey,
+  type Sender,
+  send,
+  sendConditional,
+  sendIf,
+  TransactionCancelled,
+  tableName,
+  transact,
+} from './client';
 import type { Item } from './item';
 import { attr, indexes, webhookKeys } from './table';
 
@@ -497,18 +514,31 @@ export interface ReadyQueue {
   writes: number;
 }
 
+/** Where due attempts are written: the service's table, or the one an upgrade is given. */
+interface DueTable {
+  name: string;
+  via: Sender;
+}
+
+const serviceTable = (): DueTable => ({ name: tableName(), via: send });
+
 /**
  * Stores an attempt due; the nonce keeps two claims of the same moment apart. `listed: false`
  * for a sweep's own lease, whose queue is already listed and settled by that sweep.
  */
 export async function putDue(due: DueAttempt, expiresAt: number, { listed = true } = {}): Promise<StoredDue> {
   const key = `${due.dueAt}#${due.deliveryId}#${randomBytes(6).toString('base64url')}`;
-  await send(
+  await storeDue(serviceTable(), { ...due, key }, expiresAt, listed);
+  return { ...due, key };
+}
+
+async function storeDue(table: DueTable, due: StoredDue, expiresAt: number, listed: boolean): Promise<void> {
+  await table.via(
     new PutCommand({
-      TableName: tableName(),
+      TableName: table.name,
       Item: {
         [attr.id]: webhookKeys.due(due.subscriptionId),
-        [attr.sortKey]: key,
+        [attr.sortKey]: due.key,
         ownerId: due.ownerId,
         deliveryId: due.deliveryId,
         manual: due.manual,
@@ -516,15 +546,14 @@ export async function putDue(due: DueAttempt, expiresAt: number, { listed = true
       },
     }),
   );
-  if (listed) await listQueue(due.ownerId, due.subscriptionId, due.dueAt);
-  return { ...due, key };
+  if (listed) await listQueue(table, due.ownerId, due.subscriptionId, due.dueAt);
 }
 
 /** Marks the subscription's queue as holding an attempt due at `dueAt` (after it is stored). */
-async function listQueue(ownerId: string, subscriptionId: string, dueAt: string): Promise<void> {
-  const reply = await send<{ Attributes?: Item }>(
+async function listQueue(table: DueTable, ownerId: string, subscriptionId: string, dueAt: string): Promise<void> {
+  const reply = await table.via<{ Attributes?: Item }>(
     new UpdateCommand({
-      TableName: tableName(),
+      TableName: table.name,
       Key: markerKey(subscriptionId),
       UpdateExpression: 'ADD #w :one SET #owner = :owner',
       ExpressionAttributeNames: { '#w': 'writes', '#owner': 'ownerId' },
@@ -537,14 +566,49 @@ async function listQueue(ownerId: string, subscriptionId: string, dueAt: string)
   // Only ever earlier here: a later time is set by the sweep, under its condition.
   await sendConditional(
     new UpdateCommand({
-      TableName: tableName(),
+      TableName: table.name,
       Key: markerKey(subscriptionId),
       UpdateExpression: 'SET #next = :due',
       ConditionExpression: 'attribute_not_exists(#next) OR #next > :due',
       ExpressionAttributeNames: { '#next': 'nextDue' },
       ExpressionAttributeValues: { ':due': dueAt },
     }),
+    table.via,
   );
+}
+
+/**
+ * Moves the attempts an earlier version queued in its 4 shared partitions (`wq#0`..`wq#3`) into
+ * their subscriptions' queues, marker included, then deletes each old item. Subscription ids are
+ * UUIDs, so no subscription's own queue is ever called `wq#0`..`wq#3`. Each keeps its old sort
+ * key (due time, delivery, nonce), so a move cut short and run again overwrites rather than
+ * duplicates; with nothing left it costs 4 small queries.
+ */
+export async function moveSharedDueAttempts(documents: DynamoDBDocumentClient, name: string): Promise<void> {
+  const table: DueTable = { name, via: <T>(command: object) => documents.send(command as never) as Promise<T> };
+  for (let shard = 0; shard < 4; shard++) {
+    const partition = `wq#${shard}`;
+    let startKey: Item | undefined;
+    do {
+      const page = await table.via<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
+        new QueryCommand({
+          TableName: name,
+          KeyConditionExpression: '#id = :id',
+          ExpressionAttributeNames: { '#id': attr.id },
+          ExpressionAttributeValues: { ':id': partition },
+          ConsistentRead: true,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        await storeDue(table, dueFrom(item.subscriptionId as string, item), Number(item[attr.expiresAt]), true);
+        await table.via(
+          new DeleteCommand({ TableName: name, Key: { [attr.id]: partition, [attr.sortKey]: item[attr.sortKey] } }),
+        );
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
 }
 
 /** Removes a due item; `false` when another sweep took it first. */

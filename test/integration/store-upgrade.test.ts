@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable, localClient, StoreStartError } from '../../infra/local/store';
 import type { Action } from '../../lib/model/action';
@@ -8,7 +8,7 @@ import { newAction } from '../../lib/model/edits';
 import type { CreateActionBody } from '../../lib/model/validation';
 import { createTable } from '../../lib/store/bulk/upgrade';
 import { toItem } from '../../lib/store/item';
-import { attr, globalSecondaryIndexes, indexes, indexList, itemKind } from '../../lib/store/table';
+import { attr, globalSecondaryIndexes, indexes, indexList, itemKind, webhookKeys } from '../../lib/store/table';
 
 /**
  * A store on disk outlives an upgrade: `npm start` on a DATA_DIR an earlier version filled must
@@ -105,5 +105,64 @@ describe('npm start on a store an earlier version made', () => {
     const failure = await ensureTable(endpoint, name).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StoreStartError);
     expect((failure as Error).message).toMatch(/index all-by-title differs.*move DATA_DIR's dynamodb folder aside/);
+  });
+});
+
+describe('npm start on a store holding webhook attempts in the shared partitions', () => {
+  it('moves each to its subscription queue, with a marker, once', async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await createTable(localClient(endpoint), name);
+    const subscriptionId = randomUUID();
+    const deliveryId = randomUUID();
+    const dueAt = new Date(Date.now() - 1000).toISOString();
+    const key = `${dueAt}#${deliveryId}#AAAAAAAA`;
+    const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
+    // As the version before per-subscription queues stored a retry: in `wq#<shard of delivery>`.
+    const oldItem = {
+      [attr.id]: 'wq#1',
+      [attr.sortKey]: key,
+      ownerId: 'u-owner',
+      subscriptionId,
+      deliveryId,
+      manual: false,
+      [attr.expiresAt]: expiresAt,
+    };
+    await client().send(new PutCommand({ TableName: name, Item: oldItem }));
+    const everything = async () =>
+      ((await client().send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? []).sort((a, b) =>
+        `${a[attr.id]}${a[attr.sortKey]}`.localeCompare(`${b[attr.id]}${b[attr.sortKey]}`),
+      );
+
+    await ensureTable(endpoint, name);
+
+    const after = await everything();
+    expect(after.filter((i) => /^wq#[0-3]$/.test(i[attr.id] as string))).toEqual([]);
+    expect(after.filter((i) => i[attr.id] === webhookKeys.due(subscriptionId))).toEqual([
+      {
+        [attr.id]: webhookKeys.due(subscriptionId),
+        [attr.sortKey]: key,
+        ownerId: 'u-owner',
+        deliveryId,
+        manual: false,
+        [attr.expiresAt]: expiresAt,
+      },
+    ]);
+    const markers = after.filter((i) => (i[attr.id] as string).startsWith('wr#'));
+    expect(markers).toHaveLength(1);
+    expect(markers[0]).toMatchObject({ [attr.sortKey]: subscriptionId, ownerId: 'u-owner', nextDue: dueAt, writes: 1 });
+    expect(Array.from({ length: webhookKeys.readyShards }, (_, s) => webhookKeys.ready(s))).toContain(
+      markers[0]?.[attr.id],
+    );
+
+    // A second start finds nothing to move and changes nothing.
+    await ensureTable(endpoint, name);
+    expect(await everything()).toEqual(after);
+
+    // A move cut short between the new put and the old delete, run again, leaves one attempt.
+    await client().send(new PutCommand({ TableName: name, Item: oldItem }));
+    await ensureTable(endpoint, name);
+    const again = await everything();
+    expect(again.filter((i) => /^wq#[0-3]$/.test(i[attr.id] as string))).toEqual([]);
+    expect(again.filter((i) => i[attr.id] === webhookKeys.due(subscriptionId))).toHaveLength(1);
   });
 });

@@ -10,6 +10,7 @@ import {
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { fromItem, isTombstone, toItem } from '../item';
 import { attr, attributeDefinitions, globalSecondaryIndexes, indexList, itemKind, sortKey, tableKey } from '../table';
+import { moveSharedDueAttempts } from '../webhooks';
 
 /**
  * Making a table and bringing one an earlier version made up to date, from the one table
@@ -26,13 +27,15 @@ type WantedIndex = ReturnType<typeof globalSecondaryIndexes>[number];
 /**
  * Creates the table, its indexes and its stream when it does not exist. A table an earlier
  * version made is brought up to date: each index it lacks is added (one per UpdateTable, as
- * DynamoDB allows), and the actions written before get the keys the new indexes order by. An
+ * DynamoDB allows), and the actions written before get the keys the new indexes order by, and the
+ * webhook attempts it queued in shared partitions move to their subscriptions' queues. An
  * index whose keys or projection changed is a TableUpgradeError naming it.
  */
 export async function createOrUpgradeTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const existing = await describe(client, tableName);
-  if (existing) await upgradeTable(client, existing);
-  else await createTable(client, tableName);
+  if (!existing) return createTable(client, tableName);
+  await upgradeTable(client, existing);
+  await moveSharedDueAttempts(DynamoDBDocumentClient.from(client), tableName);
 }
 
 /** Creates the table with these indexes (all of them unless told otherwise) and its stream. */
