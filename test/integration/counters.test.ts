@@ -13,7 +13,7 @@ import { type LocalStack, startLocalStack } from '../../infra/local/stack';
 import { conflictStats } from '../../lib/store/actions/writes';
 import { getDocumentClient } from '../../lib/store/client';
 import { recount } from '../../lib/store/counters/recount';
-import { actionBody, type CallOptions, call, expectProblem, q } from '../support/client';
+import { actionBody, type CallOptions, call, q } from '../support/client';
 
 /**
  * Issue 13's proofs that the counters always equal the truth. This file runs a stack of its own

@@ -419,7 +419,11 @@ describe('400 for every bad list query (contract section 4), never a 500', () =>
   );
 
   it('an equality value past the partition key size limit matches nothing, with a 200', async () => {
-    expect(await list(user.token, q('owner', '€'.repeat(1000)))).toEqual({ actions: [], totalCount: 0, totalCountRelation: 'eq' });
+    expect(await list(user.token, q('owner', '€'.repeat(1000)))).toEqual({
+      actions: [],
+      totalCount: 0,
+      totalCountRelation: 'eq',
+    });
     expect(await list(user.token, q('actionProducer.name', `~a,${'€'.repeat(999)}`))).toEqual({
       actions: [],
       totalCount: 0,
