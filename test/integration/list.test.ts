@@ -427,6 +427,7 @@ describe('400 for every bad list query (contract section 4), never a 500', () =>
     expect(await list(user.token, q('actionProducer.name', `~a,${'€'.repeat(999)}`))).toEqual({
       actions: [],
       totalCount: 0,
+      totalCountRelation: 'eq',
     });
   });
 

@@ -8,6 +8,7 @@ import type { Action } from '../../model/action';
 import { ReminderLevel } from '../../model/reminders';
 import { cutToBytes } from '../../text';
 import { recordIndexEntries } from '../../usage';
+import type { OrderKey } from '../catalogue';
 import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from '../client';
 import { type CountedField, isCounted, readCount, readCounts } from '../counters/counters';
 import { fromItem, type Item, isTombstone, orderKeys, valueAt } from '../item';
@@ -15,6 +16,7 @@ import { attr, everythingPartitions, type IndexDefinition, indexes, itemKind, re
 import { BudgetSpent, ReadBudget } from './budget';
 import { clauseHolds, filterExpression, Placeholders } from './expression';
 import {
+  createdIn,
   DEFAULT_SORT,
   equalityIndexes,
   type IndexRead,
@@ -632,9 +634,11 @@ async function walkInOrder(
 /** Where a match read with `sortAttribute` stands in the order of `field` (see `Position`). */
 function positionOf(field: FieldSpec, sortAttribute: string, row: Row): Position {
   const key = orderedIndexes[field.name]?.sortKey.name;
-  if (key === undefined) return [(row.value ?? null) as string | number | null, row.id];
+  // Ties by creation time, then id: the created key (`<createdAt>#<id>`) orders exactly so.
+  const created = row.created ?? row.id;
+  if (key === undefined) return [(row.value ?? null) as string | number | null, created];
   if (sortAttribute === key) return row.value as string;
-  return (orderKeys[key] as (value: unknown, id: string) => string)(row.value, row.id);
+  return (orderKeys[key] as OrderKey)(row.value, created.slice(0, created.indexOf('#')), row.id);
 }
 
 /** A position from a cursor, if it has the shape positions of this sort have; else a 400. */
@@ -727,6 +731,8 @@ async function eachPartition<T>(read: IndexRead, run: (partition: string | numbe
 interface Row {
   id: string;
   value: unknown;
+  /** `<createdAt>#<id>`, where the list sorts in memory and needs the tie rule. */
+  created?: string;
 }
 
 /** Every match's id and sort value; `cut` when the budget ran out first (then the rows are some of them). */
@@ -741,7 +747,11 @@ async function readMatches(
   const lists = await eachPartition(read, async (partition) => {
     const p = new Placeholders();
     const input = queryInput(read, partition, p);
-    input.ProjectionExpression = `${p.name(attr.id)}, ${p.name(sortAttribute)}`;
+    // The created key (or the creation time) too, for the tie rule of a sort made in memory.
+    const created = createdIn(read.index);
+    input.ProjectionExpression = [attr.id, sortAttribute, ...(created ? [created] : [])]
+      .map((path) => p.name(path))
+      .join(', ');
     const rows: Row[] = [];
     let startKey: Item | undefined;
     try {
@@ -750,8 +760,12 @@ async function readMatches(
         // limit is the usual bound, as before the budget.
         const want = Math.ceil(budget.available / Math.max(1, unread));
         const page = await query({ ...input, ExclusiveStartKey: startKey }, want, budget, stats);
-        for (const item of page.Items ?? [])
-          rows.push({ id: item[attr.id] as string, value: valueAt(item, sortAttribute) });
+        for (const item of page.Items ?? []) {
+          const id = item[attr.id] as string;
+          const at = created === undefined ? undefined : valueAt(item, created);
+          const key = created === attr.createdKey ? (at as string) : at === undefined ? undefined : `${at}#${id}`;
+          rows.push({ id, value: valueAt(item, sortAttribute), ...(key === undefined ? {} : { created: key }) });
+        }
         startKey = page.LastEvaluatedKey;
       } while (startKey);
     } catch (error) {

@@ -6,6 +6,7 @@ import { attributeOf, type StoredClause, sortAttributeOf, storedField } from '..
 import {
   attr,
   everythingPartitions,
+  filterKey,
   filterPath,
   type IndexDefinition,
   indexes,
@@ -187,6 +188,15 @@ export function orderAttribute(index: IndexDefinition, field: FieldSpec): string
   const key = orderedIndexes[field.name]?.sortKey.name;
   if (key !== undefined && attributesOf(index).has(key)) return key;
   return pathIn(index, sortAttributeOf(field));
+}
+
+/**
+ * Where an index item holds the action's creation time, for the tie rule of a sort made in
+ * memory: the created key (`<createdAt>#<id>`) if it holds it, else the creation time itself.
+ */
+export function createdIn(index: IndexDefinition): string | undefined {
+  if (attributesOf(index).has(attr.createdKey)) return attr.createdKey;
+  return pathIn(index, filterPath(filterKey.createdAt));
 }
 
 /** The clause as this index can evaluate it (on a top-level copy if need be), or `undefined`. */
