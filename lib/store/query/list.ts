@@ -441,6 +441,30 @@ async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
   return sizes;
 }
 
+/**
+ * The exact count of a list of one clause on a counted field, from the counters alone (about a
+ * read unit a value, and no index entry): `=` and `~` a sum of values, `!` the total less the
+ * value, `overdue=false` the total less the overdue. `undefined` for any other list.
+ */
+async function countedTotal(query: ListQuery, stats: ReadStats): Promise<number | undefined> {
+  if (query.filters.length !== 1) return undefined;
+  const clause = query.filters[0] as Clause;
+  const field = clause.field.name;
+  if (!isCounted(field)) return undefined;
+  if (clause.type === 'boolean') {
+    const overdue = await readCount(field, 'true', stats);
+    return clause.values[0] ? overdue : (await readCount('all', '', stats)) - overdue;
+  }
+  const values = (clause.values as Array<string | number>).map(String);
+  if (clause.op === '=' || clause.op === '~') return readCounts(field, values, stats);
+  if (clause.op !== '!') return undefined;
+  const [total, matching] = await all<[number, number]>([
+    readCount('all', '', stats),
+    readCount(field, values[0] as string, stats),
+  ]);
+  return total - matching;
+}
+
 /** The one list refused for its cost: a `skip` past what the budget can read. */
 function skipTooDeep(budget?: number): ValidationError {
   const within = budget === undefined ? 'the read budget' : `the read budget of ${budget} index entries`;
@@ -473,9 +497,14 @@ async function listPlanned(
   stats: ReadStats,
   after?: Position,
 ): Promise<ListResult> {
-  const chosen = plan(query, await sizesFor(query, stats));
+  const [chosen, counted] = await all<[Plan, number | undefined]>([
+    sizesFor(query, stats).then((sizes) => plan(query, sizes)),
+    countedTotal(query, stats),
+  ]);
   const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
   if (chosen.empty) return { ...base, actions: [], totalCount: 0, totalCountRelation: 'eq', partitions: 0, stats };
+  if (counted !== undefined && query.limit === 0)
+    return { ...base, actions: [], totalCount: counted, totalCountRelation: 'eq', partitions: 0, stats };
   const walk = query.limit > 0 ? chosen.walk : undefined;
   // Every match, sorted in memory, when the counters show it fits the budget. When only a guess
   // knows its size, the read gets half the budget, so that a walk can still find the page.
@@ -500,8 +529,8 @@ async function listPlanned(
   const result = await page(
     walked,
     query,
-    Math.max(found, walked.rows.length),
-    whole ? 'eq' : 'gte',
+    counted ?? Math.max(found, walked.rows.length),
+    whole || counted !== undefined ? 'eq' : 'gte',
     (walk as Walk).read.index,
     (walk as Walk).read.partitions.length,
     stats,
@@ -749,7 +778,8 @@ async function readMatches(
     const input = queryInput(read, partition, p);
     // The created key (or the creation time) too, for the tie rule of a sort made in memory.
     const created = createdIn(read.index);
-    input.ProjectionExpression = [attr.id, sortAttribute, ...(created ? [created] : [])]
+    // DynamoDB refuses a path named twice (sorting by createdAt on an index keyed by it).
+    input.ProjectionExpression = [...new Set([attr.id, sortAttribute, ...(created ? [created] : [])])]
       .map((path) => p.name(path))
       .join(', ');
     const rows: Row[] = [];

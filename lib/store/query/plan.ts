@@ -46,7 +46,7 @@ export interface IndexRead {
 export interface Plan {
   /** Reads every match. */
   read: IndexRead;
-  /** The stored attribute to order matches by (ties by id), in the requested direction. */
+  /** The stored attribute to order matches by (ties by createdAt, then id), in the requested direction. */
   sortAttribute: string;
   descending: boolean;
   /** The filters contradict each other; nothing can match. */
@@ -180,9 +180,10 @@ export function pathIn(index: IndexDefinition, path: string): string | undefined
 }
 
 /**
- * The attribute that orders a field in this index. A sort key such as `kc` (`<createdAt>#<id>`)
- * orders by the field and then by id, exactly as the API sorts, so it is preferred wherever the
- * index holds it (as its own key or projected); otherwise the field's value, ties broken by id.
+ * The attribute that orders a field in this index. A sort key such as `kd`
+ * (`<dueAt>#<createdAt>#<id>`) orders by the field, then by creation time and id, exactly as the
+ * API sorts, so it is preferred wherever the index holds it (as its own key or projected);
+ * otherwise the field's value, ties broken by the created key (`createdIn`).
  */
 export function orderAttribute(index: IndexDefinition, field: FieldSpec): string | undefined {
   const key = orderedIndexes[field.name]?.sortKey.name;
@@ -400,9 +401,10 @@ export function keyRangeFor(
 }
 
 /**
- * Key bounds for one clause. Date keys are `<iso>#<id>` and priority keys `<padded priority>#<id>`:
- * `#` sorts below every id character and `$` just above `#`. Title keys are
- * `<lower title>\u0001<id>`, with `\u0002` just above.
+ * Key bounds for one clause. Date keys are `<iso>#<createdAt>#<id>` (the created key itself
+ * `<iso>#<id>`) and priority keys `<padded priority>#<createdAt>#<id>`: `#` sorts below every
+ * character that follows it and `$` just above `#`. Title keys are
+ * `<lower title>\u0001<createdAt>\u0001<id>`, with `\u0002` just above the separator.
  */
 function boundsOf(clause: Clause): KeyRange | undefined {
   if (clause.type === 'integer' && clause.values.length === 1) {
