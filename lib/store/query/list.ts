@@ -194,7 +194,14 @@ export async function mergeInOrder(
   const direction = forward ? 1 : -1;
   while (merged.length < window) {
     try {
-      await all(cursors.filter((c) => c.buffer.length === 0 && !c.done).map(fill));
+      // Every partition still open must offer a head before the merge picks: a page its filter
+      // emptied says nothing of what comes next in it, so it is read again.
+      for (
+        let empty = cursors.filter((c) => c.buffer.length === 0 && !c.done);
+        empty.length > 0;
+        empty = cursors.filter((c) => c.buffer.length === 0 && !c.done)
+      )
+        await all(empty.map(fill));
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error;
       return cutShort(merged, cursors, sortKey, direction, window);
@@ -509,8 +516,10 @@ async function listPlanned(
   // Every match, sorted in memory, when the counters show it fits the budget. When only a guess
   // knows its size, the read gets half the budget, so that a walk can still find the page.
   let found = 0;
-  if (!chosen.exact || chosen.entries <= budget.available || !walk) {
-    const share = chosen.exact || !walk ? budget : new ReadBudget(Math.ceil(budget.available / 2));
+  // A walk needs a round of every partition (and a fetching walk a run of actions) to get anywhere.
+  const forWalk = walk ? Math.max(Math.ceil(budget.available / 2), 4 * walk.read.partitions.length + 2) : 0;
+  if (!walk || (chosen.exact ? chosen.entries <= budget.available : budget.available > forWalk)) {
+    const share = chosen.exact || !walk ? budget : new ReadBudget(budget.available - forWalk);
     const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
     if (share !== budget) budget.charge(share.spent);
     if (!every.cut) return sortedPage(query, chosen, every.rows, stats, after);
