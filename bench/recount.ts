@@ -20,6 +20,16 @@ const counted: Array<[Exclude<CountedField, 'all'>, string]> = [
   ['actionProducer.name', filterKey.producerName],
 ];
 
+/** The fields whose counters are also split by status and by overdue, and where their values are. */
+const paired: Array<[PairedField, string]> = [
+  ['owner', filterKey.ownerId],
+  ['assignee', filterKey.assigneeId],
+  ['location.site', filterKey.site],
+  ['location.businessUnit', filterKey.businessUnit],
+  ['actionProducer.name', filterKey.producerName],
+];
+type PairedField = 'owner' | 'assignee' | 'location.site' | 'location.businessUnit' | 'actionProducer.name';
+
 export interface RecountResult {
   actions: number;
   /** Distinct counters (field and value), over all their shards. */
@@ -53,7 +63,14 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
         const f = (item[attr.filters] ?? {}) as Record<string, unknown>;
         for (const [field, key] of counted) bump(field, String(f[key] ?? ''));
         // Only overdue actions are counted (`overdue=true`); the flag is absent otherwise.
-        if (f[filterKey.overdue] !== undefined) bump('overdue', 'true');
+        const overdue = f[filterKey.overdue] !== undefined;
+        if (overdue) bump('overdue', 'true');
+        // The pairs: by status (`<status>#<value>`), and by value among the overdue.
+        for (const [field, key] of paired) {
+          const value = String(f[key] ?? '');
+          bump(`${field}&status`, `${String(f[filterKey.status] ?? '')}#${value}`);
+          if (overdue) bump(`${field}&overdue`, value);
+        }
       } else if (id.startsWith('n#')) {
         counterItems++;
         stored.set(id, (stored.get(id) ?? 0) + Number(item[attr.count] ?? 0));
