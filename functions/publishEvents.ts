@@ -2,10 +2,12 @@ import middy from '@middy/core';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { eventOf, PublishError, publish } from '../lib/actions/events';
 import { errorFields, logger } from '../lib/logger';
+import { indexChanges } from '../lib/store/search/postings';
 import { changesOf } from '../lib/store/sync/stream';
 
 /**
- * The table's stream consumer: each new history entry becomes one event on the bus, in stream
+ * The table's stream consumer: each new history entry updates the search postings
+ * (`lib/store/search/postings.ts`) and becomes one event on the bus, in stream
  * order (per action, version order). When publishing stops partway, the first unpublished
  * record is reported, so the stream hands it (and what follows) back again: nothing is skipped,
  * and a repeat carries the same event id.
@@ -13,6 +15,8 @@ import { changesOf } from '../lib/store/sync/stream';
 export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>().handler(async (event) => {
   const changes = changesOf(event.Records);
   try {
+    // The search postings first: a batch that fails anywhere comes back whole, and indexing it again changes nothing.
+    await indexChanges(changes.map((change) => change.entry));
     await publish(changes.map((change) => eventOf(change.entry)));
     return { batchItemFailures: [] };
   } catch (error) {

@@ -110,6 +110,7 @@ export async function listActions(rawQueryString: string, caller?: Pick<Person, 
   const page = {
     actions: result.actions.map(toView),
     totalCount: result.totalCount,
+    totalCountRelation: result.totalCountRelation ?? 'eq',
     ...(result.next !== undefined ? { nextCursor: encodeCursor(listScope(query.terms), result.next) } : {}),
   };
   // Lambda answers at most 6 MB; a page of the largest actions can pass that, and is then refused.

@@ -288,6 +288,10 @@ const operations: {
             schema: z.object({
               actions: z.array(actionView),
               totalCount: z.number().int(),
+              totalCountRelation: z.enum(['eq', 'gte']).openapi({
+                description:
+                  '`eq`: totalCount is exact; `gte`: it is a lower bound, the matches counted before the read budget ran out (only for `*`, `<`, `>` on free text)',
+              }),
               nextCursor: z.string().optional().openapi({ description: 'Present when more matches follow this page' }),
             }),
           },

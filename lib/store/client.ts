@@ -1,6 +1,12 @@
 import { Agent } from 'node:http';
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  DynamoDBDocumentClient,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
@@ -121,6 +127,34 @@ export async function transact(items: NonNullable<TransactWriteCommandInput['Tra
       );
     }
     throw error;
+  }
+}
+
+/** One put or delete of a BatchWriteItem request. */
+export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+/**
+ * Puts and deletes with BatchWriteItem, 25 a request, each request retried until DynamoDB took
+ * all of it. Not atomic: for writes that may land one by one and can be written again (the
+ * search postings). Takes the client it is given where the service's own is not set up yet
+ * (the store upgrade).
+ */
+export async function batchWrite(
+  requests: readonly WriteRequest[],
+  target?: { documents: DynamoDBDocumentClient; table: string },
+): Promise<void> {
+  const table = target?.table ?? tableName();
+  const sendBatch = (input: BatchWriteCommandInput) =>
+    target
+      ? target.documents.send(new BatchWriteCommand(input))
+      : send<{ UnprocessedItems?: BatchWriteCommandInput['RequestItems'] }>(new BatchWriteCommand(input));
+  for (let start = 0; start < requests.length; start += 25) {
+    let pending: WriteRequest[] = requests.slice(start, start + 25);
+    for (let round = 0; pending.length > 0; round++) {
+      if (round > 0) await backoff(round);
+      const result = await sendBatch({ RequestItems: { [table]: pending } });
+      pending = result.UnprocessedItems?.[table] ?? [];
+    }
   }
 }
 

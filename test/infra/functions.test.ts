@@ -36,7 +36,7 @@ const declared = new Map<string, { access: readonly TableAccess[]; publishes: bo
   ),
   [fallbackRoute.handler, { access: [], publishes: false }],
   [ingestFunction.handler, { access: ingestFunction.access, publishes: false }],
-  [streamFunction.handler, { access: [], publishes: true }],
+  [streamFunction.handler, { access: streamFunction.access, publishes: true }],
   [sweepFunction.handler, { access: sweepFunction.access, publishes: false }],
   [webhookFunctions.deliver.handler, { access: webhookFunctions.deliver.access, publishes: false }],
   [webhookFunctions.sweep.handler, { access: webhookFunctions.sweep.access, publishes: false }],
@@ -147,9 +147,11 @@ describe('least privilege', () => {
       if (handler === sweepFunction.handler)
         expected.set(`${table}/index/${sweepFunction.queries}`, ['dynamodb:Query']);
       if (handler === streamFunction.handler) {
-        // The event source mapping reads the stream with the function's role; no item is readable.
+        // The event source mapping reads the stream with the function's role; on the table, only
+        // the search postings' calls (their pending marks and batches of postings).
         expect(dynamoGrants(handler)).toEqual(
           new Map([
+            ...expected,
             ['*', ['dynamodb:ListStreams']],
             [stream, ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']],
           ]),

@@ -4,6 +4,8 @@ import type { RecordedEntry } from '../../model/history';
 import { getDocumentClient, tableName } from '../client';
 import { counterMoves } from '../counters/counters';
 import { fromItem, historyItem, isTombstone, toItem } from '../item';
+import { indexedText } from '../search/keys';
+import { writePostingsInBulk } from '../search/postings';
 import { attr, itemKind, shardOf } from '../table';
 
 /**
@@ -95,6 +97,15 @@ export async function writeActionsInBulk(
         requests = (result.UnprocessedItems?.[TABLE] ?? []) as typeof requests;
         return requests.length > 0 ? undefined : true;
       });
+      await writePostingsInBulk(
+        batch.map((action) => {
+          const old = before.get(action.id);
+          return {
+            ...(old && !isTombstone(old) ? { before: indexedText(fromItem(old)) } : {}),
+            after: indexedText(action),
+          };
+        }),
+      );
       for (const action of batch) {
         const old = before.get(action.id);
         const previous = old && !isTombstone(old) ? fromItem(old) : undefined;

@@ -5,6 +5,8 @@ import { createdItems } from '../actions/writes';
 import { backoff, send, settleAll, tableName } from '../client';
 import { counterMoves } from '../counters/counters';
 import { historyItem, type Item } from '../item';
+import { indexedText } from '../search/keys';
+import { writePostingsInBulk } from '../search/postings';
 import { attr, itemKind, shardOf } from '../table';
 
 /**
@@ -112,6 +114,7 @@ export async function putNewActions(batch: readonly NewAction[]): Promise<BulkRe
   const batches: Item[][] = [];
   for (let start = 0; start < items.length; start += BATCH) batches.push(items.slice(start, start + BATCH));
   await inPool(batches, WIDTH, batchPut);
+  await writePostingsInBulk(fresh.map(({ action }) => ({ after: indexedText(action) })));
 
   const first = fresh[0]?.action.id;
   const shard = itemKind.counterShard(first ? shardOf(first) : 0);

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { fromItem, isTombstone, toItem } from '../item';
+import { indexExistingActions } from '../search/postings';
 import { attr, attributeDefinitions, globalSecondaryIndexes, indexList, itemKind, sortKey, tableKey } from '../table';
 
 /**
@@ -33,6 +34,7 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
   const existing = await describe(client, tableName);
   if (existing) await upgradeTable(client, existing);
   else await createTable(client, tableName);
+  await indexExistingActions(client, tableName);
 }
 
 /** Creates the table with these indexes (all of them unless told otherwise) and its stream. */

@@ -1,0 +1,202 @@
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { RecordedEntry } from '../../model/history';
+import { foldForComparison } from '../../text';
+import { batchWrite, send, settleAll, tableName, type transact, type WriteRequest } from '../client';
+import { fromItem, type Item, isTombstone } from '../item';
+import { attr, itemKind } from '../table';
+import { gramsOfFolded } from './grams';
+import {
+  createdKeyOf,
+  foldedTexts,
+  type IndexedText,
+  indexedText,
+  pendingPartition,
+  postingPartition,
+  type SearchField,
+  searchAttr,
+  searchFields,
+} from './keys';
+
+/**
+ * Writing the search index. Postings are written from the table's stream, after the change,
+ * not in the change's own transaction: a transaction holds at most 100 items at 2 write units
+ * each, so a 200-character title's ~198 postings cannot go in it at all, and a 40-character
+ * one's ~38 would cost ~76 units there against ~38 outside. What keeps search as fresh as the
+ * list is one small item the change's transaction does write, its pending mark
+ * (`pendingMark`): the action's folded texts as of this change. A search reads every pending
+ * mark (a few partitions, holding only the changes the stream has not caught up with) and lets
+ * the mark, not the postings, decide for its action (`search.ts`). The stream writes the
+ * postings (`indexChanges`), then removes the mark if no newer change replaced it.
+ * Cost of a create: 2 units for the mark in the transaction, 1 for its removal, 1 per posting.
+ */
+
+type TransactItem = Parameters<typeof transact>[0][number];
+
+/** Folded texts by field code; a field left out did not change. */
+type Texts = Record<string, string>;
+
+/**
+ * The puts and deletes that take an action's postings from the texts `before` to `after`
+ * (either undefined: created, deleted). A field whose text changed has every gram put again,
+ * since each posting carries the whole text; grams it no longer has are deleted.
+ */
+export function postingRequests(createdKey: string, before?: Texts, after?: Texts): WriteRequest[] {
+  const requests: WriteRequest[] = [];
+  for (const [field, { code }] of Object.entries(searchFields) as Array<[SearchField, { code: string }]>) {
+    const old = before?.[code];
+    const now = after?.[code];
+    if (old === now) continue;
+    const grams = now === undefined ? [] : gramsOfFolded(now);
+    const kept = new Set(grams);
+    for (const gram of old === undefined ? [] : gramsOfFolded(old)) {
+      if (!kept.has(gram))
+        requests.push({
+          DeleteRequest: { Key: { [attr.id]: postingPartition(field, gram), [attr.sortKey]: createdKey } },
+        });
+    }
+    for (const gram of grams) {
+      requests.push({
+        PutRequest: {
+          Item: { [attr.id]: postingPartition(field, gram), [attr.sortKey]: createdKey, [searchAttr.text]: now },
+        },
+      });
+    }
+  }
+  return requests;
+}
+
+/** The pending mark a create, a title edit or a delete writes in its own transaction. */
+export function pendingMark(text: IndexedText, version: number, deleted = false): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        [attr.id]: pendingPartition(text.id),
+        [attr.sortKey]: text.id,
+        [searchAttr.version]: version,
+        [searchAttr.createdKey]: createdKeyOf(text),
+        ...(deleted ? { [searchAttr.deleted]: true } : foldedTexts(text)),
+      },
+    },
+  };
+}
+
+/** What an entry changes in the index: texts before and after, by field code, or nothing. */
+async function entryTexts(entry: RecordedEntry): Promise<{ key: string; before?: Texts; after?: Texts } | undefined> {
+  if ((entry.type === 'created' || entry.type === 'deleted') && entry.action) {
+    const text = indexedText(entry.action);
+    const texts = foldedTexts(text);
+    return entry.type === 'created'
+      ? { key: createdKeyOf(text), after: texts }
+      : { key: createdKeyOf(text), before: texts };
+  }
+  const title = entry.type === 'updated' ? entry.changes?.title : undefined;
+  if (!title) return undefined;
+  // An edit's entry names no creation time; its pending mark does. No mark: the stream already
+  // indexed this change and every later one (a batch delivered again), so there is nothing to do.
+  const mark = await send<{ Item?: Item }>(
+    new GetCommand({
+      TableName: tableName(),
+      Key: { [attr.id]: pendingPartition(entry.actionId), [attr.sortKey]: entry.actionId },
+      ConsistentRead: true,
+    }),
+  );
+  const key = mark.Item?.[searchAttr.createdKey];
+  if (typeof key !== 'string') return undefined;
+  const code = searchFields.title.code;
+  return {
+    key,
+    before: { [code]: foldForComparison(String(title.before)) },
+    after: { [code]: foldForComparison(String(title.after)) },
+  };
+}
+
+/** Removes an action's pending mark, unless a change newer than `version` wrote it again. */
+async function clearMark(actionId: string, version: number): Promise<void> {
+  try {
+    await send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: { [attr.id]: pendingPartition(actionId), [attr.sortKey]: actionId },
+        ConditionExpression: '#v <= :v',
+        ExpressionAttributeNames: { '#v': searchAttr.version },
+        ExpressionAttributeValues: { ':v': version },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** Applies one action's entries, in version order. */
+async function indexAction(entries: RecordedEntry[]): Promise<void> {
+  for (const entry of entries) {
+    const change = await entryTexts(entry);
+    if (!change) continue;
+    await batchWrite(postingRequests(change.key, change.before, change.after));
+    await clearMark(entry.actionId, entry.version);
+  }
+}
+
+/** Actions the stream consumer indexes at once; one action's entries always go in order. */
+const WIDTH = 8;
+
+/**
+ * The stream's part: the postings of every create, title edit and delete among `entries`
+ * (stream order), then the removal of their pending marks. Writing the same entries again
+ * changes nothing, so a batch the stream delivers twice is harmless.
+ */
+export async function indexChanges(entries: readonly RecordedEntry[]): Promise<void> {
+  const byAction = new Map<string, RecordedEntry[]>();
+  for (const entry of entries) byAction.set(entry.actionId, [...(byAction.get(entry.actionId) ?? []), entry]);
+  const queue = [...byAction.values()];
+  await settleAll(
+    Array.from({ length: Math.min(WIDTH, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await indexAction(next);
+    }),
+  );
+}
+
+/** The postings of actions written in bulk (the seed, the benchmark), replacing `before` where one was stored. */
+export async function writePostingsInBulk(changes: ReadonlyArray<{ before?: IndexedText; after: IndexedText }>) {
+  await batchWrite(
+    changes.flatMap(({ before, after }) =>
+      postingRequests(createdKeyOf(after), before && foldedTexts(before), foldedTexts(after)),
+    ),
+  );
+}
+
+/** The item that says every action stored has its postings (written by `indexExistingActions`). */
+const builtMark = { [attr.id]: 'g#built', [attr.sortKey]: '1' };
+
+/**
+ * The store upgrade's part: a table made before the search index gets the postings of every
+ * action it holds, once (a mark remembers it is done). A new table only gets the mark.
+ */
+export async function indexExistingActions(client: DynamoDBClient, table: string): Promise<void> {
+  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const built = await documents.send(new GetCommand({ TableName: table, Key: builtMark, ConsistentRead: true }));
+  if (built.Item) return;
+  let startKey: Item | undefined;
+  do {
+    const page = await documents.send(
+      new ScanCommand({
+        TableName: table,
+        FilterExpression: '#sk = :action',
+        ExpressionAttributeNames: { '#sk': attr.sortKey },
+        ExpressionAttributeValues: { ':action': itemKind.action },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const requests = (page.Items ?? [])
+      .filter((item) => !isTombstone(item))
+      .flatMap((item) => {
+        const text = indexedText(fromItem(item));
+        return postingRequests(createdKeyOf(text), undefined, foldedTexts(text));
+      });
+    await batchWrite(requests, { documents, table });
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  await documents.send(new PutCommand({ TableName: table, Item: builtMark }));
+}
