@@ -209,7 +209,7 @@ describe('least privilege', () => {
     expect(create).not.toContain('dynamodb:Scan');
   });
 
-  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment and the webhook functions may delete an item', () => {
+  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment, the webhook functions and the stream consumer (search postings) may delete an item', () => {
     const actions = deployed
       .ofType('AWS::IAM::Policy')
       .flatMap(([, policy]) =>
@@ -222,7 +222,13 @@ describe('least privilege', () => {
     const deleters = [...declared.keys()].filter((h) =>
       [...dynamoGrants(h).values()].flat().includes('dynamodb:DeleteItem'),
     );
-    expect(deleters.sort()).toEqual(['deleteComment', 'deleteWebhook', 'deliverWebhooks', 'sweepWebhooks']);
+    expect(deleters.sort()).toEqual([
+      'deleteComment',
+      'deleteWebhook',
+      'deliverWebhooks',
+      'publishEvents',
+      'sweepWebhooks',
+    ]);
     for (const [, role] of deployed.ofType('AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });
