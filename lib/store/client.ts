@@ -142,20 +142,28 @@ export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[s
 export async function batchWrite(
   requests: readonly WriteRequest[],
   target?: { documents: DynamoDBDocumentClient; table: string },
+  width = 1,
 ): Promise<void> {
   const table = target?.table ?? tableName();
   const sendBatch = (input: BatchWriteCommandInput) =>
     target
       ? target.documents.send(new BatchWriteCommand(input))
       : send<{ UnprocessedItems?: BatchWriteCommandInput['RequestItems'] }>(new BatchWriteCommand(input));
-  for (let start = 0; start < requests.length; start += 25) {
-    let pending: WriteRequest[] = requests.slice(start, start + 25);
-    for (let round = 0; pending.length > 0; round++) {
-      if (round > 0) await backoff(round);
-      const result = await sendBatch({ RequestItems: { [table]: pending } });
-      pending = result.UnprocessedItems?.[table] ?? [];
-    }
-  }
+  const batches: WriteRequest[][] = [];
+  for (let start = 0; start < requests.length; start += 25) batches.push(requests.slice(start, start + 25));
+  // `width` requests in flight at once.
+  await settleAll(
+    Array.from({ length: Math.min(width, batches.length) }, async () => {
+      for (let batch = batches.shift(); batch; batch = batches.shift()) {
+        let pending = batch;
+        for (let round = 0; pending.length > 0; round++) {
+          if (round > 0) await backoff(round);
+          const result = await sendBatch({ RequestItems: { [table]: pending } });
+          pending = result.UnprocessedItems?.[table] ?? [];
+        }
+      }
+    }),
+  );
 }
 
 /** DynamoDB's limits on key values, in UTF-8 bytes; no stored item can have a key outside them. */

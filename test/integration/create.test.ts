@@ -62,7 +62,7 @@ describe('create', () => {
     expect(body.updatedAt).toBe(body.createdAt);
     expect(body.createdAt >= before).toBe(true);
     const listed = await list(ann.token, q('actionProducer.name', producer));
-    expect(listed).toEqual({ actions: [body], totalCount: 1 });
+    expect(listed).toEqual({ actions: [body], totalCount: 1, totalCountRelation: 'eq' });
   });
 
   it('keeps every optional field as sent', async () => {

@@ -184,7 +184,7 @@ describe('store faults through the real handlers', () => {
     const listed = await listBy(producer);
     expect(listed.statusCode, listed.body).toBe(200);
     // The failed create left nothing behind: no action, no ActionCreated event.
-    expect(parsed(listed)).toEqual({ actions: [], totalCount: 0 });
+    expect(parsed(listed)).toEqual({ actions: [], totalCount: 0, totalCountRelation: 'eq' });
     expect(eventsMention(producer)).toBe(false);
     const got = await getById(existing);
     expect(got.statusCode).toBe(200);

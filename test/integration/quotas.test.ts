@@ -87,9 +87,10 @@ describe('the list budget', () => {
   it('stops a guessed date range at the budget instead of reading the table (the range bypass)', async () => {
     const caller = newCaller();
     const at = await windowWithRoom(10);
+    // (`*zq`: two characters, which the search postings do not serve, so the planner reads titles.)
     // Every seeded action is due between these dates; the planner used to guess that a
     // two-sided range keeps a tenth of the table (20 entries here) and read all of it.
-    const query = `${q('dueAt', '>1900-01-01')}&${q('dueAt', '<2200-01-01')}&${q('title', '*zzzq')}`;
+    const query = `${q('dueAt', '>1900-01-01')}&${q('dueAt', '<2200-01-01')}&${q('title', '*zq')}`;
     const refused = await send('GET', `/api/actions?${query}`, { token: caller.token });
     expectProblem(refused, 400, { parameter: 'dueAt' });
     expect(refused.body.detail).toMatch(new RegExp(`more than the budget of ${BUDGET} index entries`));
@@ -103,7 +104,7 @@ describe('the list budget', () => {
   it('refuses a substring search over every title before reading, from the count', async () => {
     const caller = newCaller();
     const at = await windowWithRoom(10);
-    const refused = await send('GET', `/api/actions?${q('title', '*zzzq')}`, { token: caller.token });
+    const refused = await send('GET', `/api/actions?${q('title', '*zq')}`, { token: caller.token });
     expectProblem(refused, 400, { parameter: 'title' });
     expect(refused.body.detail).toMatch(new RegExp(`would read ${SEEDED} index entries, more than the budget`));
     expect((await used(caller.id, at)).reads).toBe(0);
@@ -180,7 +181,7 @@ describe('per-caller quotas', () => {
     const [cat, dan] = [newCaller(), newCaller()];
     const at = await windowWithRoom(20);
     // Each list reads at most the budget (100 entries); four of them pass the quota of 400.
-    const heavy = `/api/actions?${q('dueAt', '>1900-01-01')}&${q('dueAt', '<2200-01-01')}&${q('title', '*zzzq')}`;
+    const heavy = `/api/actions?${q('dueAt', '>1900-01-01')}&${q('dueAt', '<2200-01-01')}&${q('title', '*zq')}`;
     let statuses: number[] = [];
     let last = await send('GET', heavy, { token: cat.token });
     statuses.push(last.status);

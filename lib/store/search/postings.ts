@@ -158,12 +158,17 @@ export async function indexChanges(entries: readonly RecordedEntry[]): Promise<v
   );
 }
 
+/** Requests of one bulk call in flight: the bulk writers run a few calls at once themselves. */
+const BULK_WIDTH = 4;
+
 /** The postings of actions written in bulk (the seed, the benchmark), replacing `before` where one was stored. */
 export async function writePostingsInBulk(changes: ReadonlyArray<{ before?: IndexedText; after: IndexedText }>) {
   await batchWrite(
     changes.flatMap(({ before, after }) =>
       postingRequests(createdKeyOf(after), before && foldedTexts(before), foldedTexts(after)),
     ),
+    undefined,
+    BULK_WIDTH,
   );
 }
 
@@ -195,7 +200,7 @@ export async function indexExistingActions(client: DynamoDBClient, table: string
         const text = indexedText(fromItem(item));
         return postingRequests(createdKeyOf(text), undefined, foldedTexts(text));
       });
-    await batchWrite(requests, { documents, table });
+    await batchWrite(requests, { documents, table }, BULK_WIDTH);
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   await documents.send(new PutCommand({ TableName: table, Item: builtMark }));
