@@ -133,10 +133,10 @@ const writes = {
   twoHundred: await createMeasured(
     like(
       9,
-      Array.from({ length: 20 }, (_, i) => `valve ${i} pump`)
-        .join(' ')
-        .padEnd(200, 'x')
-        .slice(0, 200),
+      'Replace the worn conveyor belt splice on CV-12 at the North Pit crusher after the 3 May inspection found fraying, loose guard rail bolts and a seized idler; isolate, lock out and tag out before work starts'.slice(
+        0,
+        200,
+      ),
     ),
   ),
 };

@@ -461,6 +461,9 @@ export async function listActions(query: ListQuery, after?: Position): Promise<L
 
 // ---- Search: `*` on title or producer reference, from the n-gram postings (lib/store/search/) ----
 
+/** Entries of a counted value's partition below which the planner reads it instead of the postings. */
+const SMALL_PARTITION = 100;
+
 /**
  * The `*` clause the search index serves, when the list is in creation order (the postings'
  * order) or only counts: a fragment of 3 or more characters on `title` or
@@ -509,6 +512,14 @@ async function listSearched(
   const clause = searchClause(list);
   if (!clause) return undefined;
   const others = list.filters.filter((c) => c !== clause);
+  // The cheaper side: a counted value with few actions is cheaper to read whole (its partition,
+  // ~500 bytes an entry) than postings whose candidates are each verified on their item.
+  for (const other of others) {
+    if (!isCounted(other.field.name) || (other.op !== '=' && other.op !== '~') || other.type === 'boolean') continue;
+    const values = [...new Set((other.values as Array<string | number>).map(String))];
+    if (values.includes('') || values.length > MAX_MERGED_VALUES) continue;
+    if ((await readCounts(other.field.name, values, stats)) <= SMALL_PARTITION) return undefined;
+  }
   const read: PageReader = (input, want) => query(input, want, budget, stats);
   const found = await search(
     {
