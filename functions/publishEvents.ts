@@ -14,18 +14,19 @@ import { changesOf } from '../lib/store/sync/stream';
  */
 export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>().handler(async (event) => {
   const changes = changesOf(event.Records);
-  try {
-    // The search postings first: a batch that fails anywhere comes back whole, and indexing it again changes nothing.
-    await indexChanges(changes.map((change) => change.entry));
-    await publish(changes.map((change) => eventOf(change.entry)));
-    return { batchItemFailures: [] };
-  } catch (error) {
-    const stopped = error instanceof PublishError ? error.published : 0;
-    const first = changes[stopped];
-    logger.error('publishing events failed; the stream will deliver them again', {
-      unpublished: changes.length - stopped,
-      ...errorFields(error),
-    });
-    return { batchItemFailures: first ? [{ itemIdentifier: first.position }] : [] };
-  }
+  // Side by side, so events leave as soon as before. Search postings that fail send the whole
+  // batch back (indexing again changes nothing; events already published go again with the same ids).
+  const [indexing, publishing] = await Promise.allSettled([
+    indexChanges(changes.map((change) => change.entry)),
+    publish(changes.map((change) => eventOf(change.entry))),
+  ]);
+  if (indexing.status === 'fulfilled' && publishing.status === 'fulfilled') return { batchItemFailures: [] };
+  const error = publishing.status === 'rejected' ? publishing.reason : (indexing as PromiseRejectedResult).reason;
+  const stopped = indexing.status === 'fulfilled' && error instanceof PublishError ? error.published : 0;
+  const first = changes[stopped];
+  logger.error('publishing events or indexing them for search failed; the stream will deliver them again', {
+    unpublished: changes.length - stopped,
+    ...errorFields(error),
+  });
+  return { batchItemFailures: first ? [{ itemIdentifier: first.position }] : [] };
 });

@@ -82,19 +82,17 @@ export function pendingMark(text: IndexedText, version: number, deleted = false)
   };
 }
 
-/** What an entry changes in the index: texts before and after, by field code, or nothing. */
+/**
+ * What an entry changes in the index: texts before and after, by field code, or nothing. Only
+ * while the action's pending mark is there: each create, title edit and delete writes one, and it
+ * goes only once the stream has indexed that change and every earlier one. So a batch delivered
+ * again (a failed publish) costs one read per entry, and actions loaded in bulk (no mark, their
+ * postings written with them) are left alone.
+ */
 async function entryTexts(entry: RecordedEntry): Promise<{ key: string; before?: Texts; after?: Texts } | undefined> {
-  if ((entry.type === 'created' || entry.type === 'deleted') && entry.action) {
-    const text = indexedText(entry.action);
-    const texts = foldedTexts(text);
-    return entry.type === 'created'
-      ? { key: createdKeyOf(text), after: texts }
-      : { key: createdKeyOf(text), before: texts };
-  }
   const title = entry.type === 'updated' ? entry.changes?.title : undefined;
-  if (!title) return undefined;
-  // An edit's entry names no creation time; its pending mark does. No mark: the stream already
-  // indexed this change and every later one (a batch delivered again), so there is nothing to do.
+  const snapshot = (entry.type === 'created' || entry.type === 'deleted') && entry.action;
+  if (!title && !snapshot) return undefined;
   const mark = await send<{ Item?: Item }>(
     new GetCommand({
       TableName: tableName(),
@@ -102,13 +100,18 @@ async function entryTexts(entry: RecordedEntry): Promise<{ key: string; before?:
       ConsistentRead: true,
     }),
   );
+  // An edit's entry names no creation time; the mark does.
   const key = mark.Item?.[searchAttr.createdKey];
   if (typeof key !== 'string') return undefined;
+  if (snapshot) {
+    const texts = foldedTexts(indexedText(snapshot));
+    return entry.type === 'created' ? { key, after: texts } : { key, before: texts };
+  }
   const code = searchFields.title.code;
   return {
     key,
-    before: { [code]: foldForComparison(String(title.before)) },
-    after: { [code]: foldForComparison(String(title.after)) },
+    before: { [code]: foldForComparison(String(title?.before)) },
+    after: { [code]: foldForComparison(String(title?.after)) },
   };
 }
 
@@ -129,33 +132,48 @@ async function clearMark(actionId: string, version: number): Promise<void> {
   }
 }
 
-/** Applies one action's entries, in version order. */
-async function indexAction(entries: RecordedEntry[]): Promise<void> {
-  for (const entry of entries) {
-    const change = await entryTexts(entry);
-    if (!change) continue;
-    await batchWrite(postingRequests(change.key, change.before, change.after));
-    await clearMark(entry.actionId, entry.version);
-  }
+/** Runs `work` on every element, at most `width` at a time. */
+async function inPool<T>(elements: readonly T[], width: number, work: (element: T) => Promise<unknown>) {
+  const queue = [...elements];
+  await settleAll(
+    Array.from({ length: Math.min(width, queue.length) }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
+    }),
+  );
 }
 
-/** Actions the stream consumer indexes at once; one action's entries always go in order. */
-const WIDTH = 8;
+/** Reads and removals of pending marks in flight at once. */
+const WIDTH = 4;
 
 /**
  * The stream's part: the postings of every create, title edit and delete among `entries`
- * (stream order), then the removal of their pending marks. Writing the same entries again
- * changes nothing, so a batch the stream delivers twice is harmless.
+ * (stream order), then the removal of their pending marks. In rounds, so one action's entries
+ * go in version order: round r takes each action's r-th entry, and a round's postings go out
+ * together, 25 a request, which keeps a burst of creates from queueing thousands of small
+ * requests in front of the next batch's events. Writing the same entries again changes nothing,
+ * so a batch the stream delivers twice is harmless.
  */
 export async function indexChanges(entries: readonly RecordedEntry[]): Promise<void> {
-  const byAction = new Map<string, RecordedEntry[]>();
-  for (const entry of entries) byAction.set(entry.actionId, [...(byAction.get(entry.actionId) ?? []), entry]);
-  const queue = [...byAction.values()];
-  await settleAll(
-    Array.from({ length: Math.min(WIDTH, queue.length) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await indexAction(next);
-    }),
-  );
+  const rounds: RecordedEntry[][] = [];
+  const seen = new Map<string, number>();
+  for (const entry of entries) {
+    const round = seen.get(entry.actionId) ?? 0;
+    seen.set(entry.actionId, round + 1);
+    (rounds[round] ??= []).push(entry);
+  }
+  for (const round of rounds) {
+    const changes: Array<{ entry: RecordedEntry; requests: WriteRequest[] }> = [];
+    await inPool(round, WIDTH, async (entry) => {
+      const change = await entryTexts(entry);
+      if (change) changes.push({ entry, requests: postingRequests(change.key, change.before, change.after) });
+    });
+    await batchWrite(
+      changes.flatMap((c) => c.requests),
+      undefined,
+      2,
+    );
+    await inPool(changes, WIDTH, ({ entry }) => clearMark(entry.actionId, entry.version));
+  }
 }
 
 /** Requests of one bulk call in flight: the bulk writers run a few calls at once themselves. */
