@@ -110,7 +110,8 @@ interface Row {
 
 function servedBy(result: Listed): string {
   if (result.strategy === 'counted') return `counters + merge of ${result.index} x${result.partitions}`;
-  if (result.strategy === 'searched') return `${result.index}${result.totalCountRelation === 'gte' ? ' (count gte)' : ''}`;
+  if (result.strategy === 'searched')
+    return `${result.index}${result.totalCountRelation === 'gte' ? ' (count gte)' : ''}`;
   const plan = result.plan;
   if (!plan || plan.empty) return 'empty';
   const read = plan.read;

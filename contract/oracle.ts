@@ -235,6 +235,13 @@ export function evaluate(actions: readonly ListedAction[], queryString: string):
   const direction = descending ? -1 : 1;
   const matches = actions
     .filter((a) => tests.every((test) => test(a)))
-    .sort((a, b) => direction * (compare(key(a), key(b)) || compareCodePoints(a.id, b.id)));
+    // "Ties are broken by `createdAt`, then by `id`, both in the sort's direction."
+    .sort(
+      (a, b) =>
+        direction *
+        (compare(key(a), key(b)) ||
+          compare(Date.parse(a.createdAt), Date.parse(b.createdAt)) ||
+          compareCodePoints(a.id, b.id)),
+    );
   return { ids: matches.slice(skip, skip + limit).map((a) => a.id), totalCount: matches.length };
 }

@@ -105,12 +105,13 @@ export async function listActions(rawQueryString: string, caller?: Pick<Person, 
     index: result.index,
     partitions: result.partitions,
     matched: result.totalCount,
+    relation: result.totalCountRelation,
     ...result.stats,
   });
   const page = {
     actions: result.actions.map(toView),
     totalCount: result.totalCount,
-    totalCountRelation: result.totalCountRelation ?? 'eq',
+    totalCountRelation: result.totalCountRelation,
     ...(result.next !== undefined ? { nextCursor: encodeCursor(listScope(query.terms), result.next) } : {}),
   };
   // Lambda answers at most 6 MB; a page of the largest actions can pass that, and is then refused.

@@ -282,7 +282,8 @@ const operations: {
     request: { query: listParameters },
     responses: {
       200: {
-        description: 'A page of matches and the exact number of matches',
+        description:
+          'A page of matches and the number of matches. A list is never refused for its cost: when the read budget runs out, the page holds the matches found, in order, with a nextCursor that continues the search (a page shorter than limit with a nextCursor means exactly that)',
         content: {
           'application/json': {
             schema: z.object({
@@ -290,9 +291,12 @@ const operations: {
               totalCount: z.number().int(),
               totalCountRelation: z.enum(['eq', 'gte']).openapi({
                 description:
-                  '`eq`: totalCount is exact; `gte`: it is a lower bound, the matches counted before the read budget ran out (only for `*`, `<`, `>` on free text)',
+                  '`eq` when totalCount is exact; `gte` when it is a lower bound: the matches counted before the read budget ran out',
               }),
-              nextCursor: z.string().optional().openapi({ description: 'Present when more matches follow this page' }),
+              nextCursor: z
+                .string()
+                .optional()
+                .openapi({ description: 'Present when more matches may follow this page' }),
             }),
           },
         },

@@ -43,9 +43,10 @@ export interface StoredFieldSpec {
   equality?: { index: IndexDefinition; selectivity: number; sparse?: true };
   /**
    * The index over every action whose sort key orders by this field (its `sortBy` value if any),
-   * ties by id, and how that key is composed from the value and the id. A list cursor holds it.
+   * ties by `createdAt` and then id (contract section 4), and how that key is composed from the
+   * value, the creation time and the id. A list cursor holds it.
    */
-  ordered?: { index: IndexDefinition; key: (value: unknown, id: string) => string };
+  ordered?: { index: IndexDefinition; key: OrderKey };
   /** A top-level copy of the value, for an index to project alone (the title index). */
   copy?: string;
   /** Counted by value (`lib/store/counters/counters.ts`): exact totals for an equality on it. A boolean counts only `true`. */
@@ -67,8 +68,18 @@ const plain = <P extends PlainProperty>(property: P, key: string) => ({
   property,
 });
 
-/** Ordered keys end in `#<id>`, so equal values order by id. */
-const byValueThenId = (value: unknown, id: string) => `${value}#${id}`;
+/** Composes an ordered index's sort key from the value it orders, the action's `createdAt` and its id. */
+export type OrderKey = (value: unknown, createdAt: string, id: string) => string;
+
+/**
+ * Ordered keys end in `#<createdAt>#<id>`, so equal values order by creation time and then by id,
+ * as the contract's tie rule says, and a list sorted by any field can also be read as that
+ * field's partitions (each in `createdAt` order) merged in value order. Creation times are
+ * canonical ISO strings of one length, so they compare as times.
+ */
+const byValueThenCreated: OrderKey = (value, createdAt, id) => `${value}#${createdAt}#${id}`;
+/** The creation time's own key: the value is the creation time, so `<createdAt>#<id>`. */
+const byCreatedThenId: OrderKey = (value, _createdAt, id) => `${value}#${id}`;
 const location = (field: keyof typeof locationKeys) => ({
   key: locationKeys[field],
   value: (a: Action) => a.location[field],
@@ -85,7 +96,7 @@ export const storedFields = {
     value: (a) => a.owner.id,
     sortBy: { key: filterKey.ownerName, value: (a) => a.owner.name },
     equality: { index: indexes.byOwner, selectivity: 0.002 },
-    ordered: { index: indexes.allByOwnerName, key: (v, id) => nameKey(String(v), id) },
+    ordered: { index: indexes.allByOwnerName, key: (v, c, id) => nameKey(String(v), c, id) },
     counted: true,
   },
   assignee: {
@@ -93,7 +104,7 @@ export const storedFields = {
     value: (a) => assigneeOf(a).id,
     sortBy: { key: filterKey.assigneeName, value: (a) => assigneeOf(a).name },
     equality: { index: indexes.byAssignee, selectivity: 0.01 },
-    ordered: { index: indexes.allByAssigneeName, key: (v, id) => nameKey(String(v), id) },
+    ordered: { index: indexes.allByAssigneeName, key: (v, c, id) => nameKey(String(v), c, id) },
     counted: true,
   },
   status: {
@@ -106,7 +117,10 @@ export const storedFields = {
     key: filterKey.priority,
     value: (a) => a.priority,
     equality: { index: indexes.byPriority, selectivity: 0.2 },
-    ordered: { index: indexes.allByPriority, key: (v, id) => `${priorityKeyPrefix(Number(v))}#${id}` },
+    ordered: {
+      index: indexes.allByPriority,
+      key: (v, c, id) => byValueThenCreated(priorityKeyPrefix(Number(v)), c, id),
+    },
     counted: true,
   },
   'location.site': {
@@ -132,17 +146,20 @@ export const storedFields = {
   },
   createdAt: {
     ...plain('createdAt', filterKey.createdAt),
-    ordered: { index: indexes.allByCreated, key: byValueThenId },
+    ordered: { index: indexes.allByCreated, key: byCreatedThenId },
   },
-  dueAt: { ...plain('dueAt', filterKey.dueAt), ordered: { index: indexes.allByDue, key: byValueThenId } },
+  dueAt: { ...plain('dueAt', filterKey.dueAt), ordered: { index: indexes.allByDue, key: byValueThenCreated } },
   updatedAt: {
     ...plain('updatedAt', filterKey.updatedAt),
-    ordered: { index: indexes.allByUpdated, key: byValueThenId },
+    ordered: { index: indexes.allByUpdated, key: byValueThenCreated },
   },
   title: {
     key: filterKey.titleLower,
     value: (a) => foldForComparison(a.title),
-    ordered: { index: indexes.allByTitle, key: (v, id) => `${v}${TITLE_KEY_SEPARATOR}${id}` },
+    ordered: {
+      index: indexes.allByTitle,
+      key: (v, c, id) => `${v}${TITLE_KEY_SEPARATOR}${c}${TITLE_KEY_SEPARATOR}${id}`,
+    },
     copy: attr.titleLower,
   },
   'location.department': location('department'),

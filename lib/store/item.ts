@@ -13,7 +13,7 @@ import {
 import type { HistoryEntry, RecordedEntry } from '../model/history';
 import { isOpen } from '../model/reminders';
 import { foldForComparison } from '../text';
-import { orderedFields, plainProperties, storedFieldList } from './catalogue';
+import { type OrderKey, orderedFields, plainProperties, storedFieldList } from './catalogue';
 import {
   attr,
   everythingPartition,
@@ -51,7 +51,7 @@ function putString(filters: Filters, key: string, value: string) {
  * a value where it read the value instead, so a list cursor names the same position whichever
  * index served the page.
  */
-export const orderKeys: Record<string, (value: unknown, id: string) => string> = Object.fromEntries(
+export const orderKeys: Record<string, OrderKey> = Object.fromEntries(
   orderedFields.flatMap(({ ordered }) => (ordered ? [[ordered.index.sortKey.name, ordered.key]] : [])),
 );
 
@@ -76,7 +76,8 @@ function filterValues(action: Action): { f: Filters; keys: Item } {
       const { index, sparse } = field.equality;
       keys[index.partitionKey.name] = sparse ? nonEmpty(String(value)) : value;
     }
-    if (field.ordered) keys[field.ordered.index.sortKey.name] = field.ordered.key(sortValue ?? value, action.id);
+    if (field.ordered)
+      keys[field.ordered.index.sortKey.name] = field.ordered.key(sortValue ?? value, action.createdAt, action.id);
   }
   return { f, keys };
 }

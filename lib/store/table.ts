@@ -52,15 +52,15 @@ export const attr = {
   expiresAt: 'ttl',
   /** An endorsement-toggle item's recent toggle times (epoch seconds), oldest first. */
   toggleTimes: 'tt',
-  // Index keys. Sort keys end in "#<id>" so ties order by id, as the API promises.
+  // Index keys. Sort keys end in "#<createdAt>#<id>" so ties order by creation time, then id, as the API promises.
   everything: 'k',
   createdKey: 'kc',
   dueKey: 'kd',
   updatedKey: 'ku',
   titleKey: 'kt',
-  /** `<priority, zero-padded>#<id>`: priority order, ties by id. */
+  /** `<priority, zero-padded>#<createdAt>#<id>`: priority order, ties by creation time, then id. */
   priorityOrderKey: 'kp',
-  /** `<owner name, escaped>\u0001\u0001<id>` (see `nameKey`): owner-name order, ties by id. */
+  /** `<owner name, escaped>\u0001\u0001<createdAt>#<id>` (see `nameKey`): owner-name order, ties by creation time, then id. */
   ownerNameKey: 'ko',
   assigneeNameKey: 'ka',
   /** The lower-case title, top level for the title index to project alone. */
@@ -231,15 +231,16 @@ export const NAME_KEY_END = '\u0001\u0001';
 export const NAME_KEY_BYTES = 900;
 
 /**
- * The sort key of a name index: the escaped name, cut to `NAME_KEY_BYTES`, then the id. Keys
- * order exactly as (name, id) except between names over 900 bytes that share their first 900.
+ * The sort key of a name index: the escaped name, cut to `NAME_KEY_BYTES`, then the creation
+ * time and the id. Keys order exactly as (name, createdAt, id) except between names over 900
+ * bytes that share their first 900.
  */
-export function nameKey(name: string, id: string): string {
+export function nameKey(name: string, createdAt: string, id: string): string {
   const escaped = name.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0002' : '\u0001\u0003'));
   let cut = cutToBytes(escaped, NAME_KEY_BYTES);
   // An escape cut in half would sort as the end mark.
   if (cut.endsWith('\u0001')) cut = cut.slice(0, -1);
-  return `${cut}${NAME_KEY_END}${id}`;
+  return `${cut}${NAME_KEY_END}${createdAt}#${id}`;
 }
 
 /** What an index that must filter and sort anything projects: the one map of filter values. */

@@ -40,9 +40,12 @@ describe('a count-only list', () => {
 });
 
 describe('a sort by priority or by a name, over every action', () => {
-  /** Code point order, as the contract sorts strings; ties by id in the same direction. */
-  const byNameThenId = (a: { name: string; id: string }, b: { name: string; id: string }) =>
-    Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  /** Code point order, as the contract sorts strings; ties by createdAt, then id, in the same direction. */
+  const byNameThenCreated =
+    (createdOf: ReadonlyMap<string, string>) => (a: { name: string; id: string }, b: { name: string; id: string }) =>
+      Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)) ||
+      (createdOf.get(a.id) ?? '').localeCompare(createdOf.get(b.id) ?? '') ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
   it('reads a page of its ordered index, in exact (name, id) order, whatever a token puts in the name', async () => {
     // Names no other test makes, that sort first (three spaces), prefixes of each other, control
@@ -57,9 +60,9 @@ describe('a sort by priority or by a name, over every action', () => {
       const owner = newUser(sent[i]);
       for (let n = 0; n < 2; n++) made.push({ name, id: await create(owner.token, actionBody(producer)) });
     }
-    made.sort(byNameThenId);
-
     const result = await listActions(parseListQuery(`sort=owner&limit=${made.length}`));
+    made.sort(byNameThenCreated(new Map(result.actions.map((a) => [a.id, a.createdAt]))));
+
     expect(result.strategy).toBe('counted');
     expect(result.index).toBe('all-by-owner-name');
     expect(result.actions.map((a) => a.id)).toEqual(made.map((m) => m.id));
@@ -72,7 +75,7 @@ describe('a sort by priority or by a name, over every action', () => {
     expect([...firstHalf.actions, ...secondHalf.actions].map((a) => a.id)).toEqual(made.map((m) => m.id));
   });
 
-  it('orders priorities as numbers, ties by id, in both directions', async () => {
+  it('orders priorities as numbers, ties by createdAt, then id, in both directions', async () => {
     const ann = newUser();
     const producer = uniqueProducer('priority-order');
     const priorities = [9, 10, 100, 9, 0];
@@ -80,7 +83,15 @@ describe('a sort by priority or by a name, over every action', () => {
     for (const priority of priorities)
       made.push({ priority, id: await create(ann.token, actionBody(producer, { priority })) });
     const scope = q('actionProducer.name', producer);
-    const expected = [...made].sort((a, b) => a.priority - b.priority || (a.id < b.id ? -1 : 1)).map((m) => m.id);
+    const createdOf = new Map(
+      (await list(ann.token, `${q('actionProducer.name', producer)}&limit=10`)).actions.map((a) => [a.id, a.createdAt]),
+    );
+    const expected = [...made]
+      .sort(
+        (a, b) =>
+          a.priority - b.priority || createdOf.get(a.id).localeCompare(createdOf.get(b.id)) || (a.id < b.id ? -1 : 1),
+      )
+      .map((m) => m.id);
     // Scoped to this test's actions, the planner reads them; unscoped, the counted path merges the
     // whole index, and this test's 100 is a priority other tests may share, so only the order is checked.
     expect((await list(ann.token, `${scope}&sort=priority`)).actions.map((a) => a.id)).toEqual(expected);
@@ -91,8 +102,8 @@ describe('a sort by priority or by a name, over every action', () => {
       const result = await listActions(parseListQuery(`sort=${sort}&limit=50`));
       expect(result.strategy).toBe('counted');
       expect(result.index).toBe('all-by-priority');
-      const seen = result.actions.map((a) => [a.priority, a.id] as const);
-      const ordered = [...seen].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1));
+      const seen = result.actions.map((a) => [a.priority, a.createdAt, a.id] as const);
+      const ordered = [...seen].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]) || (a[2] < b[2] ? -1 : 1));
       expect(seen).toEqual(sort === 'priority' ? ordered : ordered.reverse());
     }
   });

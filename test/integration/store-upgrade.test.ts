@@ -68,9 +68,9 @@ describe('npm start on a store an earlier version made', () => {
       const { Item } = await client().send(
         new GetCommand({ TableName: name, Key: { [attr.id]: a.id, [attr.sortKey]: itemKind.action } }),
       );
-      expect(Item?.[attr.priorityOrderKey]).toBe(`00000000000000${a.priority}#${a.id}`);
-      expect(Item?.[attr.ownerNameKey]).toBe(`Ann Lee\u0001\u0001${a.id}`);
-      expect(Item?.[attr.assigneeNameKey]).toBe(`Unknown user\u0001\u0001${a.id}`);
+      expect(Item?.[attr.priorityOrderKey]).toBe(`00000000000000${a.priority}#${a.createdAt}#${a.id}`);
+      expect(Item?.[attr.ownerNameKey]).toBe(`Ann Lee\u0001\u0001${a.createdAt}#${a.id}`);
+      expect(Item?.[attr.assigneeNameKey]).toBe(`Unknown user\u0001\u0001${a.createdAt}#${a.id}`);
       // Nothing else moved: not the version, not the values.
       expect(Item?.[attr.version]).toBe(1);
       expect(Item?.[attr.filters]).toEqual(toItem(a)[attr.filters]);
@@ -94,6 +94,43 @@ describe('npm start on a store an earlier version made', () => {
 
     // A second start finds nothing to do.
     await ensureTable(endpoint, name);
+  });
+
+  it('rewrites the ordered keys of a store whose ties were by id alone (keys before the createdAt tie rule)', async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await createTable(localClient(endpoint), name);
+    const old = [action(3), action(3)];
+    // Keys as version 1 composed them: `<value>#<id>`, `<title>\u0001<id>`, `<name>\u0001\u0001<id>`.
+    for (const a of old) {
+      const item = toItem(a);
+      item[attr.dueKey] = `${a.dueAt}#${a.id}`;
+      item[attr.updatedKey] = `${a.updatedAt}#${a.id}`;
+      item[attr.priorityOrderKey] = `00000000000000${a.priority}#${a.id}`;
+      item[attr.titleKey] = `${(item[attr.titleLower] as string) ?? ''}\u0001${a.id}`;
+      item[attr.ownerNameKey] = `Ann Lee\u0001\u0001${a.id}`;
+      await client().send(new PutCommand({ TableName: name, Item: item }));
+    }
+    await ensureTable(endpoint, name);
+    for (const a of old) {
+      const { Item } = await client().send(
+        new GetCommand({ TableName: name, Key: { [attr.id]: a.id, [attr.sortKey]: itemKind.action } }),
+      );
+      const expected = toItem(a);
+      for (const key of [attr.dueKey, attr.updatedKey, attr.priorityOrderKey, attr.titleKey, attr.ownerNameKey])
+        expect(Item?.[key], key).toBe(expected[key]);
+      expect(Item?.[attr.dueKey]).toBe(`${a.dueAt}#${a.createdAt}#${a.id}`);
+      expect(Item?.[attr.version]).toBe(1);
+    }
+    // The table is marked: a second start reads no action again (an old key put back stays).
+    const [first] = old as [Action];
+    await client().send(
+      new PutCommand({ TableName: name, Item: { ...toItem(first), [attr.dueKey]: `${first.dueAt}#${first.id}` } }),
+    );
+    await ensureTable(endpoint, name);
+    const { Item } = await client().send(
+      new GetCommand({ TableName: name, Key: { [attr.id]: first.id, [attr.sortKey]: itemKind.action } }),
+    );
+    expect(Item?.[attr.dueKey]).toBe(`${first.dueAt}#${first.id}`);
   });
 
   it('refuses, naming it, an index whose keys or projection changed', async () => {

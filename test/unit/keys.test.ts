@@ -5,13 +5,16 @@ import { NAME_KEY_BYTES, nameKey, priorityKeyPrefix } from '../../lib/store/tabl
 
 /**
  * The ordered indexes are only as good as their sort keys: DynamoDB orders a key by its UTF-8
- * bytes, and the list promises an order by (value, id). These properties hold the keys to that.
+ * bytes, and the list promises an order by (value, createdAt, id). These properties hold the keys to that.
  */
 
 const RUNS = { numRuns: 1000 };
 /** DynamoDB's order: UTF-8 bytes, which is code point order. */
 const byBytes = (a: string, b: string) => Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b)));
-const byPair = (a: [string, string], b: [string, string]) => byBytes(a[0], b[0]) || byBytes(a[1], b[1]);
+const byTriple = (a: string[], b: string[]) =>
+  byBytes(a[0] as string, b[0] as string) ||
+  byBytes(a[1] as string, b[1] as string) ||
+  byBytes(a[2] as string, b[2] as string);
 
 /** Names as a token may carry them: control characters, astral characters, prefixes of each other. */
 const name = fc.oneof(
@@ -20,12 +23,16 @@ const name = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 5 }),
 );
 const id = fc.uuid();
+/** Creation times as the service stamps them: canonical ISO strings of one length. */
+const created = fc
+  .integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 0, 1) })
+  .map((ms) => new Date(ms).toISOString());
 
-describe('name keys order as (name, id)', () => {
-  it('for any two names and ids, including control characters and prefixes', () => {
+describe('name keys order as (name, createdAt, id)', () => {
+  it('for any two names, times and ids, including control characters and prefixes', () => {
     fc.assert(
-      fc.property(name, id, name, id, (n1, i1, n2, i2) => {
-        expect(byBytes(nameKey(n1, i1), nameKey(n2, i2))).toBe(byPair([n1, i1], [n2, i2]));
+      fc.property(name, created, id, name, created, id, (n1, c1, i1, n2, c2, i2) => {
+        expect(byBytes(nameKey(n1, c1, i1), nameKey(n2, c2, i2))).toBe(byTriple([n1, c1, i1], [n2, c2, i2]));
       }),
       RUNS,
     );
@@ -38,7 +45,12 @@ describe('name keys order as (name, id)', () => {
       ['Ann', 'Ann\u0001'],
       ['', '\u0000'],
     ] as const) {
-      expect(byBytes(nameKey(shorter, 'ffffffff'), nameKey(longer, '00000000'))).toBe(-1);
+      expect(
+        byBytes(
+          nameKey(shorter, '2099-01-01T00:00:00.000Z', 'ffffffff'),
+          nameKey(longer, '2000-01-01T00:00:00.000Z', '00000000'),
+        ),
+      ).toBe(-1);
     }
   });
 
@@ -46,18 +58,19 @@ describe('name keys order as (name, id)', () => {
     fc.assert(
       fc.property(
         fc.string({ unit: fc.constantFrom('a', '\u0001', 'é', '😀'), minLength: 200, maxLength: 2048 }),
+        created,
         id,
-        (n, i) => {
-          const key = nameKey(n, i);
+        (n, c, i) => {
+          const key = nameKey(n, c, i);
           expect(Buffer.byteLength(key, 'utf8')).toBeLessThanOrEqual(MAX_SORT_KEY_BYTES);
-          expect(key.endsWith(`\u0001\u0001${i}`)).toBe(true);
+          expect(key.endsWith(`\u0001\u0001${c}#${i}`)).toBe(true);
           // The cut never leaves half an escape, which would read as the end mark.
-          expect(key.slice(0, -(i.length + 2)).endsWith('\u0001')).toBe(false);
+          expect(key.slice(0, -(c.length + i.length + 3)).endsWith('\u0001')).toBe(false);
         },
       ),
       { numRuns: 200 },
     );
-    expect(Buffer.byteLength(nameKey('a'.repeat(NAME_KEY_BYTES), 'x'), 'utf8')).toBe(NAME_KEY_BYTES + 3);
+    expect(Buffer.byteLength(nameKey('a'.repeat(NAME_KEY_BYTES), 'c', 'x'), 'utf8')).toBe(NAME_KEY_BYTES + 5);
   });
 });
 

@@ -352,3 +352,34 @@ describe('what an index holds', () => {
     for (const query of queries) expectServable(planFor(query));
   });
 });
+
+describe('walks: how a list too large to sort finds its page in order', () => {
+  it('walks an index already in the list order, filtering as it reads', () => {
+    const walk = planFor('status=1&location.crew=A').walk;
+    expect(walk?.fetch).toBe(false);
+    expect(walk?.read.index.sortKey.name).toBe(attr.createdKey);
+    expect(walk?.read.index.name).toBe('by-status');
+    expect(walk?.read.filter.map((c) => c.field.name)).toEqual(['location.crew']);
+    const byDue = planFor('sort=dueAt&location.crew=A').walk;
+    expect(byDue?.read.index.name).toBe('all-by-due');
+    expect(byDue?.fetch).toBe(false);
+  });
+
+  it("fetches the actions when only the sort's own index keeps the order", () => {
+    const walk = planFor('title=*belt').walk;
+    expect(walk?.read.index.name).toBe('all-by-created');
+    expect(walk?.fetch).toBe(true);
+    expect(walk?.clauses.map((c) => `${c.field.name} ${c.op}`)).toEqual(['title *']);
+    // A title range is the key range of the title index, which the walk keeps.
+    const ranged = planFor('sort=title&title=>m&status=1').walk;
+    expect(ranged?.read.index.name).toBe('all-by-title');
+    expect(ranged?.fetch).toBe(true);
+    expect(ranged?.read.range).toEqual({ lower: 'm\u0002' });
+    expect(ranged?.clauses.map((c) => `${c.field.name} ${c.op}`)).toEqual(['status =']);
+  });
+
+  it('has no walk for a sort no index orders, nor for a count', () => {
+    expect(planFor('sort=status&title=*belt').walk).toBeUndefined();
+    expect(planFor('title=*belt&limit=0').walk).toBeUndefined();
+  });
+});

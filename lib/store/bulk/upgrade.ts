@@ -7,7 +7,7 @@ import {
   type TableDescription,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { fromItem, isTombstone, toItem } from '../item';
 import { indexExistingActions } from '../search/postings';
 import { attr, attributeDefinitions, globalSecondaryIndexes, indexList, itemKind, sortKey, tableKey } from '../table';
@@ -27,14 +27,37 @@ type WantedIndex = ReturnType<typeof globalSecondaryIndexes>[number];
 /**
  * Creates the table, its indexes and its stream when it does not exist. A table an earlier
  * version made is brought up to date: each index it lacks is added (one per UpdateTable, as
- * DynamoDB allows), and the actions written before get the keys the new indexes order by. An
- * index whose keys or projection changed is a TableUpgradeError naming it.
+ * DynamoDB allows), and the actions written before get the keys the new indexes order by, or
+ * the keys as this version composes them (`KEY_VERSION`). An index whose keys or projection
+ * changed is a TableUpgradeError naming it.
  */
 export async function createOrUpgradeTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const existing = await describe(client, tableName);
   if (existing) await upgradeTable(client, existing);
   else await createTable(client, tableName);
+  await markKeys(client, tableName);
   await indexExistingActions(client, tableName);
+}
+
+/**
+ * The version of the index keys' composition. 1: ordered keys `<value>#<id>` (ties by id);
+ * 2: `<value>#<createdAt>#<id>` (ties by creation time, then id: contract section 4). A table
+ * whose marker is older (or absent: made before the marker) has its actions' keys rewritten.
+ */
+export const KEY_VERSION = 2;
+const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
+
+async function keyVersion(client: DynamoDBClient, tableName: string): Promise<number> {
+  const { Item } = await DynamoDBDocumentClient.from(client).send(
+    new GetCommand({ TableName: tableName, Key: keysMarker, ConsistentRead: true }),
+  );
+  return Number(Item?.[attr.count] ?? 1);
+}
+
+async function markKeys(client: DynamoDBClient, tableName: string): Promise<void> {
+  await DynamoDBDocumentClient.from(client).send(
+    new PutCommand({ TableName: tableName, Item: { ...keysMarker, [attr.count]: KEY_VERSION } }),
+  );
 }
 
 /** Creates the table with these indexes (all of them unless told otherwise) and its stream. */
@@ -92,7 +115,8 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
       `The store on disk was made by an earlier version whose index ${changed.map((i) => i.IndexName).join(', ')} differs from this one's: move DATA_DIR's dynamodb folder aside (or delete it) and start again.`,
     );
   const missing = wanted.filter((w) => !have.has(w.IndexName));
-  if (missing.length === 0) return;
+  const staleKeys = (await keyVersion(client, tableName)) < KEY_VERSION;
+  if (missing.length === 0 && !staleKeys) return;
   for (const index of missing) {
     await client.send(
       new UpdateTableCommand({

@@ -11,6 +11,16 @@ export class ReadBudget {
 
   constructor(readonly limit: number) {}
 
+  /** Entries read so far. */
+  get spent(): number {
+    return this.used;
+  }
+
+  /** Counts entries read under another budget (a part of this one) as read under this one. */
+  charge(read: number): void {
+    this.used += read;
+  }
+
   /** Entries neither read nor promised to a query in flight. */
   get available(): number {
     return this.limit - this.used - this.reserved;

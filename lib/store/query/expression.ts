@@ -1,6 +1,7 @@
 import { ValidationError } from '../../errors';
 import type { Clause, DateValue } from '../../filter/query';
 import { attributeOf, type StoredClause, storedField } from '../fields';
+import { valueAt } from '../item';
 
 /**
  * Turns filter clauses into a DynamoDB filter expression. Every attribute name and every value
@@ -119,4 +120,50 @@ export function filterExpression(clauses: StoredClause[], p: Placeholders): stri
     throw tooComplex();
   }
   return expression;
+}
+
+/** Code point order, as DynamoDB compares strings (by UTF-8 bytes); numbers as numbers. */
+function compareStored(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
+}
+
+/**
+ * Whether a stored item matches one clause, in memory, with the meaning `clauseExpression` gives
+ * the same clause in DynamoDB (a missing attribute, or one of another type, is unequal to any
+ * value and matches no other comparison): for a walk that reads
+ * an index holding only keys and fetches the actions to filter them.
+ */
+export function clauseHolds(clause: StoredClause, item: Record<string, unknown>): boolean {
+  const a = valueAt(item, attributeOf(clause));
+  if (clause.type === 'boolean') return (a !== undefined) === clause.values[0];
+  if (a === undefined) return clause.op === '!';
+  if (clause.type === 'date') {
+    const at = String(a);
+    const within = (v: DateValue) => (v.kind === 'day' ? at.startsWith(v.prefix) : at === v.at);
+    const [first] = clause.values as [DateValue];
+    switch (clause.op) {
+      case '=':
+        return within(first);
+      case '!':
+        return !within(first);
+      case '<':
+        return at < (first.kind === 'day' ? first.start : first.at);
+      case '>':
+        return first.kind === 'day' ? at >= first.end : at > first.at;
+      case '~':
+        return clause.values.some(within);
+    }
+  }
+  const values = clause.values as Array<string | number>;
+  if (clause.op === '~') return values.some((v) => compareStored(a, v) === 0 && typeof a === typeof v);
+  const [value] = values as [string | number];
+  if (clause.op === '*') {
+    const lower = storedField(clause.field).lowerAttribute;
+    const folded = lower === undefined ? undefined : valueAt(item, lower);
+    return String(a).includes(String(value)) || (typeof folded === 'string' && folded.includes(String(value)));
+  }
+  if (typeof a !== typeof value) return clause.op === '!';
+  const order = compareStored(a, value);
+  return clause.op === '=' ? order === 0 : clause.op === '!' ? order !== 0 : clause.op === '<' ? order < 0 : order > 0;
 }

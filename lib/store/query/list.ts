@@ -8,7 +8,7 @@ import type { Action } from '../../model/action';
 import { ReminderLevel } from '../../model/reminders';
 import { cutToBytes } from '../../text';
 import { recordIndexEntries } from '../../usage';
-import { equalityFields, orderedFields } from '../catalogue';
+import type { OrderKey } from '../catalogue';
 import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from '../client';
 import { type CountedField, isCounted, readCount, readCounts } from '../counters/counters';
 import type { StoredClause } from '../fields';
@@ -16,21 +16,33 @@ import { fromItem, type Item, isTombstone, orderKeys, valueAt } from '../item';
 import { canSearch, type PageReader, search } from '../search/search';
 import { attr, everythingPartitions, type IndexDefinition, indexes, itemKind, reminderPartitions } from '../table';
 import { BudgetSpent, ReadBudget } from './budget';
-import { filterExpression, Placeholders } from './expression';
-import { DEFAULT_SORT, equalityIndexes, type IndexRead, orderedIndexes, type Plan, plan, type Sizes } from './plan';
+import { clauseHolds, filterExpression, Placeholders } from './expression';
+import {
+  createdIn,
+  DEFAULT_SORT,
+  equalityIndexes,
+  type IndexRead,
+  orderedIndexes,
+  type Plan,
+  plan,
+  type Sizes,
+  type Walk,
+} from './plan';
 
 /**
  * List execution. The common shapes (no filter in an order an all-actions index keeps; one
  * value, or a `~` of a few, of one counted field, by creation time) take `totalCount` from the
  * counters and read the page in order: a streaming merge of the index partitions that reads
  * about `skip + limit` entries plus one page per partition. Every other shape goes to the
- * planner, which knows from the counters how much it would read before it reads, and refuses
- * (400) a read over the budget.
+ * planner: every match read and sorted in memory when the counters show that fits the budget,
+ * else a walk of an index already in the list's order, which stops when the page is full.
  *
  * Whatever the shape, a list reads at most `LIST_READ_BUDGET` index entries in all: skipped
- * entries, entries its filter drops and the merge's read-ahead all count. A list refused from
- * exact figures (the counters) is refused before it reads; one whose size only a guess knows
- * (a date range) reads until the budget runs out and is then refused the same way.
+ * entries, entries its filter drops and the merge's read-ahead all count. A list is never
+ * refused for its cost (contract section 12): when the budget runs out it answers the matches
+ * found, in order, with a cursor that continues the search and, where it could not count every
+ * match, a lower bound (`gte`). Only a `skip` past what the budget reaches is a 400, naming
+ * `skip` and pointing to the cursor.
  */
 
 /** What a list call read, for cost logging and the benchmark. */
@@ -43,11 +55,13 @@ export interface ReadStats {
   requests: number;
 }
 
+/** `eq`: `totalCount` is exact; `gte`: it is a lower bound, the matches counted before the budget ran out. */
+export type CountRelation = 'eq' | 'gte';
+
 export interface ListResult {
   actions: Action[];
   totalCount: number;
-  /** `gte` when `totalCount` is a lower bound (contract section 4); `eq` when absent. */
-  totalCountRelation?: 'eq' | 'gte';
+  totalCountRelation: CountRelation;
   /** How the list was served: `counted` (counters + ordered merge), the planner's read, or the search postings. */
   strategy: 'counted' | 'planned' | 'searched';
   plan?: Plan;
@@ -117,15 +131,33 @@ interface Cursor {
   buffer: Item[];
   startKey?: Item;
   done: boolean;
+  /** Some page of it was read. */
+  read?: boolean;
+}
+
+/** What a merge read: the first items in order, and, when the budget ran out first, how far it got. */
+export interface Merged {
+  items: Item[];
+  /** The budget ran out before the window was read. */
+  cut: boolean;
+  /**
+   * When cut: a sort key every partition was read past (or to its end), so every match up to it
+   * is in `items` and a later read may continue after it; absent when some partition was not
+   * read at all.
+   */
+  reached?: string;
 }
 
 /**
  * The first `window` items of several partitions in the order of `sortKey`, merged: each
  * partition is read a page at a time (a page sized so the partitions together cover the
- * window), and a partition is read further only when the merge has used up what it gave.
- * `input` is the query of one partition; it must read in the merge's direction.
+ * window, or `pageSize`), and a partition is read further only when the merge has used up what
+ * it gave. `input` is the query of one partition; it must read in the merge's direction (and
+ * never reads the key `past`, where a cursor continues, twice: it is dropped). When
+ * the budget runs out, the items merged so far are still the first ones in order: the merge
+ * answers them (`cut`) with the key it is sure of.
  */
-export async function readInOrder(
+export async function mergeInOrder(
   partitions: ReadonlyArray<string | number>,
   input: (partition: string | number) => QueryCommandInput,
   sortKey: string,
@@ -133,11 +165,16 @@ export async function readInOrder(
   window: number,
   budget: ReadBudget,
   stats: ReadStats,
-): Promise<Item[]> {
+  pageSize?: number,
+  past?: string,
+): Promise<Merged> {
   const merged: Item[] = [];
   const live = partitions.filter(canBeKey);
-  if (window === 0 || live.length === 0) return merged;
-  const pageSize = Math.min(1000, Math.ceil(window / live.length) + 1);
+  if (window === 0 || live.length === 0) return { items: merged, cut: false };
+  // Pages small enough that one round of every partition fits what is left of the budget, so a
+  // merge the budget stops has still read each partition once (and so got somewhere).
+  const fair = Math.max(1, Math.floor(budget.available / live.length));
+  const size = Math.min(1000, fair, pageSize ?? Math.ceil(window / live.length) + 1);
   const cursors: Cursor[] = live.map((partition) => ({ partition, buffer: [], done: false }));
   const fill = async (cursor: Cursor) => {
     const page = await query(
@@ -146,17 +183,31 @@ export async function readInOrder(
         ScanIndexForward: forward,
         ...(cursor.startKey ? { ExclusiveStartKey: cursor.startKey } : {}),
       },
-      pageSize,
+      size,
       budget,
       stats,
     );
-    cursor.buffer.push(...(page.Items ?? []));
+    // A read continuing past a cursor may include the cursor's own key (a `BETWEEN`); it was shown.
+    cursor.buffer.push(...(page.Items ?? []).filter((item) => past === undefined || item[sortKey] !== past));
     cursor.startKey = page.LastEvaluatedKey;
     cursor.done = page.LastEvaluatedKey === undefined;
+    cursor.read = true;
   };
   const direction = forward ? 1 : -1;
   while (merged.length < window) {
-    await all(cursors.filter((c) => c.buffer.length === 0 && !c.done).map(fill));
+    try {
+      // Every partition still open must offer a head before the merge picks: a page its filter
+      // emptied says nothing of what comes next in it, so it is read again.
+      for (
+        let empty = cursors.filter((c) => c.buffer.length === 0 && !c.done);
+        empty.length > 0;
+        empty = cursors.filter((c) => c.buffer.length === 0 && !c.done)
+      )
+        await all(empty.map(fill));
+    } catch (error) {
+      if (!(error instanceof BudgetSpent)) throw error;
+      return cutShort(merged, cursors, sortKey, direction, window);
+    }
     let next: Cursor | undefined;
     for (const cursor of cursors) {
       const head = cursor.buffer[0];
@@ -166,7 +217,50 @@ export async function readInOrder(
     if (!next) break;
     merged.push(next.buffer.shift() as Item);
   }
-  return merged;
+  return { items: merged, cut: false };
+}
+
+/**
+ * A merge the budget stopped: every partition still open was read up to its last key, so the
+ * nearest of those keys is where the merge is sure of every match; the buffered items up to it
+ * follow what was merged, in order.
+ */
+function cutShort(merged: Item[], cursors: Cursor[], sortKey: string, direction: number, window: number): Merged {
+  const open = cursors.filter((c) => !c.done);
+  if (open.some((c) => !c.read || c.startKey === undefined)) return { items: merged, cut: true };
+  const ends = open.map((c) => (c.startKey as Item)[sortKey]);
+  const reached = ends.reduce((a, b) => (direction * compareValues(b, a) < 0 ? b : a)) as string;
+  const rest = cursors
+    .flatMap((c) => c.buffer)
+    .filter((item) => direction * compareValues(item[sortKey], reached) <= 0)
+    .sort((a, b) => direction * compareValues(a[sortKey], b[sortKey]));
+  const items = [...merged, ...rest];
+  // A full window is a page like any other: it ends at its own last item.
+  if (items.length >= window) return { items: items.slice(0, window), cut: false };
+  return { items, cut: true, reached };
+}
+
+/** The first `window` items of several partitions merged in order (see `mergeInOrder`); `BudgetSpent` if the budget runs out. */
+export async function readInOrder(
+  partitions: ReadonlyArray<string | number>,
+  input: (partition: string | number) => QueryCommandInput,
+  sortKey: string,
+  forward: boolean,
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+): Promise<Item[]> {
+  const merged = await mergeInOrder(partitions, input, sortKey, forward, window, budget, stats);
+  if (merged.cut) throw new BudgetSpent(budget.limit);
+  return merged.items;
+}
+
+/** Index entries in the order of a list: ids, sort values, and where a cut-short read got to. */
+interface Rows {
+  rows: Row[];
+  /** The budget ran out first (see `Merged`). */
+  cut: boolean;
+  reached?: string;
 }
 
 /** The first `window` entries of an index's partitions in its order, after the key `after` if given. */
@@ -178,7 +272,7 @@ async function readMerged(
   budget: ReadBudget,
   stats: ReadStats,
   after?: string,
-): Promise<Row[]> {
+): Promise<Rows> {
   const sortKey = index.sortKey.name;
   const input = (partition: string | number): QueryCommandInput => {
     const p = new Placeholders();
@@ -192,8 +286,8 @@ async function readMerged(
       ExpressionAttributeValues: p.values,
     };
   };
-  const items = await readInOrder(partitions, input, sortKey, forward, window, budget, stats);
-  return items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] }));
+  const merged = await mergeInOrder(partitions, input, sortKey, forward, window, budget, stats);
+  return { ...merged, rows: merged.items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] })) };
 }
 
 /**
@@ -227,17 +321,15 @@ function countedClause(query: ListQuery): (Clause & { field: { name: CountedFiel
  * read, when the count shows that many exist: the merge must read every skipped entry.
  */
 async function countThenMerge(
-  query: ListQuery,
   window: number,
   budget: ReadBudget,
   count: () => Promise<number>,
-  merge: () => Promise<Row[]>,
-): Promise<[number, Row[]]> {
+  merge: () => Promise<Rows>,
+): Promise<[number, Rows]> {
   // Within the budget, count and read at once, as ever; the budget still bounds the read-ahead.
-  if (window <= budget.limit) return all<[number, Row[]]>([count(), merge()]);
+  if (window <= budget.limit) return all<[number, Rows]>([count(), merge()]);
   const totalCount = await count();
-  const needed = Math.min(window, totalCount);
-  if (needed > budget.limit) throw overBudget(query, budget.limit, needed, 'skip');
+  if (Math.min(window, totalCount) > budget.limit) throw skipTooDeep(budget.limit);
   return [totalCount, await merge()];
 }
 
@@ -257,13 +349,12 @@ async function listCounted(
     if (!ordered) return undefined;
     const from = keyAfter(after);
     const [totalCount, rows] = await countThenMerge(
-      query,
       window,
       budget,
       () => readCount('all', '', stats),
       () => readMerged(ordered, everythingPartitions, !sort.descending, window, budget, stats, from),
     );
-    return page(rows, query, totalCount, ordered, everythingPartitions.length, stats);
+    return page(rows, query, totalCount, 'eq', ordered, everythingPartitions.length, stats, from);
   }
   const clause = countedClause(query);
   if (!clause) return undefined;
@@ -279,13 +370,12 @@ async function listCounted(
   const partitions = overdue?.partitions ?? values;
   const from = keyAfter(after);
   const [totalCount, rows] = await countThenMerge(
-    query,
     window,
     budget,
     () => readCounts(clause.field.name, values, stats),
     () => readMerged(index, partitions, !sort.descending, window, budget, stats, from),
   );
-  return page(rows, query, totalCount, index, partitions.length, stats);
+  return page(rows, query, totalCount, 'eq', index, partitions.length, stats, from);
 }
 
 /** The key a counted list continues after: a cursor of its shape holds an index sort key. */
@@ -296,29 +386,43 @@ function keyAfter(after: Position | undefined): string | undefined {
   return after;
 }
 
+/**
+ * The page of entries read in order. When the budget cut the read short, the page holds the
+ * matches found and the cursor continues from where the read was sure of every match; a `skip`
+ * the read did not get past is the one thing refused.
+ */
 async function page(
-  rows: Row[],
+  read: Rows,
   query: ListQuery,
   totalCount: number,
+  relation: CountRelation,
   index: IndexDefinition,
   partitions: number,
   stats: ReadStats,
+  after: string | undefined,
+  fetched?: ReadonlyMap<string, Item>,
 ): Promise<ListResult> {
+  const { rows } = read;
+  if (read.cut && query.skip > 0 && rows.length <= query.skip) throw skipTooDeep();
   const shown = rows.slice(query.skip, query.skip + query.limit);
   const more = rows.length > query.skip + query.limit;
   const actions = await fetchActions(
     shown.map((r) => r.id),
     stats,
+    fetched,
   );
   const last = shown[shown.length - 1];
+  // Cut short: continue after the last key the read was sure of (or, if it got nowhere, where it began).
+  const next = more ? (last?.value as string | undefined) : read.cut ? (read.reached ?? after) : undefined;
   return {
     actions,
     totalCount,
+    totalCountRelation: relation,
     strategy: 'counted',
     index: index.name,
     partitions,
     stats,
-    ...(more && last ? { next: last.value as string } : {}),
+    ...(next !== undefined ? { next } : {}),
   };
 }
 
@@ -346,34 +450,55 @@ async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
   return sizes;
 }
 
+/**
+ * The exact count of a list of one clause on a counted field, from the counters alone (about a
+ * read unit a value, and no index entry): `=` and `~` a sum of values, `!` the total less the
+ * value, `overdue=false` the total less the overdue. `undefined` for any other list.
+ */
+async function countedTotal(query: ListQuery, stats: ReadStats): Promise<number | undefined> {
+  if (query.filters.length !== 1) return undefined;
+  const clause = query.filters[0] as Clause;
+  const field = clause.field.name;
+  if (!isCounted(field)) return undefined;
+  if (clause.type === 'boolean') {
+    const overdue = await readCount(field, 'true', stats);
+    return clause.values[0] ? overdue : (await readCount('all', '', stats)) - overdue;
+  }
+  const values = (clause.values as Array<string | number>).map(String);
+  if (clause.op === '=' || clause.op === '~') return readCounts(field, values, stats);
+  if (clause.op !== '!') return undefined;
+  const [total, matching] = await all<[number, number]>([
+    readCount('all', '', stats),
+    readCount(field, values[0] as string, stats),
+  ]);
+  return total - matching;
+}
+
+/** The one list refused for its cost: a `skip` past what the budget can read. */
+function skipTooDeep(budget?: number): ValidationError {
+  const within = budget === undefined ? 'the read budget' : `the read budget of ${budget} index entries`;
+  return new ValidationError([
+    { parameter: 'skip', message: `skips past what ${within} can reach; page with cursor (nextCursor) instead` },
+  ]);
+}
+
+/**
+ * A sort on a field no index orders (`status`, a location, a producer) sorts every match in
+ * memory; when there are more matches than the budget reads, no page of it can be exact.
+ */
+function unsortable(query: ListQuery, budget: number): ValidationError {
+  const field = (query.sort ?? DEFAULT_SORT).field.name;
+  return new ValidationError([
+    {
+      parameter: 'sort',
+      message: `sorting by ${field} reads every match, more than the read budget of ${budget} index entries here; sort by ${orList(Object.keys(orderedIndexes))}, or narrow the filter`,
+    },
+  ]);
+}
+
 /** "a, b or c" */
 const orList = (names: readonly string[]) =>
   names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
-
-/**
- * The filter a refused list could add to narrow its read: an equality an index serves, or a
- * range over an ordered date (from the catalogue, `lib/store/catalogue.ts`).
- */
-const NARROWING = `an equality filter on ${orList(equalityFields.map((f) => f.name))}, or a ${orList(
-  orderedFields.filter((f) => f.type === 'date').map((f) => f.name),
-)} range`;
-
-/**
- * The 400 of a list over the budget: `entries` it would read, known before reading, or, when
- * the budget ran out mid-read, none. A deep `skip` is named as the parameter to change.
- */
-function overBudget(query: ListQuery, budget: number, entries?: number, parameter?: string): ValidationError {
-  const named = parameter ?? query.filters[0]?.field.name ?? 'sort';
-  const what =
-    entries === undefined
-      ? `this list reads more than the budget of ${budget} index entries to find its matches (it stopped there)`
-      : `this list would read ${entries} index entries${parameter === 'skip' ? ' (every entry it skips)' : ''}, more than the budget of ${budget}`;
-  const narrow = `narrow it with ${NARROWING}${parameter === 'skip' ? ', or page with a smaller skip' : ''}`;
-  return new ValidationError(
-    [{ parameter: named, message: `${what}; ${narrow}` }],
-    `${what.charAt(0).toUpperCase()}${what.slice(1)}. ${narrow.charAt(0).toUpperCase()}${narrow.slice(1)}.`,
-  );
-}
 
 async function listPlanned(
   query: ListQuery,
@@ -381,12 +506,59 @@ async function listPlanned(
   stats: ReadStats,
   after?: Position,
 ): Promise<ListResult> {
-  const chosen = plan(query, await sizesFor(query, stats));
+  const [chosen, counted] = await all<[Plan, number | undefined]>([
+    sizesFor(query, stats).then((sizes) => plan(query, sizes)),
+    countedTotal(query, stats),
+  ]);
   const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
-  if (chosen.empty) return { ...base, actions: [], totalCount: 0, partitions: 0, stats };
-  // Only a count refuses before reading; a guess reads until the budget runs out.
-  if (chosen.exact && chosen.entries > budget.limit) throw overBudget(query, budget.limit, chosen.entries);
-  const rows = await readMatches(chosen.read, chosen.sortAttribute, budget, stats);
+  if (chosen.empty) return { ...base, actions: [], totalCount: 0, totalCountRelation: 'eq', partitions: 0, stats };
+  if (counted !== undefined && query.limit === 0)
+    return { ...base, actions: [], totalCount: counted, totalCountRelation: 'eq', partitions: 0, stats };
+  const walk = query.limit > 0 ? chosen.walk : undefined;
+  // Every match, sorted in memory, when the counters show it fits the budget. When only a guess
+  // knows its size, the read gets half the budget, so that a walk can still find the page.
+  let found = 0;
+  // A walk needs a round of every partition (and a fetching walk a run of actions) to get anywhere.
+  const forWalk = walk ? Math.max(Math.ceil(budget.available / 2), 4 * walk.read.partitions.length + 2) : 0;
+  if (!walk || (chosen.exact ? chosen.entries <= budget.available : budget.available > forWalk)) {
+    const share = chosen.exact || !walk ? budget : new ReadBudget(budget.available - forWalk);
+    const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
+    if (share !== budget) budget.charge(share.spent);
+    if (!every.cut) return sortedPage(query, chosen, every.rows, stats, after);
+    if (query.limit === 0)
+      return { ...base, actions: [], totalCount: every.rows.length, totalCountRelation: 'gte', partitions: 0, stats };
+    if (!walk) throw unsortable(query, budget.limit);
+    found = every.rows.length;
+  }
+  // Too many matches to sort: walk an index already in the list's order for the page.
+  const from = after === undefined ? undefined : keyAfter(after);
+  const window = query.skip + query.limit + 1;
+  if (window > budget.available) throw skipTooDeep(budget.limit);
+  const walked = await walkInOrder(walk as Walk, !chosen.descending, window, budget, stats, from);
+  // Read to its end from the start, the walk has seen every match; otherwise it has a lower bound.
+  const whole = !walked.cut && walked.rows.length < window && from === undefined;
+  const result = await page(
+    walked,
+    query,
+    counted ?? Math.max(found, walked.rows.length),
+    whole || counted !== undefined ? 'eq' : 'gte',
+    (walk as Walk).read.index,
+    (walk as Walk).read.partitions.length,
+    stats,
+    from,
+    walked.fetched,
+  );
+  return { ...result, ...base, index: (walk as Walk).read.index.name };
+}
+
+/** Every match read and sorted in memory: the page at `skip` or after the cursor, and the exact count. */
+async function sortedPage(
+  query: ListQuery,
+  chosen: Plan,
+  rows: Row[],
+  stats: ReadStats,
+  after: Position | undefined,
+): Promise<ListResult> {
   const direction = chosen.descending ? -1 : 1;
   const field = (query.sort ?? DEFAULT_SORT).field;
   const positions = rows.map((row) => ({ id: row.id, at: positionOf(field, chosen.sortAttribute, row) }));
@@ -406,21 +578,107 @@ async function listPlanned(
   );
   const last = shown[shown.length - 1];
   return {
-    ...base,
+    strategy: 'planned',
+    plan: chosen,
+    index: chosen.read.index.name,
     actions,
     totalCount: rows.length,
+    totalCountRelation: 'eq',
     partitions: chosen.read.partitions.length,
     stats,
     ...(more && last ? { next: last.at } : {}),
   };
 }
 
+/**
+ * The first `window` matches in the list's order, by walking `walk` (see `Walk` in `plan.ts`):
+ * its partitions merged by their sort key with the filter applied as they are read, or, for a
+ * fetching walk, a run of keys at a time whose actions are fetched (each charged to the budget
+ * as an entry) and filtered in memory.
+ */
+async function walkInOrder(
+  walk: Walk,
+  forward: boolean,
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after: string | undefined,
+): Promise<Rows & { fetched?: Map<string, Item> }> {
+  const { read } = walk;
+  const sortKey = read.index.sortKey.name;
+  const input = (from: string | undefined) => (partition: string | number) =>
+    queryInput(read, partition, new Placeholders(), forward, from);
+  const toRows = (items: Item[]) => items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] }));
+  if (!walk.fetch) {
+    // A filter keeps an unknown share of what is read: read larger pages than the page alone needs.
+    const pageSize = read.filter.length === 0 ? undefined : Math.ceil((window * 10) / read.partitions.length) + 1;
+    const merged = await mergeInOrder(
+      read.partitions,
+      input(after),
+      sortKey,
+      forward,
+      window,
+      budget,
+      stats,
+      pageSize,
+      after,
+    );
+    return { ...merged, rows: toRows(merged.items) };
+  }
+  const rows: Row[] = [];
+  const fetched = new Map<string, Item>();
+  let from = after;
+  while (rows.length < window) {
+    // A run of keys, then its actions: half the budget left each, less the merge's read-ahead.
+    const run = Math.min(
+      1000,
+      Math.max(100, (window - rows.length) * 4),
+      Math.floor((budget.available - 2 * read.partitions.length) / 2),
+    );
+    if (run < 1) return { rows, cut: true, ...(from === undefined ? {} : { reached: from }), fetched };
+    const keys = await mergeInOrder(
+      read.partitions,
+      input(from),
+      sortKey,
+      forward,
+      run,
+      budget,
+      stats,
+      undefined,
+      from,
+    );
+    // Each action fetched to filter is an entry read, so the budget bounds the fetches too.
+    const granted = keys.items.length === 0 ? 0 : await budget.take(keys.items.length);
+    budget.settle(granted, granted);
+    const examined = keys.items.slice(0, granted);
+    const items = await fetchItems(
+      examined.map((item) => item[attr.id] as string),
+      stats,
+    );
+    for (const entry of examined) {
+      const item = items.get(entry[attr.id] as string);
+      if (item === undefined || isTombstone(item) || !walk.clauses.every((c) => clauseHolds(c, item))) continue;
+      rows.push({ id: entry[attr.id] as string, value: entry[sortKey] });
+      fetched.set(entry[attr.id] as string, item);
+      if (rows.length === window) return { rows, cut: false, fetched };
+    }
+    const last = examined[examined.length - 1]?.[sortKey] as string | undefined;
+    if (granted < keys.items.length) return { rows, cut: true, reached: last ?? from, fetched };
+    if (keys.cut) return { rows, cut: true, reached: keys.reached ?? last ?? from, fetched };
+    if (keys.items.length < run) return { rows, cut: false, fetched };
+    from = last;
+  }
+  return { rows, cut: false, fetched };
+}
+
 /** Where a match read with `sortAttribute` stands in the order of `field` (see `Position`). */
 function positionOf(field: FieldSpec, sortAttribute: string, row: Row): Position {
   const key = orderedIndexes[field.name]?.sortKey.name;
-  if (key === undefined) return [(row.value ?? null) as string | number | null, row.id];
+  // Ties by creation time, then id: the created key (`<createdAt>#<id>`) orders exactly so.
+  const created = row.created ?? row.id;
+  if (key === undefined) return [(row.value ?? null) as string | number | null, created];
   if (sortAttribute === key) return row.value as string;
-  return (orderKeys[key] as (value: unknown, id: string) => string)(row.value, row.id);
+  return (orderKeys[key] as OrderKey)(row.value, created.slice(0, created.indexOf('#')), row.id);
 }
 
 /** A position from a cursor, if it has the shape positions of this sort have; else a 400. */
@@ -447,16 +705,11 @@ function comparePositions(a: Position, b: Position): number {
 export async function listActions(query: ListQuery, after?: Position): Promise<ListResult> {
   const stats = newStats();
   const budget = new ReadBudget(getConfig().listReadBudget);
-  try {
-    return (
-      (await listSearched(query, budget, stats, after)) ??
-      (await listCounted(query, budget, stats, after)) ??
-      (await listPlanned(query, budget, stats, after))
-    );
-  } catch (error) {
-    if (error instanceof BudgetSpent) throw overBudget(query, budget.limit);
-    throw error;
-  }
+  return (
+    (await listSearched(query, budget, stats, after)) ??
+    (await listCounted(query, budget, stats, after)) ??
+    (await listPlanned(query, budget, stats, after))
+  );
 }
 
 // ---- Search: `*` on title or producer reference, from the n-gram postings (lib/store/search/) ----
@@ -552,17 +805,32 @@ async function listSearched(
   };
 }
 
-function queryInput(read: IndexRead, partition: string | number, p = new Placeholders()): QueryCommandInput {
+/**
+ * One partition's query of a read. `forward` and `after` are for a walk that continues past a
+ * cursor: the bound on the side it reads toward stays, and the cursor's key takes the other.
+ */
+function queryInput(
+  read: IndexRead,
+  partition: string | number,
+  p = new Placeholders(),
+  forward = true,
+  after?: string,
+): QueryCommandInput {
   const pk = p.name(read.index.partitionKey.name);
   const sk = () => p.name(read.index.sortKey.name);
   let keyCondition = `${pk} = ${p.value(partition)}`;
-  const lower = read.range?.lower === undefined ? undefined : clampSortKey(read.range.lower);
-  const upper = read.range?.upper === undefined ? undefined : clampSortKey(read.range.upper);
+  let lower = read.range?.lower === undefined ? undefined : clampSortKey(read.range.lower);
+  let upper = read.range?.upper === undefined ? undefined : clampSortKey(read.range.upper);
+  // A cursor's key replaces the bound behind it: every key after it is inside the range too.
+  let past: '>' | '<' | undefined;
+  if (after !== undefined && forward && (lower === undefined || after >= lower)) [lower, past] = [after, '>'];
+  if (after !== undefined && !forward && (upper === undefined || after <= upper)) [upper, past] = [after, '<'];
   // BETWEEN includes its upper bound where the plan's range excludes it; no key can equal a bound
-  // (every sort key ends in an id, every bound in a separator), so the two agree.
+  // (every sort key ends in an id, every bound in a separator), so the two agree. A cursor's own
+  // key is a key: a BETWEEN that includes it leaves it to the merge to drop (`mergeInOrder`'s `past`).
   if (lower !== undefined && upper !== undefined)
     keyCondition += ` AND ${sk()} BETWEEN ${p.value(lower)} AND ${p.value(upper)}`;
-  else if (lower !== undefined) keyCondition += ` AND ${sk()} >= ${p.value(lower)}`;
+  else if (lower !== undefined) keyCondition += ` AND ${sk()} ${past ?? '>='} ${p.value(lower)}`;
   else if (upper !== undefined) keyCondition += ` AND ${sk()} < ${p.value(upper)}`;
   const filter = filterExpression(read.filter, p);
   return {
@@ -600,39 +868,56 @@ async function eachPartition<T>(read: IndexRead, run: (partition: string | numbe
 interface Row {
   id: string;
   value: unknown;
+  /** `<createdAt>#<id>`, where the list sorts in memory and needs the tie rule. */
+  created?: string;
 }
 
-/** Every match's id and sort value. */
+/** Every match's id and sort value; `cut` when the budget ran out first (then the rows are some of them). */
 async function readMatches(
   read: IndexRead,
   sortAttribute: string,
   budget: ReadBudget,
   stats: ReadStats,
-): Promise<Row[]> {
+): Promise<{ rows: Row[]; cut: boolean }> {
   let unread = read.partitions.filter(canBeKey).length;
+  let cut = false;
   const lists = await eachPartition(read, async (partition) => {
     const p = new Placeholders();
     const input = queryInput(read, partition, p);
-    input.ProjectionExpression = `${p.name(attr.id)}, ${p.name(sortAttribute)}`;
+    // The created key (or the creation time) too, for the tie rule of a sort made in memory.
+    const created = createdIn(read.index);
+    // DynamoDB refuses a path named twice (sorting by createdAt on an index keyed by it).
+    input.ProjectionExpression = [...new Set([attr.id, sortAttribute, ...(created ? [created] : [])])]
+      .map((path) => p.name(path))
+      .join(', ');
     const rows: Row[] = [];
     let startKey: Item | undefined;
-    do {
-      // A fair share of what is left for each partition still reading; DynamoDB's 1 MB page
-      // limit is the usual bound, as before the budget.
-      const want = Math.ceil(budget.available / Math.max(1, unread));
-      const page = await query({ ...input, ExclusiveStartKey: startKey }, want, budget, stats);
-      for (const item of page.Items ?? [])
-        rows.push({ id: item[attr.id] as string, value: valueAt(item, sortAttribute) });
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    try {
+      do {
+        // A fair share of what is left for each partition still reading; DynamoDB's 1 MB page
+        // limit is the usual bound, as before the budget.
+        const want = Math.ceil(budget.available / Math.max(1, unread));
+        const page = await query({ ...input, ExclusiveStartKey: startKey }, want, budget, stats);
+        for (const item of page.Items ?? []) {
+          const id = item[attr.id] as string;
+          const at = created === undefined ? undefined : valueAt(item, created);
+          const key = created === attr.createdKey ? (at as string) : at === undefined ? undefined : `${at}#${id}`;
+          rows.push({ id, value: valueAt(item, sortAttribute), ...(key === undefined ? {} : { created: key }) });
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    } catch (error) {
+      if (!(error instanceof BudgetSpent)) throw error;
+      cut = true;
+    }
     unread--;
     return rows;
   });
-  return lists.flat();
+  return { rows: lists.flat(), cut };
 }
 
-/** The actions with these ids, in this order; one deleted since the index was read is left out. */
-async function fetchActions(ids: string[], stats: ReadStats): Promise<Action[]> {
+/** The stored items with these ids (tombstones included), by id. */
+async function fetchItems(ids: string[], stats: ReadStats): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
   for (let i = 0; i < ids.length; i += 100) {
     let keys: Item[] | undefined = ids
@@ -657,8 +942,17 @@ async function fetchActions(ids: string[], stats: ReadStats): Promise<Action[]> 
       keys = result.UnprocessedKeys?.[tableName()]?.Keys;
     }
   }
+  return found;
+}
+
+/** The actions with these ids, in this order (fetching those not `known` yet); one deleted since the index was read is left out. */
+async function fetchActions(ids: string[], stats: ReadStats, known?: ReadonlyMap<string, Item>): Promise<Action[]> {
+  const found = await fetchItems(
+    ids.filter((id) => !known?.has(id)),
+    stats,
+  );
   return ids.flatMap((id) => {
-    const item = found.get(id);
+    const item = known?.get(id) ?? found.get(id);
     return item && !isTombstone(item) ? [fromItem(item)] : [];
   });
 }

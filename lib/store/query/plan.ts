@@ -6,6 +6,7 @@ import { attributeOf, type StoredClause, sortAttributeOf, storedField } from '..
 import {
   attr,
   everythingPartitions,
+  filterKey,
   filterPath,
   type IndexDefinition,
   indexes,
@@ -45,7 +46,7 @@ export interface IndexRead {
 export interface Plan {
   /** Reads every match. */
   read: IndexRead;
-  /** The stored attribute to order matches by (ties by id), in the requested direction. */
+  /** The stored attribute to order matches by (ties by createdAt, then id), in the requested direction. */
   sortAttribute: string;
   descending: boolean;
   /** The filters contradict each other; nothing can match. */
@@ -59,6 +60,32 @@ export interface Plan {
    * since every read stops when the budget runs out (`lib/store/query/budget.ts`).
    */
   exact: boolean;
+  /**
+   * How to read the page in order when reading every match would pass the budget: the cheapest
+   * walk of an index that already keeps the list's order (see `Walk`); none when no index keeps
+   * it (a sort on a field no ordered index orders, such as `status`).
+   */
+  walk?: Walk;
+}
+
+/**
+ * A read that finds matches in the list's order, so it can stop as soon as the page is full (or
+ * the budget is spent) and still answer an exact page: the partitions of `read.index` merged by
+ * its sort key, which is the order of the list (ties by id). `fetch`: the index holds only keys
+ * (or too little to evaluate the filters), so each entry's action is fetched and `clauses` are
+ * evaluated on it in memory; every fetched action is charged to the budget as an entry.
+ *
+ * The candidate plans of a list are a list of costed alternatives (`alternatives` in `plan`): a
+ * full read of every match (then sorted), an ordered walk, a fetching walk; another kind of plan
+ * (a search index) joins that list in the one place the alternatives are gathered.
+ */
+export interface Walk {
+  read: IndexRead;
+  fetch: boolean;
+  /** The clauses a fetching walk evaluates on each action (the key range already applied). */
+  clauses: Clause[];
+  /** Rough bytes read per entry, for ranking walks. */
+  cost: number;
 }
 
 /**
@@ -153,14 +180,24 @@ export function pathIn(index: IndexDefinition, path: string): string | undefined
 }
 
 /**
- * The attribute that orders a field in this index. A sort key such as `kc` (`<createdAt>#<id>`)
- * orders by the field and then by id, exactly as the API sorts, so it is preferred wherever the
- * index holds it (as its own key or projected); otherwise the field's value, ties broken by id.
+ * The attribute that orders a field in this index. A sort key such as `kd`
+ * (`<dueAt>#<createdAt>#<id>`) orders by the field, then by creation time and id, exactly as the
+ * API sorts, so it is preferred wherever the index holds it (as its own key or projected);
+ * otherwise the field's value, ties broken by the created key (`createdIn`).
  */
 export function orderAttribute(index: IndexDefinition, field: FieldSpec): string | undefined {
   const key = orderedIndexes[field.name]?.sortKey.name;
   if (key !== undefined && attributesOf(index).has(key)) return key;
   return pathIn(index, sortAttributeOf(field));
+}
+
+/**
+ * Where an index item holds the action's creation time, for the tie rule of a sort made in
+ * memory: the created key (`<createdAt>#<id>`) if it holds it, else the creation time itself.
+ */
+export function createdIn(index: IndexDefinition): string | undefined {
+  if (attributesOf(index).has(attr.createdKey)) return attr.createdKey;
+  return pathIn(index, filterPath(filterKey.createdAt));
 }
 
 /** The clause as this index can evaluate it (on a top-level copy if need be), or `undefined`. */
@@ -182,6 +219,11 @@ interface Candidate {
   exact: boolean;
 }
 
+type Alternative = ({ kind: 'read' } & Candidate) | ({ kind: 'walk' } & Walk);
+
+/** What a fetching walk reads per entry: the key entry and the whole action (about 2 KB). */
+const FETCH_BYTES = 2_100;
+
 export function plan(query: ListQuery, sizes?: Sizes): Plan {
   const sort = query.sort ?? DEFAULT_SORT;
   const { filters } = query;
@@ -198,8 +240,13 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
       exact: true,
     };
 
-  let best: Candidate | undefined;
-  /** Keeps a read if its index can evaluate every clause left to filter and the sort. */
+  /**
+   * Every way to answer the list, costed: full reads (`read`: every match, then sorted) and
+   * ordered walks (`walk`). Another kind of plan (a search index for `*`) adds its alternatives
+   * here; the choice below takes the cheapest of each kind.
+   */
+  const alternatives: Alternative[] = [];
+  /** Adds the reads of `index` if it can evaluate every clause left to filter and the sort. */
   const consider = (
     index: IndexDefinition,
     partitions: Array<string | number>,
@@ -215,10 +262,13 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
     const ranged = range ? rangeShare(index, rest, sizes) : { share: 1, exact: true };
     const kept = share * ranged.share;
     const cost = kept * entryBytes(index);
-    if (best && cost >= best.cost) return;
     const read = { index, partitions, ...(range ? { range } : {}), filter: filter as StoredClause[] };
     const exact = sizes !== undefined && counted && ranged.exact;
-    best = { read, sortAttribute, cost, entries: exact ? Math.round(kept * total) : Math.ceil(kept * total), exact };
+    const entries = exact ? Math.round(kept * total) : Math.ceil(kept * total);
+    alternatives.push({ kind: 'read', read, sortAttribute, cost, entries, exact });
+    // An index whose own key is the list's order can be walked a page at a time.
+    if (query.limit > 0 && sortAttribute === index.sortKey.name)
+      alternatives.push({ kind: 'walk', read, fetch: false, clauses: [], cost });
   };
 
   for (const clause of filters) {
@@ -250,6 +300,25 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
     );
   }
   for (const index of Object.values(orderedIndexes)) consider(index, [...everythingPartitions], filters, 1, true);
+  // The sort's own ordered index, fetching each entry's action to filter it: the costliest walk,
+  // but one every sort on an ordered field has.
+  const ordered = orderedIndexes[sort.field.name];
+  if (query.limit > 0 && ordered) {
+    const { range, remaining } = keyRangeFor(ordered, filters);
+    alternatives.push({
+      kind: 'walk',
+      read: { index: ordered, partitions: [...everythingPartitions], ...(range ? { range } : {}), filter: [] },
+      fetch: true,
+      clauses: remaining,
+      cost: FETCH_BYTES,
+    });
+  }
+  const cheapest = <K extends Alternative['kind']>(kind: K) =>
+    alternatives
+      .filter((a): a is Extract<Alternative, { kind: K }> => a.kind === kind)
+      .reduce<Extract<Alternative, { kind: K }> | undefined>((b, a) => (b && b.cost <= a.cost ? b : a), undefined);
+  const best = cheapest('read');
+  const walk = cheapest('walk');
 
   // `all-by-due` projects every filter value and orders by a field it holds, so some read always applies.
   const chosen = best as Candidate;
@@ -260,6 +329,7 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
     empty: false,
     entries: chosen.entries,
     exact: chosen.exact,
+    ...(walk ? { walk: { read: walk.read, fetch: walk.fetch, clauses: walk.clauses, cost: walk.cost } } : {}),
   };
 }
 
@@ -331,9 +401,10 @@ export function keyRangeFor(
 }
 
 /**
- * Key bounds for one clause. Date keys are `<iso>#<id>` and priority keys `<padded priority>#<id>`:
- * `#` sorts below every id character and `$` just above `#`. Title keys are
- * `<lower title>\u0001<id>`, with `\u0002` just above.
+ * Key bounds for one clause. Date keys are `<iso>#<createdAt>#<id>` (the created key itself
+ * `<iso>#<id>`) and priority keys `<padded priority>#<createdAt>#<id>`: `#` sorts below every
+ * character that follows it and `$` just above `#`. Title keys are
+ * `<lower title>\u0001<createdAt>\u0001<id>`, with `\u0002` just above the separator.
  */
 function boundsOf(clause: Clause): KeyRange | undefined {
   if (clause.type === 'integer' && clause.values.length === 1) {

@@ -1,5 +1,6 @@
 import type { Action } from '../../model/action';
 import { foldForComparison } from '../../text';
+import type { OrderKey } from '../catalogue';
 import { orderKeys } from '../item';
 import { attr, shardOf } from '../table';
 
@@ -54,7 +55,7 @@ export const postingPartition = (field: SearchField, gram: string) => `g#${searc
 
 /** The created key of an action: a posting's sort key, and the position a search page ends on. */
 export const createdKeyOf = (text: Pick<IndexedText, 'id' | 'createdAt'>): string =>
-  (orderKeys[attr.createdKey] as (value: unknown, id: string) => string)(text.createdAt, text.id);
+  (orderKeys[attr.createdKey] as OrderKey)(text.createdAt, text.createdAt, text.id);
 
 /**
  * Pending marks spread over this many partitions. Few, because every search reads all of them

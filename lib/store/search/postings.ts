@@ -159,7 +159,8 @@ export async function indexChanges(entries: readonly RecordedEntry[]): Promise<v
   for (const entry of entries) {
     const round = seen.get(entry.actionId) ?? 0;
     seen.set(entry.actionId, round + 1);
-    (rounds[round] ??= []).push(entry);
+    if (round === rounds.length) rounds.push([]);
+    rounds[round]?.push(entry);
   }
   for (const round of rounds) {
     const changes: Array<{ entry: RecordedEntry; requests: WriteRequest[] }> = [];
