@@ -63,6 +63,9 @@ function valueOf(field: string, n = 0): string {
   return String(v);
 }
 
+/** The daily shapes of contract section 4 that take two filters: their counts must be exact. */
+const daily: string[] = [];
+
 function queries(): string[] {
   const out: string[] = [];
   for (const [field, spec] of Object.entries(FIELDS)) {
@@ -85,7 +88,7 @@ function queries(): string[] {
   const site = valueOf('location.site', 1);
   const unit = valueOf('location.businessUnit', 1);
   const producer = valueOf('actionProducer.name', 1);
-  out.push(
+  daily.push(
     `${q('assignee', person)}&status=~1,2,5`,
     `${q('assignee', person)}&overdue=true&sort=dueAt`,
     `${q('owner', owner)}&sort=dueAt`,
@@ -94,9 +97,9 @@ function queries(): string[] {
     `${q('location.site', site)}&overdue=true&sort=dueAt`,
     `${q('location.businessUnit', unit)}&overdue=true&sort=dueAt`,
     `${q('actionProducer.name', producer)}&status=~1,2,5`,
-    'status=~1,2,5&sort=dueAt',
-    'status=!3',
+    `${q('actionProducer.name', producer)}&overdue=false`,
   );
+  out.push(...daily, 'status=~1,2,5&sort=dueAt', 'status=!3');
   return out;
 }
 
@@ -123,6 +126,7 @@ describe(`every list answers with LIST_READ_BUDGET scaled to 10,000,000 actions 
         problems.push(`${query}: a short page (${ids.length} of ${expected.ids.length}) without a nextCursor`);
       const relation = reply.body.totalCountRelation as 'eq' | 'gte';
       relations[relation]++;
+      if (daily.includes(query) && relation !== 'eq') problems.push(`${query}: a daily shape counted as a lower bound`);
       if (relation === 'eq' && reply.body.totalCount !== expected.totalCount)
         problems.push(`${query}: totalCount ${reply.body.totalCount}, the oracle ${expected.totalCount}`);
       if (relation === 'gte' && reply.body.totalCount > expected.totalCount)

@@ -121,6 +121,14 @@ describe('npm start on a store an earlier version made', () => {
       expect(Item?.[attr.dueKey]).toBe(`${a.dueAt}#${a.createdAt}#${a.id}`);
       expect(Item?.[attr.version]).toBe(1);
     }
+    // The counters by status an earlier version did not keep are counted from the actions.
+    const { Item: pair } = await client().send(
+      new GetCommand({
+        TableName: name,
+        Key: { [attr.id]: 'n#location.site&status#1#North Pit', [attr.sortKey]: '00' },
+      }),
+    );
+    expect(pair?.[attr.count]).toBe(2);
     // The table is marked: a second start reads no action again (an old key put back stays).
     const [first] = old as [Action];
     await client().send(

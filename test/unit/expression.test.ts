@@ -3,7 +3,13 @@ import { ValidationError } from '../../lib/errors';
 import { type FieldSpec, fields, fieldsByName } from '../../lib/filter/fields';
 import { type Clause, parseClause, parseListQuery } from '../../lib/filter/query';
 import { storedField } from '../../lib/store/fields';
-import { clauseExpression, expressionLimits, filterExpression, Placeholders } from '../../lib/store/query/expression';
+import {
+  clauseExpression,
+  clauseHolds,
+  expressionLimits,
+  filterExpression,
+  Placeholders,
+} from '../../lib/store/query/expression';
 
 const field = (name: string) => fieldsByName.get(name) as FieldSpec;
 
@@ -267,5 +273,73 @@ describe('filterExpression', () => {
     expect(p.operators).toBe(199);
     const two = clauses(`dueAt=~${days.join(',')}&createdAt=~${days.join(',')}`);
     expect(() => filterExpression(two, new Placeholders())).toThrow(ValidationError);
+  });
+});
+
+describe('clauseHolds: a clause evaluated in memory, as DynamoDB evaluates its expression', () => {
+  // A stored action's filter map, as `toItem` writes it (lower-case copies only where case differs).
+  const item = {
+    f: {
+      ti: 'replace worn belt',
+      st: 2,
+      pr: 10,
+      ls: 'North Pit',
+      lsl: 'north pit',
+      lc: '',
+      du: '2026-03-04T05:06:07.000Z',
+      od: 1,
+    },
+  };
+  const holds = (name: string, raw: string) => clauseHolds(parseClause(field(name), raw), item);
+
+  it('compares numbers as numbers and strings by code point', () => {
+    expect([holds('status', '2'), holds('status', '!2'), holds('status', '<3'), holds('status', '>2')]).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
+    expect([holds('priority', '>9'), holds('priority', '~1,10')]).toEqual([true, true]);
+    expect([
+      holds('location.site', 'North Pit'),
+      holds('location.site', '<North Q'),
+      holds('location.site', '>N'),
+    ]).toEqual([true, true, true]);
+  });
+
+  it('matches * case-insensitively through the lower-case copy, and titles by their folded value', () => {
+    expect([
+      holds('location.site', '*PIT'),
+      holds('location.site', '*rth P'),
+      holds('location.site', '*south'),
+    ]).toEqual([true, true, false]);
+    expect([holds('title', '*WORN'), holds('title', 'Replace Worn Belt'), holds('title', '>replace')]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('treats an empty value as a value, and a day as the whole UTC day', () => {
+    expect([holds('location.crew', '~A,'), holds('location.crew', '!A'), holds('location.crew', 'A')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect([holds('dueAt', '2026-03-04'), holds('dueAt', '!2026-03-04'), holds('dueAt', '<2026-03-04')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([
+      holds('dueAt', '>2026-03-03'),
+      holds('dueAt', '~2026-01-01,2026-03-04'),
+      holds('dueAt', '>2026-03-04'),
+    ]).toEqual([true, true, false]);
+  });
+
+  it('reads a flag by its presence', () => {
+    expect([holds('overdue', 'true'), holds('overdue', 'false')]).toEqual([true, false]);
+    expect(clauseHolds(parseClause(field('overdue'), 'false'), { f: {} })).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import {
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { countedFields, countedValues, counterKey } from '../counters/counters';
 import { fromItem, isTombstone, toItem } from '../item';
 import { indexExistingActions } from '../search/postings';
 import { attr, attributeDefinitions, globalSecondaryIndexes, indexList, itemKind, sortKey, tableKey } from '../table';
@@ -40,11 +41,14 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
 }
 
 /**
- * The version of the index keys' composition. 1: ordered keys `<value>#<id>` (ties by id);
- * 2: `<value>#<createdAt>#<id>` (ties by creation time, then id: contract section 4). A table
- * whose marker is older (or absent: made before the marker) has its actions' keys rewritten.
+ * The version of what every action's keys and counters are made of. 1: ordered keys
+ * `<value>#<id>` (ties by id); 2: `<value>#<createdAt>#<id>` (ties by creation time, then id:
+ * contract section 4); 3: the paired counters (by status and by overdue, `counters.ts`) exist. A
+ * table whose marker is older (or absent: made before the marker) has its actions' keys rewritten
+ * and, from before 3, its paired counters counted.
  */
-export const KEY_VERSION = 2;
+export const KEY_VERSION = 3;
+const PAIRED_COUNTERS = 3;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
 
 async function keyVersion(client: DynamoDBClient, tableName: string): Promise<number> {
@@ -115,8 +119,8 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
       `The store on disk was made by an earlier version whose index ${changed.map((i) => i.IndexName).join(', ')} differs from this one's: move DATA_DIR's dynamodb folder aside (or delete it) and start again.`,
     );
   const missing = wanted.filter((w) => !have.has(w.IndexName));
-  const staleKeys = (await keyVersion(client, tableName)) < KEY_VERSION;
-  if (missing.length === 0 && !staleKeys) return;
+  const version = await keyVersion(client, tableName);
+  if (missing.length === 0 && version >= KEY_VERSION) return;
   for (const index of missing) {
     await client.send(
       new UpdateTableCommand({
@@ -127,7 +131,7 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
     );
     await untilActive(client, tableName, index.IndexName);
   }
-  await backfillIndexKeys(client, tableName);
+  await backfillIndexKeys(client, tableName, version < PAIRED_COUNTERS);
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
@@ -139,9 +143,14 @@ async function untilActive(client: DynamoDBClient, tableName: string, indexName:
   throw new TableUpgradeError(`DynamoDB did not finish building the index ${indexName} within a minute`);
 }
 
-/** Gives every stored action the index keys this version writes and an earlier one did not. */
-async function backfillIndexKeys(client: DynamoDBClient, tableName: string): Promise<void> {
+/**
+ * Gives every stored action the index keys this version writes and an earlier one did not, and,
+ * with `countPairs`, counts the paired counters, which an earlier version did not keep (none of
+ * them exists yet, so each is written whole on its first shard).
+ */
+async function backfillIndexKeys(client: DynamoDBClient, tableName: string, countPairs: boolean): Promise<void> {
   const documents = DynamoDBDocumentClient.from(client);
+  const pairs = new Map<string, number>();
   const keys = [...new Set(indexList.flatMap((index) => [index.partitionKey.name, index.sortKey.name]))];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -156,6 +165,15 @@ async function backfillIndexKeys(client: DynamoDBClient, tableName: string): Pro
     );
     for (const item of page.Items ?? []) {
       if (isTombstone(item)) continue;
+      if (countPairs) {
+        const values = countedValues(fromItem(item));
+        for (const field of countedFields) {
+          const value = values[field];
+          if (!field.includes('&') || value === undefined) continue;
+          const key = counterKey(field, value);
+          pairs.set(key, (pairs.get(key) ?? 0) + 1);
+        }
+      }
       const expected = toItem(fromItem(item));
       const stale = keys.filter((k) => expected[k] !== undefined && expected[k] !== item[k]);
       if (stale.length === 0) continue;
@@ -178,4 +196,11 @@ async function backfillIndexKeys(client: DynamoDBClient, tableName: string): Pro
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
+  for (const [key, n] of pairs)
+    await documents.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { [attr.id]: key, [attr.sortKey]: itemKind.counterShard(0), [attr.count]: n },
+      }),
+    );
 }

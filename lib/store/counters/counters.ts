@@ -5,33 +5,64 @@ import { canBeKey, send, settleAll, tableName } from '../client';
 import { attr, itemKind, shardOf } from '../table';
 
 /**
- * Exact counts, kept in step with every write: the total, and one count per value of each
- * equality-indexed field. A write that changes a counted value moves its counters in the same
+ * Exact counts, kept in step with every write: the total, one count per value of each
+ * equality-indexed field, and for people, sites, business units and producers one per (value,
+ * status) and per overdue value. A write that changes a counted value moves its counters in the same
  * transaction as the item, so a count never drifts from the items (and `npm run recount`
  * proves it). Each counter is spread over the action shards: an action's writes touch the
  * shard of its id, so concurrent transactions rarely meet on one counter item, and one Query on
  * the counter's partition reads every shard at once.
  */
 
-/** The counted fields, by their query parameter (those the catalogue marks `counted`); `all` is the total. */
+/**
+ * The fields whose counters are also split by status and by overdue, so the daily shapes of
+ * contract section 4 (a person's, a site's, a producer's open or overdue actions) count exactly
+ * from a few counters: `n#location.site&status#<status>#<site>`, `n#location.site&overdue#<site>`.
+ */
+export const pairedFields = [
+  'owner',
+  'assignee',
+  'location.site',
+  'location.businessUnit',
+  'actionProducer.name',
+] as const satisfies readonly CountedName[];
+type Paired = (typeof pairedFields)[number];
+export type PairedCounter = `${Paired}&status` | `${Paired}&overdue`;
+
+export const byStatus = (field: Paired): PairedCounter => `${field}&status`;
+export const byOverdue = (field: Paired): PairedCounter => `${field}&overdue`;
+/** The value a by-status counter counts: the status first (an integer), so no value can be mistaken for another. */
+export const statusPair = (status: string | number, value: string) => `${status}#${value}`;
+
+/** The counted fields, by their query parameter (those the catalogue marks `counted`), and their pairs; `all` is the total. */
 export const countedFields: readonly CountedField[] = [
   'all',
   ...storedFieldList.flatMap((field) => (field.counted ? [field.name as CountedName] : [])),
+  ...pairedFields.flatMap((field) => [byStatus(field), byOverdue(field)]),
 ];
 
-export type CountedField = 'all' | CountedName;
+export type CountedField = 'all' | CountedName | PairedCounter;
 
-export const isCounted = (field: string): field is CountedField =>
-  field !== 'all' && (countedFields as readonly string[]).includes(field);
+/** Whether a query parameter is a counted field (the pairs are no parameter). */
+export const isCounted = (field: string): field is CountedName =>
+  field !== 'all' && !field.includes('&') && (countedFields as readonly string[]).includes(field);
 
 /**
  * The value of each counted field, as filters compare it; `undefined` is not counted. Only
  * `overdue=true` is counted: stores made before `overdue` existed then need no new counters.
  */
 export function countedValues(action: Action): Record<CountedField, string | undefined> {
-  return Object.fromEntries(
-    countedFields.map((field) => [field, field === 'all' ? '' : countedValue(field, action)]),
-  ) as Record<CountedField, string | undefined>;
+  const values: Partial<Record<CountedField, string | undefined>> = { all: '' };
+  for (const field of countedFields) {
+    if (field === 'all' || field.includes('&')) continue;
+    values[field] = countedValue(field as CountedName, action);
+  }
+  for (const field of pairedFields) {
+    const value = values[field] as string;
+    values[byStatus(field)] = statusPair(action.status, value);
+    values[byOverdue(field)] = action.overdue ? value : undefined;
+  }
+  return values as Record<CountedField, string | undefined>;
 }
 
 /** The partition of one counter: `n#status#2`, `n#all#`. */

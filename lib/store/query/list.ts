@@ -10,7 +10,16 @@ import { cutToBytes } from '../../text';
 import { recordIndexEntries } from '../../usage';
 import type { OrderKey } from '../catalogue';
 import { settleAll as all, backoff, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from '../client';
-import { type CountedField, isCounted, readCount, readCounts } from '../counters/counters';
+import {
+  byOverdue,
+  byStatus,
+  type CountedField,
+  isCounted,
+  pairedFields,
+  readCount,
+  readCounts,
+  statusPair,
+} from '../counters/counters';
 import type { StoredClause } from '../fields';
 import { fromItem, type Item, isTombstone, orderKeys, valueAt } from '../item';
 import { canSearch, type PageReader, search } from '../search/search';
@@ -456,6 +465,7 @@ async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
  * value, `overdue=false` the total less the overdue. `undefined` for any other list.
  */
 async function countedTotal(query: ListQuery, stats: ReadStats): Promise<number | undefined> {
+  if (query.filters.length === 2) return pairedTotal(query.filters as [Clause, Clause], stats);
   if (query.filters.length !== 1) return undefined;
   const clause = query.filters[0] as Clause;
   const field = clause.field.name;
@@ -472,6 +482,32 @@ async function countedTotal(query: ListQuery, stats: ReadStats): Promise<number 
     readCount(field, values[0] as string, stats),
   ]);
   return total - matching;
+}
+
+/**
+ * The exact count of the daily shapes, from the paired counters: one `=`/`~` on a person, site,
+ * business unit or producer with one `=`/`~` on `status` (a sum over value x status) or with
+ * `overdue` (the overdue counters, or the value's count less them).
+ */
+async function pairedTotal([a, b]: [Clause, Clause], stats: ReadStats): Promise<number | undefined> {
+  const paired = (pairedFields as readonly string[]).includes(a.field.name) ? a : b;
+  const other = paired === a ? b : a;
+  const field = paired.field.name as (typeof pairedFields)[number];
+  if (!(pairedFields as readonly string[]).includes(field) || (paired.op !== '=' && paired.op !== '~'))
+    return undefined;
+  const values = [...new Set((paired.values as string[]).map(String))];
+  const sum = (counter: CountedField, keys: string[]) =>
+    all<number[]>(keys.map((key) => readCount(counter, key, stats))).then((n) => n.reduce((x, y) => x + y, 0));
+  if (other.field.name === 'status' && (other.op === '=' || other.op === '~')) {
+    const statuses = [...new Set((other.values as number[]).map(String))];
+    return sum(
+      byStatus(field),
+      values.flatMap((v) => statuses.map((s) => statusPair(s, v))),
+    );
+  }
+  if (other.type !== 'boolean' || other.field.name !== 'overdue') return undefined;
+  const overdue = await sum(byOverdue(field), values);
+  return other.values[0] ? overdue : (await readCounts(field, values, stats)) - overdue;
 }
 
 /** The one list refused for its cost: a `skip` past what the budget can read. */
