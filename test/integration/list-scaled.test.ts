@@ -55,7 +55,7 @@ afterAll(async () => {
 const send = (path: string, options: CallOptions = {}) => call('GET', path, { ...options, token, baseUrl: stack.url });
 
 /** A value of `field` that some action has (the `n`th distinct one), as a filter would name it. */
-function valueOf(field: string, n = 0): string {
+function someValue(field: string, n = 0): string {
   const spec = FIELDS[field] as (typeof FIELDS)[string];
   const values = [...new Set(listed.map((a) => spec.value(a)).filter((v) => v !== ''))].sort();
   const v = values[Math.min(n, values.length - 1)] ?? '';
@@ -73,7 +73,7 @@ function queries(): string[] {
       out.push(`${field}=true`, `${field}=false`);
       continue;
     }
-    const [a, b] = [valueOf(field, 1), valueOf(field, 3)];
+    const [a, b] = [someValue(field, 1), someValue(field, 3)];
     const ops = spec.kind === 'integer' || spec.kind === 'date' ? ['=', '!', '<', '>'] : ['=', '!', '<', '>', '*'];
     for (const op of ops) {
       const value = op === '*' ? a.slice(1, 4) : a;
@@ -83,11 +83,11 @@ function queries(): string[] {
   }
   for (const field of Object.keys(FIELDS).filter((f) => FIELDS[f]?.kind !== 'boolean'))
     out.push(`sort=${field}`, `sort=-${field}`);
-  const person = valueOf('assignee', 2);
-  const owner = valueOf('owner', 2);
-  const site = valueOf('location.site', 1);
-  const unit = valueOf('location.businessUnit', 1);
-  const producer = valueOf('actionProducer.name', 1);
+  const person = someValue('assignee', 2);
+  const owner = someValue('owner', 2);
+  const site = someValue('location.site', 1);
+  const unit = someValue('location.businessUnit', 1);
+  const producer = someValue('actionProducer.name', 1);
   daily.push(
     `${q('assignee', person)}&status=~1,2,5`,
     `${q('assignee', person)}&overdue=true&sort=dueAt`,
