@@ -119,6 +119,8 @@ interface Row {
 
 function servedBy(result: Listed): string {
   if (result.strategy === 'counted') return `counters + merge of ${result.index} x${result.partitions}`;
+  if (result.strategy === 'searched')
+    return `${result.index}${result.totalCountRelation === 'gte' ? ' (count gte)' : ''}`;
   const plan = result.plan;
   if (!plan || plan.empty) return 'empty';
   const read = plan.read;
@@ -170,7 +172,10 @@ for (const { name, query, counted } of mix) {
   const list = (runs[0] as { result: Listed }).result;
   let difference: string | undefined;
   const ids = list.actions.map((x) => x.id).join(',');
-  if (list.totalCount !== base.totalCount) difference = `totalCount ${list.totalCount} != ${base.totalCount}`;
+  // A lower bound (`gte`, contract section 4) must not pass the truth; an exact count must equal it.
+  const lowerBound = list.totalCountRelation === 'gte';
+  if (lowerBound ? list.totalCount > base.totalCount : list.totalCount !== base.totalCount)
+    difference = `totalCount ${list.totalCount}${lowerBound ? ' (gte)' : ''} != ${base.totalCount}`;
   else if (ids !== base.ids.join(',')) difference = `ids ${ids.slice(0, 120)} != ${base.ids.join(',').slice(0, 120)}`;
   else if (JSON.stringify(list.actions) !== JSON.stringify(base.ids.map((id) => scanned.actions.get(id))))
     difference = 'same ids, different content';

@@ -129,6 +129,7 @@ const operation: Record<TableAccess, Operation> = {
   DeleteItem: Operation.DELETE_ITEM,
   Query: Operation.QUERY,
   BatchGetItem: Operation.BATCH_GET_ITEM,
+  BatchWriteItem: Operation.BATCH_WRITE_ITEM,
 };
 
 /** Files handlers read beside their bundle: functions/docs.ts serves Swagger UI's from `swagger-ui/`. */
@@ -474,7 +475,10 @@ export class ActionTrackingService extends Construct {
     });
     const publisher = new ServiceFunction(this, streamFunction.handler, {
       handler: streamFunction.handler,
-      permissions: [new PolicyStatement({ actions: ['events:PutEvents'], resources: [this.eventBus.eventBusArn] })],
+      permissions: [
+        new PolicyStatement({ actions: ['events:PutEvents'], resources: [this.eventBus.eventBusArn] }),
+        ...this.permissions(streamFunction.access),
+      ],
       environment: { EVENT_BUS_NAME: this.eventBus.eventBusName, EVENT_SOURCE: props.eventSource ?? 'action-tracking' },
       timeout: Duration.seconds(60),
       logRetention: this.logRetention,

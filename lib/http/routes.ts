@@ -8,7 +8,14 @@
  * TransactWriteItems, which IAM authorizes item by item as PutItem, UpdateItem and DeleteItem.
  * `Query` is granted on the table (threads and counters) and its indexes (lists).
  */
-export type TableAccess = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'BatchGetItem';
+export type TableAccess =
+  | 'GetItem'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'Query'
+  | 'BatchGetItem'
+  | 'BatchWriteItem';
 
 export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -115,8 +122,15 @@ export const ingestFunction = { handler: 'ingestActions', access: WRITE, maxRece
  */
 export const sweepFunction = { handler: 'sweepDueDates', access: WRITE, queries: 'reminders-by-due' } as const;
 
-/** The table's stream consumer: publishes each history entry as an event; it alone may put events. */
-export const streamFunction = { handler: 'publishEvents' } as const;
+/**
+ * The table's stream consumer: publishes each history entry as an event (it alone may put
+ * events), and writes the search postings of creates, title edits and deletes: it reads and
+ * removes their pending marks and writes postings in batches (`lib/store/search/postings.ts`).
+ */
+export const streamFunction = {
+  handler: 'publishEvents',
+  access: ['GetItem', 'DeleteItem', 'BatchWriteItem'],
+} as const satisfies { handler: string; access: readonly TableAccess[] };
 
 /** What delivering webhooks does to the table: subscriptions, deliveries and the attempts due. */
 const DELIVER: readonly TableAccess[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'];

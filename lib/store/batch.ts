@@ -1,6 +1,11 @@
-import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '../errors';
-import { backoff, send, tableName } from './client';
+import { backoff, send, settleAll, tableName } from './client';
 import type { Item } from './item';
 
 /**
@@ -88,17 +93,52 @@ export async function batchGet(keys: readonly Item[], options: BatchGetOptions =
   return result;
 }
 
-/** Puts `items` into the table, 25 a request, one request at a time; no conditions (BatchWriteItem has none). */
-export async function batchWrite(items: readonly Item[], options: BatchOptions = {}): Promise<void> {
-  const table = tableName();
-  type PutRequest = { PutRequest: { Item: Item } };
-  for (let start = 0; start < items.length; start += BATCH_WRITE_MAX) {
-    const requests = items.slice(start, start + BATCH_WRITE_MAX).map((item) => ({ PutRequest: { Item: item } }));
-    await untilProcessed<PutRequest>(requests, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, async (part) => {
-      const answer = await send<{ UnprocessedItems?: Record<string, PutRequest[]> }>(
-        new BatchWriteCommand({ RequestItems: { [table]: part } }),
-      );
-      return answer.UnprocessedItems?.[table] ?? [];
-    });
-  }
+/** One put or delete of a BatchWriteItem request. */
+export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+export interface BatchWriteOptions extends BatchOptions {
+  /**
+   * Another client and table than the service's: the store upgrade writes before the service is
+   * configured. Its requests go straight to that client (no store timeout).
+   */
+  target?: { documents: DynamoDBDocumentClient; table: string };
+  /** Requests in flight at once (default 1). */
+  width?: number;
+}
+
+/**
+ * Puts and deletes, 25 a request, `width` requests in flight; no conditions (BatchWriteItem has
+ * none) and not atomic: for writes that may land one by one and can be written again.
+ */
+export async function batchWriteRequests(
+  requests: readonly WriteRequest[],
+  options: BatchWriteOptions = {},
+): Promise<void> {
+  const table = options.target?.table ?? tableName();
+  type Answer = { UnprocessedItems?: Record<string, WriteRequest[]> };
+  const sendBatch = (part: WriteRequest[]): Promise<Answer> => {
+    const command = new BatchWriteCommand({ RequestItems: { [table]: part } });
+    return options.target ? (options.target.documents.send(command) as Promise<Answer>) : send<Answer>(command);
+  };
+  const chunks: WriteRequest[][] = [];
+  for (let start = 0; start < requests.length; start += BATCH_WRITE_MAX)
+    chunks.push(requests.slice(start, start + BATCH_WRITE_MAX));
+  await settleAll(
+    Array.from({ length: Math.min(options.width ?? 1, chunks.length) }, async () => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+        await untilProcessed(chunk, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, async (part) => {
+          const answer = await sendBatch(part);
+          return answer.UnprocessedItems?.[table] ?? [];
+        });
+      }
+    }),
+  );
+}
+
+/** Puts `items` into the table, 25 a request, one request at a time. */
+export async function batchWrite(items: readonly Item[], options: BatchWriteOptions = {}): Promise<void> {
+  await batchWriteRequests(
+    items.map((item) => ({ PutRequest: { Item: item } })),
+    options,
+  );
 }

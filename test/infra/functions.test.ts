@@ -36,7 +36,7 @@ const declared = new Map<string, { access: readonly TableAccess[]; publishes: bo
   ),
   [fallbackRoute.handler, { access: [], publishes: false }],
   [ingestFunction.handler, { access: ingestFunction.access, publishes: false }],
-  [streamFunction.handler, { access: [], publishes: true }],
+  [streamFunction.handler, { access: streamFunction.access, publishes: true }],
   [sweepFunction.handler, { access: sweepFunction.access, publishes: false }],
   [webhookFunctions.deliver.handler, { access: webhookFunctions.deliver.access, publishes: false }],
   [webhookFunctions.sweep.handler, { access: webhookFunctions.sweep.access, publishes: false }],
@@ -162,9 +162,11 @@ describe('least privilege', () => {
       if (handler === sweepFunction.handler)
         expected.set(`${table}/index/${sweepFunction.queries}`, ['dynamodb:Query']);
       if (handler === streamFunction.handler) {
-        // The event source mapping reads the stream with the function's role; no item is readable.
+        // The event source mapping reads the stream with the function's role; on the table, only
+        // the search postings' calls (their pending marks and batches of postings).
         expect(dynamoGrants(handler)).toEqual(
           new Map([
+            ...expected,
             ['*', ['dynamodb:ListStreams']],
             [stream, ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']],
           ]),
@@ -222,7 +224,7 @@ describe('least privilege', () => {
     expect(create).not.toContain('dynamodb:Scan');
   });
 
-  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment and the webhook functions may delete an item', () => {
+  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment, the webhook functions and the stream consumer (search postings) may delete an item', () => {
     const actions = deployed
       .ofType('AWS::IAM::Policy')
       .flatMap(([, policy]) =>
@@ -235,7 +237,13 @@ describe('least privilege', () => {
     const deleters = [...declared.keys()].filter((h) =>
       [...dynamoGrants(h).values()].flat().includes('dynamodb:DeleteItem'),
     );
-    expect(deleters.sort()).toEqual(['deleteComment', 'deleteWebhook', 'deliverWebhooks', 'sweepWebhooks']);
+    expect(deleters.sort()).toEqual([
+      'deleteComment',
+      'deleteWebhook',
+      'deliverWebhooks',
+      'publishEvents',
+      'sweepWebhooks',
+    ]);
     for (const [, role] of deployed.ofType('AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });

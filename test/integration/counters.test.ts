@@ -191,19 +191,20 @@ describe('counters', () => {
     const token = tokenOf('u-ann');
     const total = (await send('GET', '/api/actions?limit=0', { token })).body.totalCount as number;
     expect(total).toBeGreaterThan(BUDGET);
-    // A substring search reads every title: more than the budget, so the page comes from a walk in
-    // the list's order and the count is what it found.
-    const walked = await send('GET', `/api/actions?${q('title', '*belt')}&limit=3`, { token });
+    // A one- or two-character substring search reads every title (longer ones read the search
+    // postings): more than the budget, so the page comes from a walk in the list's order and the
+    // count is what it found.
+    const walked = await send('GET', `/api/actions?${q('title', '*be')}&limit=3`, { token });
     expect(walked.status, JSON.stringify(walked.body)).toBe(200);
     expect(walked.body.totalCountRelation).toBe('gte');
     expect(walked.body.totalCount).toBeGreaterThanOrEqual(walked.body.actions.length);
     for (const action of walked.body.actions as Array<{ title: string }>)
-      expect(action.title.toLowerCase()).toContain('belt');
+      expect(action.title.toLowerCase()).toContain('be');
     expect(typeof walked.body.nextCursor).toBe('string');
     // Narrowed by a counted filter (the producer's few dozen actions) the planner reads only that partition.
     const narrowed = await send(
       'GET',
-      `/api/actions?${q('title', '*belt')}&${q('actionProducer.name', 'random-producer')}&limit=0`,
+      `/api/actions?${q('title', '*be')}&${q('actionProducer.name', 'random-producer')}&limit=0`,
       { token },
     );
     expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);

@@ -16,6 +16,8 @@ import { etagOf, toView } from '../../model/view';
 import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from '../client';
 import { counterMoves, counterUpdates } from '../counters/counters';
 import { fromItem, historyItem, type Item, isTombstone, toItem, tombstone } from '../item';
+import { indexedText } from '../search/keys';
+import { pendingMark } from '../search/postings';
 import { attr, itemKind } from '../table';
 
 /**
@@ -163,6 +165,7 @@ export async function putNewAction(
       historyPut(entry),
       ...(guarded ? [guarded.write] : []),
       ...counterUpdates(action.id, counterMoves(undefined, stamped)),
+      pendingMark(indexedText(stamped), stamped.version),
       ...alsoTaken.map((id) => ({
         ConditionCheck: {
           TableName: tableName(),
@@ -335,6 +338,8 @@ export async function mutate(
       ...(change.guarded ? [change.guarded.write] : []),
       ...counterUpdates(id, counterMoves(current, next)),
       ...(change.items ?? []),
+      // Search stays as fresh as the list: a new title or a delete is marked until the stream indexes it.
+      ...(!next || next.title !== current.title ? [pendingMark(indexedText(next ?? current), version, !next)] : []),
     ];
     try {
       await transact(items);

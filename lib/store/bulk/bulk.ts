@@ -7,6 +7,8 @@ import { batchGet, batchWrite } from '../batch';
 import { send, settleAll, tableName } from '../client';
 import { counterMoves } from '../counters/counters';
 import { historyItem, type Item, toItem } from '../item';
+import { indexedText } from '../search/keys';
+import { writePostingsInBulk } from '../search/postings';
 import { attr, itemKind, shardOf } from '../table';
 
 /**
@@ -113,6 +115,8 @@ export async function writeInBulk(actions: Iterable<BulkAction>, progress?: Bulk
     const taken = await storedIds(chunk.map((b) => b.action.id));
     const fresh = chunk.filter((b) => !taken.has(b.action.id));
     await batchWrite(fresh.flatMap(itemsOf), { maxAttempts: MAX_ATTEMPTS });
+    // Their search postings too: a bulk load has no stream consumer waiting on a pending mark.
+    await writePostingsInBulk(fresh.map(({ action }) => ({ after: indexedText(action) })));
     for (const { action } of fresh) {
       const shard = itemKind.counterShard(shardOf(action.id));
       for (const move of counterMoves(undefined, action)) {

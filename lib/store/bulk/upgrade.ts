@@ -10,6 +10,7 @@ import {
 import { DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { countedFields, countedValues, counterKey } from '../counters/counters';
 import { fromItem, isTombstone, toItem } from '../item';
+import { indexExistingActions } from '../search/postings';
 import { attr, attributeDefinitions, globalSecondaryIndexes, indexList, itemKind, sortKey, tableKey } from '../table';
 import { moveSharedDueAttempts } from '../webhooks';
 
@@ -40,6 +41,7 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
     await moveSharedDueAttempts(DynamoDBDocumentClient.from(client), tableName);
   } else await createTable(client, tableName);
   await markKeys(client, tableName);
+  await indexExistingActions(client, tableName);
 }
 
 /**

@@ -1,0 +1,73 @@
+import type { Action } from '../../model/action';
+import { foldForComparison } from '../../text';
+import type { OrderKey } from '../catalogue';
+import { orderKeys } from '../item';
+import { attr, shardOf } from '../table';
+
+/**
+ * Where the search index lives: in the base table, beside the actions, in partitions of its own
+ * (no index of its own, so no GSI and no index write per posting).
+ * - A posting: partition `g#<field>#<gram>`, sort key the action's created key
+ *   (`<createdAt>#<id>`, as `all-by-created` orders it), so a gram's candidates come newest first
+ *   (or oldest first), in the default list order, and carry the folded text to verify a whole
+ *   fragment against without reading the action.
+ * - A pending mark: partition `g#p#<shard>`, sort key the action id: a change whose postings the
+ *   stream has not written yet (see `postings.ts`), with the folded texts as they are now.
+ */
+
+/** The fields the index serves (`*` on them), each with its code in keys and where its text is. */
+export const searchFields = {
+  title: { code: 't', text: (action: IndexedText) => action.title },
+  'actionProducer.reference': { code: 'r', text: (action: IndexedText) => action.reference },
+} as const;
+
+export type SearchField = keyof typeof searchFields;
+
+/** What postings are made from: an action's id, creation time and the texts of the searched fields. */
+export interface IndexedText {
+  id: string;
+  createdAt: string;
+  title: string;
+  reference: string;
+}
+
+export const indexedText = (
+  action: Pick<Action, 'id' | 'createdAt' | 'title'> & { actionProducer: { reference?: string } },
+): IndexedText => ({
+  id: action.id,
+  createdAt: action.createdAt,
+  title: action.title,
+  reference: action.actionProducer.reference ?? '',
+});
+
+/** Attributes of postings and pending marks, besides the table's keys. */
+export const searchAttr = {
+  /** On a posting: the folded text of its field. */
+  text: 'x',
+  /** On a pending mark: the version of the change that made it, and its created key. */
+  version: attr.version,
+  createdKey: attr.createdKey,
+  /** On a pending mark of a delete. */
+  deleted: attr.deletedAt,
+} as const;
+
+export const postingPartition = (field: SearchField, gram: string) => `g#${searchFields[field].code}#${gram}`;
+
+/** The created key of an action: a posting's sort key, and the position a search page ends on. */
+export const createdKeyOf = (text: Pick<IndexedText, 'id' | 'createdAt'>): string =>
+  (orderKeys[attr.createdKey] as OrderKey)(text.createdAt, text.createdAt, text.id);
+
+/**
+ * Pending marks spread over this many partitions. Few, because every search reads all of them
+ * (a query reads at least half a unit); enough that creates at a few thousand a second (three
+ * writes each: the mark, then its removal) stay under one partition's 1,000 writes a second each.
+ */
+export const PENDING_SHARDS = 4;
+export const pendingPartition = (id: string) => `g#p#${shardOf(id) % PENDING_SHARDS}`;
+export const pendingPartitions: readonly string[] = Array.from({ length: PENDING_SHARDS }, (_, s) => `g#p#${s}`);
+
+/** The folded text of each searched field, by field code, as a pending mark holds it. */
+export const foldedTexts = (text: IndexedText): Record<string, string> =>
+  Object.fromEntries(
+    Object.values(searchFields).map(({ code, text: of }) => [code, foldForComparison(of(text))] as const),
+  );

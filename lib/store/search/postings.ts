@@ -1,0 +1,225 @@
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { RecordedEntry } from '../../model/history';
+import { foldForComparison } from '../../text';
+import { batchWriteRequests, type WriteRequest } from '../batch';
+import { send, settleAll, tableName, type transact } from '../client';
+import { fromItem, type Item, isTombstone } from '../item';
+import { attr, itemKind } from '../table';
+import { gramsOfFolded } from './grams';
+import {
+  createdKeyOf,
+  foldedTexts,
+  type IndexedText,
+  indexedText,
+  pendingPartition,
+  postingPartition,
+  type SearchField,
+  searchAttr,
+  searchFields,
+} from './keys';
+
+/**
+ * Writing the search index. Postings are written from the table's stream, after the change,
+ * not in the change's own transaction: a transaction holds at most 100 items at 2 write units
+ * each, so a 200-character title's ~198 postings cannot go in it at all, and a 40-character
+ * one's ~38 would cost ~76 units there against ~38 outside. What keeps search as fresh as the
+ * list is one small item the change's transaction does write, its pending mark
+ * (`pendingMark`): the action's folded texts as of this change. A search reads every pending
+ * mark (a few partitions, holding only the changes the stream has not caught up with) and lets
+ * the mark, not the postings, decide for its action (`search.ts`). The stream writes the
+ * postings (`indexChanges`), then removes the mark if no newer change replaced it.
+ * Cost of a create: 2 units for the mark in the transaction, 1 for its removal, 1 per posting.
+ */
+
+type TransactItem = Parameters<typeof transact>[0][number];
+
+/** Folded texts by field code; a field left out did not change. */
+type Texts = Record<string, string>;
+
+/**
+ * The puts and deletes that take an action's postings from the texts `before` to `after`
+ * (either undefined: created, deleted). A field whose text changed has every gram put again,
+ * since each posting carries the whole text; grams it no longer has are deleted.
+ */
+export function postingRequests(createdKey: string, before?: Texts, after?: Texts): WriteRequest[] {
+  const requests: WriteRequest[] = [];
+  for (const [field, { code }] of Object.entries(searchFields) as Array<[SearchField, { code: string }]>) {
+    const old = before?.[code];
+    const now = after?.[code];
+    if (old === now) continue;
+    const grams = now === undefined ? [] : gramsOfFolded(now);
+    const kept = new Set(grams);
+    for (const gram of old === undefined ? [] : gramsOfFolded(old)) {
+      if (!kept.has(gram))
+        requests.push({
+          DeleteRequest: { Key: { [attr.id]: postingPartition(field, gram), [attr.sortKey]: createdKey } },
+        });
+    }
+    for (const gram of grams) {
+      requests.push({
+        PutRequest: {
+          Item: { [attr.id]: postingPartition(field, gram), [attr.sortKey]: createdKey, [searchAttr.text]: now },
+        },
+      });
+    }
+  }
+  return requests;
+}
+
+/** The pending mark a create, a title edit or a delete writes in its own transaction. */
+export function pendingMark(text: IndexedText, version: number, deleted = false): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        [attr.id]: pendingPartition(text.id),
+        [attr.sortKey]: text.id,
+        [searchAttr.version]: version,
+        [searchAttr.createdKey]: createdKeyOf(text),
+        ...(deleted ? { [searchAttr.deleted]: true } : foldedTexts(text)),
+      },
+    },
+  };
+}
+
+/**
+ * What an entry changes in the index: texts before and after, by field code, or nothing. Only
+ * while the action's pending mark is there: each create, title edit and delete writes one, and it
+ * goes only once the stream has indexed that change and every earlier one. So a batch delivered
+ * again (a failed publish) costs one read per entry, and actions loaded in bulk (no mark, their
+ * postings written with them) are left alone.
+ */
+async function entryTexts(entry: RecordedEntry): Promise<{ key: string; before?: Texts; after?: Texts } | undefined> {
+  const title = entry.type === 'updated' ? entry.changes?.title : undefined;
+  const snapshot = (entry.type === 'created' || entry.type === 'deleted') && entry.action;
+  if (!title && !snapshot) return undefined;
+  const mark = await send<{ Item?: Item }>(
+    new GetCommand({
+      TableName: tableName(),
+      Key: { [attr.id]: pendingPartition(entry.actionId), [attr.sortKey]: entry.actionId },
+      ConsistentRead: true,
+    }),
+  );
+  // An edit's entry names no creation time; the mark does.
+  const key = mark.Item?.[searchAttr.createdKey];
+  if (typeof key !== 'string') return undefined;
+  if (snapshot) {
+    const texts = foldedTexts(indexedText(snapshot));
+    return entry.type === 'created' ? { key, after: texts } : { key, before: texts };
+  }
+  const code = searchFields.title.code;
+  return {
+    key,
+    before: { [code]: foldForComparison(String(title?.before)) },
+    after: { [code]: foldForComparison(String(title?.after)) },
+  };
+}
+
+/** Removes an action's pending mark, unless a change newer than `version` wrote it again. */
+async function clearMark(actionId: string, version: number): Promise<void> {
+  try {
+    await send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: { [attr.id]: pendingPartition(actionId), [attr.sortKey]: actionId },
+        ConditionExpression: '#v <= :v',
+        ExpressionAttributeNames: { '#v': searchAttr.version },
+        ExpressionAttributeValues: { ':v': version },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** Runs `work` on every element, at most `width` at a time. */
+async function inPool<T>(elements: readonly T[], width: number, work: (element: T) => Promise<unknown>) {
+  const queue = [...elements];
+  await settleAll(
+    Array.from({ length: Math.min(width, queue.length) }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
+    }),
+  );
+}
+
+/** Reads and removals of pending marks in flight at once. */
+const WIDTH = 4;
+
+/**
+ * The stream's part: the postings of every create, title edit and delete among `entries`
+ * (stream order), then the removal of their pending marks. In rounds, so one action's entries
+ * go in version order: round r takes each action's r-th entry, and a round's postings go out
+ * together, 25 a request, which keeps a burst of creates from queueing thousands of small
+ * requests in front of the next batch's events. Writing the same entries again changes nothing,
+ * so a batch the stream delivers twice is harmless.
+ */
+export async function indexChanges(entries: readonly RecordedEntry[]): Promise<void> {
+  const rounds: RecordedEntry[][] = [];
+  const seen = new Map<string, number>();
+  for (const entry of entries) {
+    const round = seen.get(entry.actionId) ?? 0;
+    seen.set(entry.actionId, round + 1);
+    if (round === rounds.length) rounds.push([]);
+    rounds[round]?.push(entry);
+  }
+  for (const round of rounds) {
+    const changes: Array<{ entry: RecordedEntry; requests: WriteRequest[] }> = [];
+    await inPool(round, WIDTH, async (entry) => {
+      const change = await entryTexts(entry);
+      if (change) changes.push({ entry, requests: postingRequests(change.key, change.before, change.after) });
+    });
+    await batchWriteRequests(
+      changes.flatMap((c) => c.requests),
+      { width: 2 },
+    );
+    await inPool(changes, WIDTH, ({ entry }) => clearMark(entry.actionId, entry.version));
+  }
+}
+
+/** Requests of one bulk call in flight: the bulk writers run a few calls at once themselves. */
+const BULK_WIDTH = 4;
+
+/** The postings of actions written in bulk (the seed, the benchmark), replacing `before` where one was stored. */
+export async function writePostingsInBulk(changes: ReadonlyArray<{ before?: IndexedText; after: IndexedText }>) {
+  await batchWriteRequests(
+    changes.flatMap(({ before, after }) =>
+      postingRequests(createdKeyOf(after), before && foldedTexts(before), foldedTexts(after)),
+    ),
+    { width: BULK_WIDTH, maxAttempts: 20 },
+  );
+}
+
+/** The item that says every action stored has its postings (written by `indexExistingActions`). */
+const builtMark = { [attr.id]: 'g#built', [attr.sortKey]: '1' };
+
+/**
+ * The store upgrade's part: a table made before the search index gets the postings of every
+ * action it holds, once (a mark remembers it is done). A new table only gets the mark.
+ */
+export async function indexExistingActions(client: DynamoDBClient, table: string): Promise<void> {
+  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const built = await documents.send(new GetCommand({ TableName: table, Key: builtMark, ConsistentRead: true }));
+  if (built.Item) return;
+  let startKey: Item | undefined;
+  do {
+    const page = await documents.send(
+      new ScanCommand({
+        TableName: table,
+        FilterExpression: '#sk = :action',
+        ExpressionAttributeNames: { '#sk': attr.sortKey },
+        ExpressionAttributeValues: { ':action': itemKind.action },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const requests = (page.Items ?? [])
+      .filter((item) => !isTombstone(item))
+      .flatMap((item) => {
+        const text = indexedText(fromItem(item));
+        return postingRequests(createdKeyOf(text), undefined, foldedTexts(text));
+      });
+    await batchWriteRequests(requests, { target: { documents, table }, width: BULK_WIDTH, maxAttempts: 20 });
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  await documents.send(new PutCommand({ TableName: table, Item: builtMark }));
+}

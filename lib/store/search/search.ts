@@ -1,0 +1,193 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../client';
+import type { Item } from '../item';
+import { BudgetSpent } from '../query/budget';
+import { attr } from '../table';
+import { gramsOfFolded, searchable } from './grams';
+import { pendingPartitions, postingPartition, type SearchField, searchAttr, searchFields } from './keys';
+
+/**
+ * `*` on a searched field (`title`, `actionProducer.reference`) from the n-gram postings
+ * (`postings.ts`): every match of a fragment holds every gram of it, so the postings of any one
+ * gram list every match, in created order, and the rarest gram lists the fewest others. The
+ * search probes the first page of a few of the fragment's grams, reads on in the one that is
+ * rarest (a probe that ends is its whole list; otherwise the page that reaches furthest back in
+ * time is the sparsest), keeps the postings whose text holds the whole fragment, and stops once
+ * it holds the matches a page needs. So a fragment one action in ten million matches costs a few
+ * small queries, and a common one costs its page, with a lower-bound count.
+ *
+ * Freshness: the pending marks of changes the stream has not indexed yet are read first, and for
+ * those actions the mark decides, not the postings (which may still be missing or stale).
+ */
+
+/** Reads one page of a query under the list's budget (`lib/store/query/list.ts`), `BudgetSpent` when it is gone. */
+export type PageReader = (
+  input: QueryCommandInput,
+  want: number,
+) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>;
+
+export interface SearchRequest {
+  field: SearchField;
+  /** The fragment, folded as the query language folds it. */
+  fragment: string;
+  descending: boolean;
+  /** Matches wanted (a page's `skip + limit + 1`, so the last says whether more follow). */
+  window: number;
+  /** Continue after this created key (a cursor's position). */
+  after?: string;
+  /**
+   * Keeps, of candidate ids that hold the fragment, those the other filters of the list match;
+   * absent when the fragment is the only filter.
+   */
+  verify?: (ids: string[]) => Promise<Set<string>>;
+}
+
+export interface Match {
+  id: string;
+  /** The action's created key: its place in the order, and a cursor's position. */
+  key: string;
+}
+
+export interface SearchResult {
+  /** The matches found, in the requested order. */
+  matches: Match[];
+  /** Every match (after `after`) is among them: the count is exact. */
+  complete: boolean;
+  /** Where the read of postings stopped, when it did not read them all: a cursor continues after it. */
+  reached?: string;
+  /** The gram whose postings were read, and how many postings were read in all. */
+  gram: string;
+  postings: number;
+}
+
+/** Grams probed at most: each probe is one query (half a read unit or more), so a few, spread over the fragment. */
+const PROBES = 4;
+/** Postings a probe reads: one small query. */
+const PROBE_PAGE = 25;
+/**
+ * Postings read at most for the count once the page is full: past it the count is a lower
+ * bound. 400 postings of ~130 bytes are about 13 read units.
+ */
+const COUNT_READ = 400;
+/** The largest page read from the chosen gram. */
+const MAX_PAGE = 500;
+
+/** Whether the search index can answer `*` with this (folded) fragment on this field. */
+export const canSearch = (field: string, fragment: string): field is SearchField =>
+  Object.hasOwn(searchFields, field) && searchable(fragment);
+
+/** Up to `count` grams, spread evenly from the first to the last. */
+function spread(grams: string[], count: number): string[] {
+  if (grams.length <= count) return grams;
+  return Array.from({ length: count }, (_, i) => grams[Math.round((i * (grams.length - 1)) / (count - 1))] as string);
+}
+
+interface Stream {
+  gram: string;
+  items: Item[];
+  startKey?: Item;
+  done: boolean;
+}
+
+/** The pending marks: action id -> the mark. */
+async function readPending(read: PageReader): Promise<Map<string, Item>> {
+  const marks = new Map<string, Item>();
+  await Promise.all(
+    pendingPartitions.map(async (partition) => {
+      let startKey: Item | undefined;
+      do {
+        const page = await read(
+          {
+            TableName: tableName(),
+            KeyConditionExpression: '#id = :p',
+            ExpressionAttributeNames: { '#id': attr.id },
+            ExpressionAttributeValues: { ':p': partition },
+            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+          },
+          MAX_PAGE,
+        );
+        for (const item of page.Items ?? []) marks.set(item[attr.sortKey] as string, item);
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }),
+  );
+  return marks;
+}
+
+/** Finds the matches of a fragment; see the module comment. */
+export async function search(request: SearchRequest, read: PageReader): Promise<SearchResult> {
+  const { field, fragment, descending, window, after, verify } = request;
+  const code = searchFields[field].code;
+  const postingQuery = (gram: string, startKey?: Item): QueryCommandInput => ({
+    TableName: tableName(),
+    KeyConditionExpression: `#id = :p${after === undefined ? '' : ` AND #sk ${descending ? '<' : '>'} :after`}`,
+    ExpressionAttributeNames: { '#id': attr.id, ...(after === undefined ? {} : { '#sk': attr.sortKey }) },
+    ExpressionAttributeValues: {
+      ':p': postingPartition(field, gram),
+      ...(after === undefined ? {} : { ':after': after }),
+    },
+    ScanIndexForward: !descending,
+    ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+  });
+  const readOn = async (stream: Stream, want: number) => {
+    const page = await read(postingQuery(stream.gram, stream.startKey), want);
+    stream.items.push(...(page.Items ?? []));
+    stream.startKey = page.LastEvaluatedKey;
+    stream.done = page.LastEvaluatedKey === undefined;
+  };
+
+  const probes: Stream[] = spread(gramsOfFolded(fragment), PROBES).map((gram) => ({ gram, items: [], done: false }));
+  const [pending] = await Promise.all([readPending(read), ...probes.map((p) => readOn(p, PROBE_PAGE))]);
+  const lastKey = (s: Stream) => (s.items[s.items.length - 1]?.[attr.sortKey] as string | undefined) ?? '';
+  const ended = probes.filter((p) => p.done).sort((a, b) => a.items.length - b.items.length);
+  // Not ended: the page that reaches furthest in the read's direction spans the most time, so its gram is the sparsest.
+  const furthest = [...probes].sort((a, b) => (descending ? 1 : -1) * (lastKey(a) < lastKey(b) ? -1 : 1));
+  const chosen = (ended[0] ?? furthest[0]) as Stream;
+
+  const matches: Match[] = [];
+  let used = 0;
+  let postings = probes.reduce((n, p) => n + p.items.length, 0);
+  let complete = false;
+  const take = async () => {
+    const fresh = chosen.items.slice(used);
+    used = chosen.items.length;
+    const candidates = fresh.flatMap((item) => {
+      const key = item[attr.sortKey] as string;
+      // The posting's key is the created key, `<createdAt>#<id>`: the id follows the last `#`.
+      const actionId = key.slice(key.lastIndexOf('#') + 1);
+      if (pending.has(actionId)) return [];
+      return String(item[searchAttr.text] ?? '').includes(fragment) ? [{ id: actionId, key }] : [];
+    });
+    const kept = verify && candidates.length > 0 ? await verify(candidates.map((c) => c.id)) : undefined;
+    matches.push(...(kept ? candidates.filter((c) => kept.has(c.id)) : candidates));
+  };
+  try {
+    await take();
+    while (!chosen.done && (matches.length < window || postings < COUNT_READ)) {
+      const want = Math.min(MAX_PAGE, Math.max(PROBE_PAGE, window - matches.length, postings));
+      const before = chosen.items.length;
+      await readOn(chosen, want);
+      postings += chosen.items.length - before;
+      await take();
+    }
+    complete = chosen.done;
+  } catch (error) {
+    if (!(error instanceof BudgetSpent)) throw error;
+  }
+
+  // The pending marks that hold the fragment, within what the postings covered.
+  const reached = complete ? undefined : lastKey(chosen);
+  const beyond = (key: string) =>
+    (after !== undefined && (descending ? key >= after : key <= after)) ||
+    (reached !== undefined && (descending ? key < reached : key > reached));
+  const marked = [...pending.values()].flatMap((mark) => {
+    const key = mark[searchAttr.createdKey] as string;
+    const text = mark[code];
+    if (mark[searchAttr.deleted] !== undefined || typeof text !== 'string' || !text.includes(fragment)) return [];
+    return beyond(key) ? [] : [{ id: mark[attr.sortKey] as string, key }];
+  });
+  const keptMarks = verify && marked.length > 0 ? await verify(marked.map((m) => m.id)) : undefined;
+  matches.push(...(keptMarks ? marked.filter((m) => keptMarks.has(m.id)) : marked));
+  matches.sort((a, b) => (descending ? -1 : 1) * (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { matches, complete, ...(reached ? { reached } : {}), gram: chosen.gram, postings };
+}
