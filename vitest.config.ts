@@ -11,8 +11,15 @@ import { defineConfig } from 'vitest/config';
  *   parallel on that one stack: each sees only its own users and producers. A file whose subject
  *   is the whole stack (every write, every event, the stack's own settings) starts its own, once,
  *   with `useOwnStack()` (test/support/client.ts) or `startLocalStack`, and joins the pool too.
+ * - integration-alone: the few integration files that measure a burst of concurrent writes on one
+ *   action (contention, races): on two cores, three other files at work take the CPU their own
+ *   DynamoDB Local needs and turn the burst's retries into 503s. They run one at a time, after
+ *   every other project (`sequence.groupOrder`), with the machine to themselves.
  * - infra: the synthesized template; no stack either.
  */
+/** The integration files that run alone (see above). */
+const alone = ['test/integration/contention.test.ts', 'test/integration/races.test.ts'];
+
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 120_000,
@@ -26,7 +33,7 @@ export default defineConfig({
     // machine is one file at a time. `--maxWorkers=N` overrides it.
     maxWorkers: 4,
     projects: [
-      { test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts'], sequence: { groupOrder: 0 } } },
       {
         test: {
           ...shared,
@@ -34,10 +41,22 @@ export default defineConfig({
           // Four files share two cores and one store, so a test takes longer than it would alone.
           testTimeout: 60_000,
           include: ['test/integration/**/*.test.ts'],
+          exclude: alone,
           globalSetup: ['test/support/global-setup.ts'],
+          sequence: { groupOrder: 0 },
         },
       },
-      { test: { ...shared, name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+      { test: { ...shared, name: 'infra', include: ['test/infra/**/*.test.ts'], sequence: { groupOrder: 0 } } },
+      {
+        test: {
+          ...shared,
+          name: 'integration-alone',
+          include: alone,
+          globalSetup: ['test/support/global-setup.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
     coverage: {
       provider: 'v8',
