@@ -9,15 +9,16 @@ import { commandLine } from '../infra/command-line';
  * size, raw and gzipped. `npm start` and the tests build it in memory themselves.
  */
 
-commandLine(
-  `usage: npm run build:console
+const { values } = commandLine(
+  `usage: npm run build:console [-- --assets-only]
 
 Regenerates console/src/api-types.ts from openapi.json and writes the built console (index.html
-and hashed assets) to console/dist/, printing each file's size raw and gzipped.`,
-  {},
+and hashed assets) to console/dist/, printing each file's size raw and gzipped.
+--assets-only: only the built console (cdk synth runs this: it must not rewrite a source file).`,
+  { 'assets-only': { type: 'boolean', default: false } },
 );
 
-writeFileSync(API_TYPES_FILE, await apiTypesSource());
+if (!values['assets-only']) writeFileSync(API_TYPES_FILE, await apiTypesSource());
 const files = await writeConsole();
 let scripts = 0;
 for (const file of files) {

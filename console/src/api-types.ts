@@ -224,7 +224,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test ping
-         * @description One WebhookPing delivery to this endpoint alone.
+         * @description One WebhookPing delivery to this endpoint alone. Redeliveries and pings of one subscription: at most 30 in any 10 minutes (past that a 429 problem+json with Retry-After).
          */
         post: operations["pingWebhook"];
         delete?: never;
@@ -264,7 +264,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver
-         * @description Attempt the delivery again now, with the same webhook-id.
+         * @description Attempt the delivery again now, with the same webhook-id. Redeliveries and pings of one subscription: at most 30 in any 10 minutes (past that a 429 problem+json with Retry-After).
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -576,6 +576,7 @@ export interface components {
                 at: string;
                 durationMs: number;
                 responseStatus?: number;
+                /** @description Why the attempt failed: connection failed, timed out, TLS failed, address not allowed, or HTTP <status> for an answer outside 2xx */
                 error?: string;
             }[];
             nextAttemptAt?: string;
@@ -646,7 +647,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of matches and the exact number of matches */
+            /** @description A page of matches and the number of matches. A list is never refused for its cost: when the read budget runs out, the page holds the matches found, in order, with a nextCursor that continues the search (a page shorter than limit with a nextCursor means exactly that) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -655,7 +656,12 @@ export interface operations {
                     "application/json": {
                         actions: components["schemas"]["Action"][];
                         totalCount: number;
-                        /** @description Present when more matches follow this page */
+                        /**
+                         * @description `eq` when totalCount is exact; `gte` when it is a lower bound: the matches counted before the read budget ran out
+                         * @enum {string}
+                         */
+                        totalCountRelation: "eq" | "gte";
+                        /** @description Present when more matches may follow this page */
                         nextCursor?: string;
                     };
                 };
