@@ -169,9 +169,10 @@ export async function indexChanges(entries: readonly RecordedEntry[]): Promise<v
       const change = await entryTexts(entry);
       if (change) changes.push({ entry, requests: postingRequests(change.key, change.before, change.after) });
     });
+    // The stream would rather wait out a throttle than fail its batch: as many tries as a bulk load.
     await batchWriteRequests(
       changes.flatMap((c) => c.requests),
-      { width: 2 },
+      { width: 2, maxAttempts: 20 },
     );
     await inPool(changes, WIDTH, ({ entry }) => clearMark(entry.actionId, entry.version));
   }

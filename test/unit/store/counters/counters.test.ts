@@ -65,19 +65,29 @@ describe('counterMoves', () => {
     expect(counterMoves(action, { ...action, title: 'Renamed', description: 'x', version: 9 })).toEqual([]);
   });
 
-  it('an edit moves only the fields whose value changed, one down and one up', () => {
+  it('an edit moves only the counters of the fields whose value changed, one down and one up', () => {
     const action = anAction({ status: 1 });
-    expect(counterMoves(action, { ...action, status: 3 })).toEqual([
+    const moves = counterMoves(action, { ...action, status: 3 });
+    // The status, and each value counted paired with the status (owner, assignee, site, ...).
+    expect(moves.slice(0, 2)).toEqual([
       { key: 'n#status#1', delta: -1 },
       { key: 'n#status#3', delta: 1 },
     ]);
+    expect(moves.length).toBeGreaterThan(2);
+    for (const move of moves.slice(2)) expect(move.key).toMatch(/^n#[^#]+&status#[13]#/);
+    expect(moves.filter((m) => m.key.includes('&status#1#')).every((m) => m.delta === -1)).toBe(true);
+    expect(moves.filter((m) => m.key.includes('&status#3#')).every((m) => m.delta === 1)).toBe(true);
+    expect(counterMoves(action, { ...action, description: 'changed' })).toEqual([]);
   });
 
   it('counts overdue only while true, so a store from before overdue needs no new counters', () => {
     expect(countedFields).toContain('overdue');
     const action = anAction({ overdue: false });
     expect(counterMoves(undefined, action).some((m) => m.key.startsWith('n#overdue#'))).toBe(false);
-    expect(counterMoves(action, { ...action, overdue: true })).toEqual([{ key: 'n#overdue#true', delta: 1 }]);
+    const moves = counterMoves(action, { ...action, overdue: true });
+    expect(moves[0]).toEqual({ key: 'n#overdue#true', delta: 1 });
+    // Each value counted paired with overdue gains one, and nothing loses: false is not counted.
+    for (const move of moves.slice(1)) expect(move).toEqual({ key: expect.stringMatching(/&overdue#/), delta: 1 });
   });
 
   it('over any sequence of writes, leaves the counts of the last state, and nothing after a delete', () => {
