@@ -85,12 +85,16 @@ export async function admit(caller: string, reserveReads = 0, nowMs = Date.now()
 
 /**
  * Charges what a request read to its window, less what it reserved (so an unused reservation is
- * given back); the state after.
+ * given back); the state after. A list whose allowance the quota cut (it was given what was left)
+ * keeps the whole of it charged: it is the list that passes the quota, and the next request is
+ * refused. Refunding its unread rest would leave a little under the quota each time, and lists
+ * would go on being admitted for ever smaller allowances.
  */
 export async function charge(state: QuotaState, indexEntries: number): Promise<QuotaState> {
-  const difference = indexEntries - state.reserved;
+  const charged = state.allowance < state.reserved ? Math.max(indexEntries, state.reserved) : indexEntries;
+  const difference = charged - state.reserved;
   if (difference === 0) return state;
   const use = await chargeReads(state.caller, state.windowStart, QUOTA_WINDOW_SECONDS, difference);
   logger.debug('quota charge', { indexEntries, reserved: state.reserved, writeUnits: use.writeUnits });
-  return { ...state, use, reserved: indexEntries };
+  return { ...state, use, reserved: charged };
 }
