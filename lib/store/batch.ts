@@ -5,7 +5,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '../errors';
-import { backoff, send, settleAll, tableName } from './client';
+import { backoff, inPool, send, tableName } from './client';
 import type { Item } from './item';
 
 /**
@@ -123,15 +123,14 @@ export async function batchWriteRequests(
   const chunks: WriteRequest[][] = [];
   for (let start = 0; start < requests.length; start += BATCH_WRITE_MAX)
     chunks.push(requests.slice(start, start + BATCH_WRITE_MAX));
-  await settleAll(
-    Array.from({ length: Math.min(options.width ?? 1, chunks.length) }, async () => {
-      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
-        await untilProcessed(chunk, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, async (part) => {
-          const answer = await sendBatch(part);
-          return answer.UnprocessedItems?.[table] ?? [];
-        });
-      }
-    }),
+  await inPool(
+    Math.min(options.width ?? 1, chunks.length),
+    () => chunks.shift(),
+    (chunk) =>
+      untilProcessed(chunk, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, async (part) => {
+        const answer = await sendBatch(part);
+        return answer.UnprocessedItems?.[table] ?? [];
+      }),
   );
 }
 

@@ -181,3 +181,15 @@ export async function settleAll<T extends readonly unknown[]>(reads: { [K in key
   if (failed) throw (failed as PromiseRejectedResult).reason;
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
+
+/**
+ * Runs `work` on each element `next()` gives until it gives `undefined`, at most `width` at a
+ * time: the one worker pool of the store (bulk loads, batch requests, the search postings).
+ */
+export async function inPool<T>(width: number, next: () => T | undefined, work: (element: T) => Promise<unknown>) {
+  await settleAll(
+    Array.from({ length: width }, async () => {
+      for (let element = next(); element !== undefined; element = next()) await work(element);
+    }),
+  );
+}

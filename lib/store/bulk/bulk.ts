@@ -4,7 +4,7 @@ import type { Action, Person } from '../../model/action';
 import type { RecordedEntry } from '../../model/history';
 import { createdItems } from '../actions/writes';
 import { batchGet, batchWrite } from '../batch';
-import { send, settleAll, tableName } from '../client';
+import { inPool, send, tableName } from '../client';
 import { counterMoves } from '../counters/counters';
 import { historyItem, type Item, toItem } from '../item';
 import { indexedText } from '../search/keys';
@@ -71,15 +71,6 @@ const CHUNK = 25;
 const IN_FLIGHT = 4;
 /** A load would rather wait out a long throttle than stop halfway. */
 const MAX_ATTEMPTS = 20;
-
-/** Runs `work` on `width` workers at once until `next` gives nothing; fails after all of them settle. */
-async function inPool<T>(width: number, next: () => T | undefined, work: (element: T) => Promise<unknown>) {
-  await settleAll(
-    Array.from({ length: width }, async () => {
-      for (let element = next(); element !== undefined; element = next()) await work(element);
-    }),
-  );
-}
 
 /** The ids among `ids` that hold an action or a deleted one's tombstone. */
 async function storedIds(ids: string[]): Promise<Set<string>> {

@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { RecordedEntry } from '../../model/history';
 import { foldForComparison } from '../../text';
 import { batchWriteRequests, type WriteRequest } from '../batch';
-import { send, settleAll, tableName, type transact } from '../client';
+import { inPool, send, sendConditional, tableName, type transact } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
 import { attr, itemKind } from '../table';
 import { gramsOfFolded } from './grams';
@@ -118,27 +118,13 @@ async function entryTexts(entry: RecordedEntry): Promise<{ key: string; before?:
 
 /** Removes an action's pending mark, unless a change newer than `version` wrote it again. */
 async function clearMark(actionId: string, version: number): Promise<void> {
-  try {
-    await send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: { [attr.id]: pendingPartition(actionId), [attr.sortKey]: actionId },
-        ConditionExpression: '#v <= :v',
-        ExpressionAttributeNames: { '#v': searchAttr.version },
-        ExpressionAttributeValues: { ':v': version },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
-}
-
-/** Runs `work` on every element, at most `width` at a time. */
-async function inPool<T>(elements: readonly T[], width: number, work: (element: T) => Promise<unknown>) {
-  const queue = [...elements];
-  await settleAll(
-    Array.from({ length: Math.min(width, queue.length) }, async () => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
+  await sendConditional(
+    new DeleteCommand({
+      TableName: tableName(),
+      Key: { [attr.id]: pendingPartition(actionId), [attr.sortKey]: actionId },
+      ConditionExpression: '#v <= :v',
+      ExpressionAttributeNames: { '#v': searchAttr.version },
+      ExpressionAttributeValues: { ':v': version },
     }),
   );
 }
@@ -165,16 +151,26 @@ export async function indexChanges(entries: readonly RecordedEntry[]): Promise<v
   }
   for (const round of rounds) {
     const changes: Array<{ entry: RecordedEntry; requests: WriteRequest[] }> = [];
-    await inPool(round, WIDTH, async (entry) => {
-      const change = await entryTexts(entry);
-      if (change) changes.push({ entry, requests: postingRequests(change.key, change.before, change.after) });
-    });
+    const entriesLeft = [...round];
+    await inPool(
+      WIDTH,
+      () => entriesLeft.shift(),
+      async (entry) => {
+        const change = await entryTexts(entry);
+        if (change) changes.push({ entry, requests: postingRequests(change.key, change.before, change.after) });
+      },
+    );
     // The stream would rather wait out a throttle than fail its batch: as many tries as a bulk load.
     await batchWriteRequests(
       changes.flatMap((c) => c.requests),
       { width: 2, maxAttempts: 20 },
     );
-    await inPool(changes, WIDTH, ({ entry }) => clearMark(entry.actionId, entry.version));
+    const marksLeft = [...changes];
+    await inPool(
+      WIDTH,
+      () => marksLeft.shift(),
+      ({ entry }) => clearMark(entry.actionId, entry.version),
+    );
   }
 }
 
