@@ -1,3 +1,4 @@
+import type { AccessMode } from './model/access';
 import type { ReminderSettings } from './model/reminders';
 
 /**
@@ -58,6 +59,8 @@ export interface Config {
   producerSources?: string[];
   logLevel: LogLevel;
   reminders: ReminderSettings;
+  /** `ACCESS`: `open` (default, sections 1-13: everyone sees everything) or `scoped` (section 14). */
+  access: AccessMode;
 }
 
 /** The contract's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -94,6 +97,7 @@ function load(): Config {
       .filter((source) => source !== ''),
     logLevel: getLogLevel(),
     reminders: getReminderSettings(),
+    access: accessMode(),
   };
   if (config.userPoolClientIds.length === 0) throw new Error('USER_POOL_CLIENT_ID must name at least one app client');
   if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {
@@ -112,6 +116,13 @@ function load(): Config {
     throw new Error('WEBHOOK_RETRY_SECONDS must be positive numbers of seconds, comma separated');
   }
   return config;
+}
+
+/** `ACCESS`: `open` (or unset) or `scoped`; anything else is a mistake worth stopping for. */
+function accessMode(): AccessMode {
+  const value = optional('ACCESS')?.toLowerCase() ?? 'open';
+  if (value === 'open' || value === 'scoped') return value;
+  throw new Error('ACCESS must be open or scoped');
 }
 
 /** `true` or `false` (or unset: `false`); anything else is a mistake worth stopping for. */

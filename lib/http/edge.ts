@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { viewerOf } from '../access/viewer';
 import { getConfig } from '../config';
 import {
   HttpError,
@@ -14,6 +15,7 @@ import {
 } from '../errors';
 import { MAX_BODY_BYTES } from '../limits';
 import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from '../logger';
+import type { Viewer } from '../model/access';
 import type { Person } from '../model/action';
 import { enterUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
@@ -27,6 +29,8 @@ import { admit, charge, type QuotaState, quotaHeaders } from './quotas';
 export interface ApiEvent extends Omit<APIGatewayProxyEventV2, 'body'> {
   /** The authenticated caller (absent only on public routes). */
   caller: Person;
+  /** The caller as the access decision sees them (`rightsOver`, lib/model/access.ts); absent only on public routes. */
+  viewer: Viewer;
   /** The parsed JSON body, on routes that take one. */
   body: unknown;
 }
@@ -148,6 +152,7 @@ const authentication = (): Middleware => ({
     const headers = request.event.headers ?? {};
     request.event.caller = await authenticate(headers.authorization);
     appendLogKeys({ callerId: request.event.caller.id });
+    request.event.viewer = await viewerOf(request.event.caller, []);
   },
 });
 
