@@ -7,9 +7,12 @@
  */
 export const foldForComparison = (text: string): string => text.normalize('NFC').toLowerCase().normalize('NFC');
 
+/** UTF-8 bytes of a text. */
+export const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
 /** The longest start of `text` that is at most `maxBytes` bytes of UTF-8, cut between code points. */
 export function cutToBytes(text: string, maxBytes: number): string {
-  if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
+  if (utf8Bytes(text) <= maxBytes) return text;
   let cut = '';
   let bytes = 0;
   for (const character of text) {
