@@ -21,6 +21,7 @@ import { rememberCaller } from '../store/people';
 import { enterUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
 import { admit, charge, type QuotaState, quotaHeaders } from './quotas';
+import { responseHeaders } from './response-headers';
 
 /**
  * The HTTP edge shared by every API handler: correlation ids and access logs, authentication,
@@ -264,6 +265,7 @@ export interface ApiOptions {
 /** Everything an API route needs, in order. Public routes skip authentication and quotas. */
 export function httpApi(options: ApiOptions = {}): Middleware[] {
   return [
+    responseHeaders<ApiEvent, ApiResponse>() as Middleware,
     correlation(),
     ...(options.public ? [] : [quotaFields()]),
     problemJson(),
