@@ -2,12 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consoleSecurityHeaders } from '../console-headers';
 import { type IssuerFiles, issueToken, LOCAL_CLIENT_ID, type LocalUser, signJwt } from './issuer';
+import { CONSOLE_REFRESH_TOKEN_RULES, createRefreshTokens, type RefreshTokenRules } from './refresh-tokens';
 
 /**
  * The local stand-in for Cognito managed login (contract section 13): `/oauth2/authorize` shows a
  * plain sign-in form (any user id, name and email, as `npm run token` takes them) and sends the
  * browser back with a one-use code; `/oauth2/token` trades the code for tokens after the PKCE
- * (S256) check, and a refresh token for a new ID token; `/logout` returns to the console. Like
+ * (S256) check, and a refresh token for a new ID token and a new refresh token (rotation);
+ * `/oauth2/revoke` revokes a refresh token (RFC 7009); `/logout` returns to the console. Like
  * Cognito it is strict: `redirect_uri` and `logout_uri` must equal a registered URL exactly, and
  * the code verifier must be one (RFC 7636: 43-128 unreserved characters). The console runs the
  * same code against Cognito in AWS.
@@ -46,9 +48,13 @@ async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
 }
 
 /** The sign-in endpoints of the local stack; `handle` answers true for a request it served. */
-export function createSignIn(issuer: IssuerFiles, idTokenSeconds = 3600) {
+export function createSignIn(
+  issuer: IssuerFiles,
+  idTokenSeconds = 3600,
+  refreshRules: RefreshTokenRules = CONSOLE_REFRESH_TOKEN_RULES,
+) {
   const codes = new Map<string, PendingCode>();
-  const refreshTokens = new Map<string, LocalUser>();
+  const refreshTokens = createRefreshTokens(refreshRules);
 
   const sendForm = (response: ServerResponse, status: number, document: string) =>
     response
@@ -170,16 +176,30 @@ ${field('email', 'Email', 'email', ' autocomplete="email"')}
         createHash('sha256').update(verifier).digest('base64url') !== pending.challenge
       )
         return json(response, 400, { error: 'invalid_grant' });
-      const refreshToken = randomBytes(32).toString('base64url');
-      refreshTokens.set(refreshToken, pending.user);
-      return json(response, 200, { ...tokensFor(pending.user), refresh_token: refreshToken });
+      return json(response, 200, { ...tokensFor(pending.user), refresh_token: refreshTokens.issue(pending.user) });
     }
     if (form.get('grant_type') === 'refresh_token') {
-      const user = refreshTokens.get(form.get('refresh_token') ?? '');
-      if (!user) return json(response, 400, { error: 'invalid_grant' });
-      return json(response, 200, tokensFor(user));
+      const rotated = refreshTokens.rotate(form.get('refresh_token') ?? '');
+      if (!rotated) return json(response, 400, { error: 'invalid_grant' });
+      return json(response, 200, { ...tokensFor(rotated.user), refresh_token: rotated.refreshToken });
     }
     return json(response, 400, { error: 'unsupported_grant_type' });
+  }
+
+  /**
+   * RFC 7009 revocation, as Cognito's `/oauth2/revoke`: form fields `token` and `client_id`;
+   * `200` with an empty body whether or not the token was known (section 2.2); only refresh
+   * tokens can be revoked (an ID or access token, a JWT, is `unsupported_token_type`).
+   */
+  async function revoke(request: IncomingMessage, response: ServerResponse) {
+    if (request.method !== 'POST') return json(response, 405, { error: 'invalid_request' });
+    const form = await formBody(request);
+    const token = form.get('token');
+    if (!token) return json(response, 400, { error: 'invalid_request' });
+    if (form.get('client_id') !== LOCAL_CLIENT_ID) return json(response, 400, { error: 'invalid_client' });
+    if (token.split('.').length === 3) return json(response, 400, { error: 'unsupported_token_type' });
+    refreshTokens.revoke(token);
+    response.writeHead(200, { 'cache-control': 'no-store', pragma: 'no-cache' }).end();
   }
 
   function logout(request: IncomingMessage, response: ServerResponse, url: URL) {
@@ -199,6 +219,7 @@ ${field('email', 'Email', 'email', ' autocomplete="email"')}
       const url = new URL(request.url ?? '/', 'http://localhost');
       if (url.pathname === '/oauth2/authorize') await authorize(request, response, url);
       else if (url.pathname === '/oauth2/token') await token(request, response);
+      else if (url.pathname === '/oauth2/revoke') await revoke(request, response);
       else if (url.pathname === '/logout') logout(request, response, url);
       else return false;
       return true;
