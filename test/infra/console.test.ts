@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserPool } from 'aws-cdk-lib/aws-cognito';
 import { describe, expect, it } from 'vitest';
+import { consoleSecurityHeaders } from '../../console/headers';
 import { screenRewrite } from '../../infra/cdk/console';
-import { consoleSecurityHeaders } from '../../infra/console-headers';
 import { CONSOLE_REFRESH_TOKEN_RULES } from '../../infra/local/refresh-tokens';
 import { list, render, type Statement, synthesize } from './synth';
 
@@ -84,7 +84,7 @@ describe('the console distribution', () => {
       expect(uriOf(file), file).toBe(file);
   });
 
-  it('sends the security headers of infra/console-headers.ts with every console file, the CSP naming the sign-in origin', () => {
+  it('sends the security headers of console/headers.ts with every console file, the CSP naming the sign-in origin', () => {
     const [policyId, policy] = only('AWS::CloudFront::ResponseHeadersPolicy');
     expect(render(config.DefaultCacheBehavior.ResponseHeadersPolicyId)).toBe(policyId);
     const { SecurityHeadersConfig: security, CustomHeadersConfig: custom } =
