@@ -10,6 +10,8 @@ import { deleteAction, updateAction } from '../lib/actions/action-service';
 import { sweepDueDates } from '../lib/due-dates/sweep';
 import { ValidationError } from '../lib/errors';
 import { parseListQuery } from '../lib/filter/query';
+import { openViewer } from '../lib/model/access';
+import type { Person } from '../lib/model/action';
 import { putNewAction } from '../lib/store/actions/writes';
 import { listActions } from '../lib/store/query/list';
 import { baselineAnswer, scanTable } from './baseline';
@@ -210,17 +212,18 @@ const creates = await recordingTransactions(async () => {
   }
 });
 /** Seeded actions spread over the table, each edited or deleted by its owner through the service. */
+const asOwner = (a: { owner: Person }) => ({ caller: a.owner, viewer: openViewer(a.owner) });
 const targets = (offset: number) =>
   Array.from({ length: SAMPLES / 4 }, (_, i) => actionAt(w, (i * 4 + offset) * Math.floor(ACTIONS / SAMPLES), SEED));
 const statusEdits = await recordingTransactions(async () => {
-  for (const a of targets(0)) await updateAction(a.owner, a.id, { status: (a.status % 5) + 1 }, undefined);
+  for (const a of targets(0)) await updateAction(asOwner(a), a.id, { status: (a.status % 5) + 1 }, undefined);
 });
 const textEdits = await recordingTransactions(async () => {
   for (const a of targets(1))
-    await updateAction(a.owner, a.id, { description: `${a.description} (checked)` }, undefined);
+    await updateAction(asOwner(a), a.id, { description: `${a.description} (checked)` }, undefined);
 });
 const deletes = await recordingTransactions(async () => {
-  for (const a of targets(2)) await deleteAction(a.owner, a.id, undefined);
+  for (const a of targets(2)) await deleteAction(asOwner(a), a.id, undefined);
 });
 const writes = {
   create: summarize(creates.costs),
