@@ -18,6 +18,14 @@ import { pendingPartitions, postingPartition, type SearchField, searchAttr, sear
  *
  * Freshness: the pending marks of changes the stream has not indexed yet are read first, and for
  * those actions the mark decides, not the postings (which may still be missing or stale).
+ *
+ * Forgetting (issue 41 item 4): the marks are read before any posting, both strongly consistent.
+ * The stream removes a change's mark only after that change's postings are written, so an action
+ * with no mark when the marks were read has postings that already reflect every change committed
+ * before that read; a change committed later may show half written in the postings, which shows
+ * the action either as it was or as it became, both states it held during the search. Read side by
+ * side, the postings could be read before a delete's stream removed them and the marks after it
+ * removed the delete's mark: the deleted action was found.
  */
 
 /** Reads one page of a query under the list's budget (`lib/store/query/list.ts`), `BudgetSpent` when it is gone. */
@@ -89,7 +97,7 @@ interface Stream {
   done: boolean;
 }
 
-/** The pending marks: action id -> the mark. */
+/** The pending marks: action id -> the mark. Strongly consistent: see the module comment. */
 async function readPending(read: PageReader): Promise<Map<string, Item>> {
   const marks = new Map<string, Item>();
   await Promise.all(
@@ -102,6 +110,7 @@ async function readPending(read: PageReader): Promise<Map<string, Item>> {
             KeyConditionExpression: '#id = :p',
             ExpressionAttributeNames: { '#id': attr.id },
             ExpressionAttributeValues: { ':p': partition },
+            ConsistentRead: true,
             ...(startKey ? { ExclusiveStartKey: startKey } : {}),
           },
           MAX_PAGE,
@@ -127,6 +136,7 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
       ...(after === undefined ? {} : { ':after': after }),
     },
     ScanIndexForward: !descending,
+    ConsistentRead: true,
     ...(startKey ? { ExclusiveStartKey: startKey } : {}),
   });
   const readOn = async (stream: Stream, want: number) => {
@@ -144,7 +154,9 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
     grams.map((g) => g.gram),
     PROBES,
   ).map((gram) => ({ gram, items: [], done: false }));
-  const [pending] = await Promise.all([readPending(read), ...probes.map((p) => readOn(p, PROBE_PAGE))]);
+  // Marks first, then postings: never side by side (see the module comment).
+  const pending = await readPending(read);
+  await Promise.all(probes.map((p) => readOn(p, PROBE_PAGE)));
   const lastKey = (s: Stream) => (s.items[s.items.length - 1]?.[attr.sortKey] as string | undefined) ?? '';
   const ended = probes.filter((p) => p.done).sort((a, b) => a.items.length - b.items.length);
   // Not ended: the page that reaches furthest in the read's direction spans the most time, so its gram is the sparsest.
