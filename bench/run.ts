@@ -43,7 +43,8 @@ Fills DynamoDB Local (in memory; on disk with --disk) with --actions (default 10
 scan, measures what creates, edits and deletes write (--samples, default 200), and writes the
 report to bench/results/. --repeat (default 3) runs each query that many times; --seed (default
 1) picks the data; --compare (default the other of 10000 and 100000) names the size to compare
-with. Exits 1 when an answer differs from the scan or a counter from the truth.`,
+with. Exits 1 when an answer differs from the scan or a counter from the truth. --index-cost
+only measures what one create and one title edit write, all in (transaction, postings, mark).`,
   {
     actions: { type: 'string', default: '10000' },
     repeat: { type: 'string', default: '3' },
@@ -51,6 +52,7 @@ with. Exits 1 when an answer differs from the scan or a counter from the truth.`
     samples: { type: 'string', default: '200' },
     compare: { type: 'string' },
     disk: { type: 'boolean', default: false },
+    'index-cost': { type: 'boolean', default: false },
   },
 );
 const ACTIONS = Number(args.actions);
@@ -64,6 +66,12 @@ const started = Date.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'actions-bench-'));
 const store = await startStore(args.disk ? { path: join(dataDir, 'dynamodb') } : {});
 Object.assign(process.env, localEnvironment(dataDir, store.endpoint), { LOG_LEVEL: 'silent' });
+if (args['index-cost']) {
+  const { indexCostTable, measureIndexCost } = await import('./index-cost');
+  console.log(indexCostTable(await measureIndexCost()));
+  await store.close();
+  process.exit(0);
+}
 
 const w = world(SEED);
 
