@@ -1,4 +1,5 @@
 import { createAction, updateAction } from '../lib/actions/action-service';
+import { openViewer } from '../lib/model/access';
 import type { Person } from '../lib/model/action';
 import { indexChanges } from '../lib/store/search/postings';
 import { entriesOf, recordingIndexWrites, recordingTransactions, summarize } from './writes';
@@ -62,7 +63,7 @@ const create = (title: string, reference?: string) => async () => ({
 const edit = (title: string, next: string, reference?: string) => async () => {
   const { id } = await createAction(caller, body(title, reference));
   await indexChanges(await entriesOf(id, 1));
-  await updateAction(caller, id, { title: next }, undefined);
+  await updateAction({ caller, viewer: openViewer(caller) }, id, { title: next }, undefined);
   return { id, from: 2 };
 };
 
