@@ -20,8 +20,9 @@ import {
   LOCAL_USER_POOL_ID,
   writePrivateFile,
 } from './issuer';
+import { sharedMemoryEngine } from './shared-engine';
 import { createSignIn } from './sign-in';
-import { LOCAL_TABLE_NAME, type LocalStore, startStore } from './store';
+import { LOCAL_TABLE_NAME, type LocalStore, startStore, startTableOn } from './store';
 import { type StreamReader, startStreamReader } from './stream-reader';
 
 /**
@@ -51,6 +52,8 @@ export interface StackOptions {
 export interface LocalStack {
   url: string;
   storeEndpoint: string;
+  /** `actions`, or a name of its own on an engine memory stores share (`shared-engine.ts`). */
+  tableName: string;
   dataDir: string;
   issuer: IssuerFiles;
   eventsFile: string;
@@ -61,10 +64,14 @@ export interface LocalStack {
 export const stackFile = (dataDir: string) => join(dataDir, 'stack.json');
 
 /** Environment the handlers read through `lib/config`, pointing at a local store. */
-export function localEnvironment(dataDir: string, storeEndpoint: string): Record<string, string> {
+export function localEnvironment(
+  dataDir: string,
+  storeEndpoint: string,
+  tableName = LOCAL_TABLE_NAME,
+): Record<string, string> {
   const issuer = ensureIssuer(dataDir);
   return {
-    TABLE_NAME: LOCAL_TABLE_NAME,
+    TABLE_NAME: tableName,
     AWS_REGION: LOCAL_REGION,
     DYNAMODB_ENDPOINT: storeEndpoint,
     USER_POOL_ID: LOCAL_USER_POOL_ID,
@@ -80,8 +87,12 @@ export function localEnvironment(dataDir: string, storeEndpoint: string): Record
   };
 }
 
-const openStore = (kind: StoreKind, dataDir: string): Promise<LocalStore> =>
-  startStore(kind === 'memory' ? {} : { path: join(dataDir, 'dynamodb') });
+/** On disk under DATA_DIR; in memory, a JVM of its own or a table on the engine memory stores share. */
+function openStore(kind: StoreKind, dataDir: string): Promise<LocalStore> {
+  if (kind === 'disk') return startStore({ path: join(dataDir, 'dynamodb') });
+  const engine = sharedMemoryEngine();
+  return engine ? startTableOn(engine) : startStore();
+}
 
 /** Where the stream reader keeps its position, so a restart resumes where it stopped. */
 export const streamPositionFile = (dataDir: string) => join(dataDir, 'stream-position.json');
@@ -95,7 +106,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const site = createConsoleSite(await buildConsole());
   const signIn = createSignIn(issuer, options.idTokenSeconds);
   const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
-  Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
+  Object.assign(process.env, localEnvironment(dataDir, store.endpoint, store.tableName));
 
   await preloadHandlers();
   // Webhooks as in AWS: the published events become deliveries whose first attempts run at once,
@@ -103,7 +114,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const sweeper: Sweeper = startSweeper();
   const reader: StreamReader = startStreamReader({
     endpoint: store.endpoint,
-    tableName: LOCAL_TABLE_NAME,
+    tableName: store.tableName,
     positionFile: streamPositionFile(dataDir),
     consumer: (event) => publishAndDeliver(event, sweeper),
     onError: (error) => console.error('local stream reader:', error instanceof Error ? error.message : error),
@@ -129,6 +140,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   return {
     url,
     storeEndpoint: store.endpoint,
+    tableName: store.tableName,
     dataDir,
     issuer,
     eventsFile: join(dataDir, 'events.ndjson'),
