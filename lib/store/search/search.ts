@@ -137,6 +137,7 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   };
 
   const probes: Stream[] = spread(gramsOfFolded(fragment), PROBES).map((gram) => ({ gram, items: [], done: false }));
+  // A budget too small for the marks and the probes leaves nothing to answer: `BudgetSpent` (a 429 at the edge).
   const [pending] = await Promise.all([readPending(read), ...probes.map((p) => readOn(p, PROBE_PAGE))]);
   const lastKey = (s: Stream) => (s.items[s.items.length - 1]?.[attr.sortKey] as string | undefined) ?? '';
   const ended = probes.filter((p) => p.done).sort((a, b) => a.items.length - b.items.length);
@@ -150,6 +151,7 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   let complete = false;
   const take = async () => {
     const fresh = chosen.items.slice(used);
+    const from = used;
     used = chosen.items.length;
     const candidates = fresh.flatMap((item) => {
       const key = item[attr.sortKey] as string;
@@ -158,7 +160,14 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
       if (pending.has(actionId)) return [];
       return String(item[searchAttr.text] ?? '').includes(fragment) ? [{ id: actionId, key }] : [];
     });
-    const kept = verify && candidates.length > 0 ? await verify(candidates.map((c) => c.id)) : undefined;
+    let kept: Set<string> | undefined;
+    try {
+      kept = verify && candidates.length > 0 ? await verify(candidates.map((c) => c.id)) : undefined;
+    } catch (error) {
+      // Postings the budget left unverified are unread: the search reached only the ones before them.
+      chosen.items.length = from;
+      throw error;
+    }
     matches.push(...(kept ? candidates.filter((c) => kept.has(c.id)) : candidates));
   };
   try {
@@ -186,8 +195,15 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
     if (mark[searchAttr.deleted] !== undefined || typeof text !== 'string' || !text.includes(fragment)) return [];
     return beyond(key) ? [] : [{ id: mark[attr.sortKey] as string, key }];
   });
-  const keptMarks = verify && marked.length > 0 ? await verify(marked.map((m) => m.id)) : undefined;
+  // Marks the budget left no read to verify are left out, as a posting past `reached` would be.
+  const keptMarks = verify && marked.length > 0 ? await verify(marked.map((m) => m.id)).catch(spentAsNone) : undefined;
   matches.push(...(keptMarks ? marked.filter((m) => keptMarks.has(m.id)) : marked));
   matches.sort((a, b) => (descending ? -1 : 1) * (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { matches, complete, ...(reached ? { reached } : {}), gram: chosen.gram, postings };
+}
+
+/** A verification the budget stopped keeps nothing (the count is then a lower bound anyway). */
+function spentAsNone(error: unknown): Set<string> {
+  if (error instanceof BudgetSpent) return new Set();
+  throw error;
 }
