@@ -18,9 +18,10 @@ import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from '../
 import type { Viewer } from '../model/access';
 import type { Person } from '../model/action';
 import { rememberCaller } from '../store/people';
+import { BudgetSpent } from '../store/query/budget';
 import { enterUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
-import { admit, charge, type QuotaState, quotaHeaders } from './quotas';
+import { admit, charge, type QuotaState, quotaHeaders, readsSpent } from './quotas';
 import { responseHeaders } from './response-headers';
 
 /**
@@ -176,6 +177,11 @@ const quotaCheck = (reads: boolean): Middleware => ({
     const meter = metered(request);
     meter.state = await admit(request.event.caller.id, reads ? getConfig().listReadBudget : 0);
     if (reads && meter.usage) meter.usage.allowance = meter.state.allowance;
+  },
+  // A read the quota's allowance stopped before it had anything to answer is a 429, never a 500.
+  onError: (request) => {
+    const state = metered(request).state;
+    if (state && request.error instanceof BudgetSpent) request.error = readsSpent(state);
   },
 });
 

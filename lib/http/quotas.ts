@@ -98,3 +98,13 @@ export async function charge(state: QuotaState, indexEntries: number): Promise<Q
   logger.debug('quota charge', { indexEntries, reserved: state.reserved, writeUnits: use.writeUnits });
   return { ...state, use, reserved: charged };
 }
+
+/** The 429 of a read that the caller's read quota left too little to answer anything. */
+export function readsSpent(state: QuotaState, nowMs = Date.now()): TooManyRequestsError {
+  const retryAfter = secondsLeft(state.windowStart, nowMs);
+  return new TooManyRequestsError(
+    `This caller has too little left of its read quota to answer this request; retry in ${retryAfter} seconds.`,
+    retryAfter,
+    quotaHeaders(state, nowMs),
+  );
+}

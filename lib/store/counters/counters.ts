@@ -3,6 +3,7 @@ import type { Action } from '../../model/action';
 import { type CountedName, countedValue, storedFieldList } from '../catalogue';
 import { canBeKey, send, settleAll, tableName } from '../client';
 import { attr, itemKind, shardOf } from '../table';
+import { type PrefixCounter, prefixCounters, prefixCounterValues } from './prefixes';
 
 /**
  * Exact counts, kept in step with every write: the total, one count per value of each
@@ -39,9 +40,10 @@ export const countedFields: readonly CountedField[] = [
   'all',
   ...storedFieldList.flatMap((field) => (field.counted ? [field.name as CountedName] : [])),
   ...pairedFields.flatMap((field) => [byStatus(field), byOverdue(field)]),
+  ...prefixCounters,
 ];
 
-export type CountedField = 'all' | CountedName | PairedCounter;
+export type CountedField = 'all' | CountedName | PairedCounter | PrefixCounter;
 
 /** Whether a query parameter is a counted field (the pairs are no parameter). */
 export const isCounted = (field: string): field is CountedName =>
@@ -62,6 +64,7 @@ export function countedValues(action: Action): Record<CountedField, string | und
     values[byStatus(field)] = statusPair(action.status, value);
     values[byOverdue(field)] = action.overdue ? value : undefined;
   }
+  Object.assign(values, prefixCounterValues(action));
   return values as Record<CountedField, string | undefined>;
 }
 

@@ -91,6 +91,9 @@ export type Position = string | [string | number | null, string];
 
 export const newStats = (): ReadStats => ({ itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 });
 
+/** The fewest entries a filtered walk asks of a partition in one query (issue 42: `limit=1` read ~3 a query). */
+const WALK_PAGE_FLOOR = 25;
+
 /** The most values of one field a counted list merges; a longer `~` list goes to the planner. */
 export const MAX_MERGED_VALUES = 10;
 
@@ -254,21 +257,6 @@ function cutShort(merged: Item[], cursors: Cursor[], sortKey: string, direction:
   return { items, cut: true, reached };
 }
 
-/** The first `window` items of several partitions merged in order (see `mergeInOrder`); `BudgetSpent` if the budget runs out. */
-export async function readInOrder(
-  partitions: ReadonlyArray<string | number>,
-  input: (partition: string | number) => QueryCommandInput,
-  sortKey: string,
-  forward: boolean,
-  window: number,
-  budget: ReadBudget,
-  stats: ReadStats,
-): Promise<Item[]> {
-  const merged = await mergeInOrder(partitions, input, sortKey, forward, window, budget, stats);
-  if (merged.cut) throw new BudgetSpent(budget.limit);
-  return merged.items;
-}
-
 /** Index entries in the order of a list: ids, sort values, and where a cut-short read got to. */
 interface Rows {
   rows: Row[];
@@ -335,6 +323,7 @@ function countedClause(query: ListQuery): (Clause & { field: { name: CountedFiel
  * read, when the count shows that many exist: the merge must read every skipped entry.
  */
 async function countThenMerge(
+  skip: number,
   window: number,
   budget: ReadBudget,
   count: () => Promise<number>,
@@ -343,7 +332,8 @@ async function countThenMerge(
   // Within the budget, count and read at once, as ever; the budget still bounds the read-ahead.
   if (window <= budget.limit) return all<[number, Rows]>([count(), merge()]);
   const totalCount = await count();
-  if (Math.min(window, totalCount) > budget.limit) throw skipTooDeep(budget.limit);
+  // Only a skip the budget cannot get past is refused; a page it cannot fill is answered short.
+  if (Math.min(skip, totalCount) >= budget.limit) throw skipTooDeep(budget.limit);
   return [totalCount, await merge()];
 }
 
@@ -363,6 +353,7 @@ async function listCounted(
     if (!ordered) return undefined;
     const from = keyAfter(after);
     const [totalCount, rows] = await countThenMerge(
+      query.skip,
       window,
       budget,
       () => readCount('all', '', stats),
@@ -384,6 +375,7 @@ async function listCounted(
   const partitions = overdue?.partitions ?? values;
   const from = keyAfter(after);
   const [totalCount, rows] = await countThenMerge(
+    query.skip,
     window,
     budget,
     () => readCounts(clause.field.name, values, stats),
@@ -546,10 +538,11 @@ async function listPlanned(
   budget: ReadBudget,
   stats: ReadStats,
   after?: Position,
+  known?: number,
 ): Promise<ListResult> {
   const [chosen, counted] = await all<[Plan, number | undefined]>([
     sizesFor(query, stats).then((sizes) => plan(query, sizes)),
-    countedTotal(query, stats),
+    known === undefined ? countedTotal(query, stats) : Promise.resolve(known),
   ]);
   const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
   if (chosen.empty) return { ...base, actions: [], totalCount: 0, totalCountRelation: 'eq', partitions: 0, stats };
@@ -561,7 +554,10 @@ async function listPlanned(
   let found = 0;
   // A walk needs a round of every partition (and a fetching walk a run of actions) to get anywhere.
   const forWalk = walk ? Math.max(Math.ceil(budget.available / 2), 4 * walk.read.partitions.length + 2) : 0;
-  if (!walk || (chosen.exact ? chosen.entries <= budget.available : budget.available > forWalk)) {
+  // A count given by a scoped list's counters leaves the walk to read only the page.
+  const sortAll =
+    known === undefined && (chosen.exact ? chosen.entries <= budget.available : budget.available > forWalk);
+  if (!walk || sortAll) {
     const share = chosen.exact || !walk ? budget : new ReadBudget(budget.available - forWalk);
     const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
     if (share !== budget) budget.charge(share.spent);
@@ -574,7 +570,7 @@ async function listPlanned(
   // Too many matches to sort: walk an index already in the list's order for the page.
   const from = after === undefined ? undefined : keyAfter(after);
   const window = query.skip + query.limit + 1;
-  if (query.skip > 0 && window > budget.available) throw skipTooDeep(budget.limit);
+  if (query.skip >= budget.available) throw skipTooDeep(budget.limit);
   const walked = await walkInOrder(walk as Walk, !chosen.descending, window, budget, stats, from);
   // Read to its end from the start, the walk has seen every match; otherwise it has a lower bound.
   const whole = !walked.cut && walked.rows.length < window && from === undefined;
@@ -652,7 +648,11 @@ async function walkInOrder(
   const toRows = (items: Item[]) => items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] }));
   if (!walk.fetch) {
     // A filter keeps an unknown share of what is read: read larger pages than the page alone needs.
-    const pageSize = read.filter.length === 0 ? undefined : Math.ceil((window * 10) / read.partitions.length) + 1;
+    // At least a floor a partition: a small window's pages would be a few entries, one query each.
+    const pageSize =
+      read.filter.length === 0
+        ? undefined
+        : Math.max(WALK_PAGE_FLOOR, Math.ceil((window * 10) / read.partitions.length) + 1);
     const merged = await mergeInOrder(
       read.partitions,
       input(after),
@@ -691,6 +691,7 @@ async function walkInOrder(
     // Each action fetched to filter is an entry read, so the budget bounds the fetches too.
     const granted = keys.items.length === 0 ? 0 : await budget.take(keys.items.length);
     budget.settle(granted, granted);
+    recordIndexEntries(granted);
     const examined = keys.items.slice(0, granted);
     const items = await fetchItems(
       examined.map((item) => item[attr.id] as string),
@@ -746,12 +747,18 @@ export function comparePositions(a: Position, b: Position): number {
 export const listActions = (query: ListQuery, after?: Position): Promise<ListResult> =>
   listWithin(query, new ReadBudget(listReadAllowance()), newStats(), after);
 
-/** A list within a budget and its stats, which a scoped list shares among its parts (`scoped.ts`). */
-export async function listWithin(query: ListQuery, budget: ReadBudget, stats: ReadStats, after?: Position) {
+/** A list within a budget and its stats, which a scoped list shares among its parts (`scoped.ts`), which also knows some counts. */
+export async function listWithin(
+  query: ListQuery,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+  known?: number,
+) {
   return (
     (await listSearched(query, budget, stats, after)) ??
     (await listCounted(query, budget, stats, after)) ??
-    (await listPlanned(query, budget, stats, after))
+    (await listPlanned(query, budget, stats, after, known))
   );
 }
 

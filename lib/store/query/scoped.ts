@@ -22,6 +22,7 @@ import {
   type ReadStats,
 } from './list';
 import { DEFAULT_SORT } from './plan';
+import { scopeCount } from './scope-count';
 
 /**
  * A scoped list (contract section 14): the caller sees the actions in any of their scopes
@@ -76,11 +77,16 @@ async function scopePart(
   after?: Position,
 ): Promise<Part> {
   const field = (list.sort ?? DEFAULT_SORT).field;
+  // The counters count most shapes of a part exactly; then a count reads nothing, and a page only its page.
+  const known = await scopeCount(list, scope, stats);
+  if (window === 0 && known !== undefined)
+    return { matches: [], totalCount: known, exact: true, more: false, cut: false };
   const result = await listWithin(
     { ...list, filters: [...list.filters, ...scopeClauses(scope)], skip: 0, limit: window },
     budget,
     stats,
     after,
+    known,
   );
   const matches = result.actions.map((action) => ({
     at: positionOfItem(field, toItem(action)),
@@ -92,8 +98,8 @@ async function scopePart(
   const cut = window > 0 && result.next !== undefined && matches.length < window;
   return {
     matches,
-    totalCount: result.totalCount,
-    exact: result.totalCountRelation === 'eq',
+    totalCount: known ?? result.totalCount,
+    exact: known !== undefined || result.totalCountRelation === 'eq',
     more: result.next !== undefined,
     cut,
     ...(cut ? { reached: result.next } : {}),

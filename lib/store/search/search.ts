@@ -154,7 +154,8 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
     grams.map((g) => g.gram),
     PROBES,
   ).map((gram) => ({ gram, items: [], done: false }));
-  // Marks first, then postings: never side by side (see the module comment).
+  // Marks first, then postings: never side by side (see the module comment). A budget too small
+  // for the marks and the probes leaves nothing to answer: `BudgetSpent` (a 429 at the edge).
   const pending = await readPending(read);
   await Promise.all(probes.map((p) => readOn(p, PROBE_PAGE)));
   const lastKey = (s: Stream) => (s.items[s.items.length - 1]?.[attr.sortKey] as string | undefined) ?? '';
@@ -171,6 +172,7 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   const piece = verifiable ? fragment : (pieces.get(chosen.gram) as string);
   const take = async () => {
     const fresh = chosen.items.slice(used);
+    const from = used;
     used = chosen.items.length;
     let candidates = fresh.flatMap((item) => {
       const key = item[attr.sortKey] as string;
@@ -179,16 +181,23 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
       if (pending.has(actionId)) return [];
       return String(item[searchAttr.text] ?? '').includes(piece) ? [{ id: actionId, key }] : [];
     });
-    if (!verifiable && candidates.length > 0) {
-      const holding = await holdFragment(
-        candidates.map((c) => c.id),
-        field,
-        fragment,
-        read,
-      );
-      candidates = candidates.filter((c) => holding.has(c.id));
+    let kept: Set<string> | undefined;
+    try {
+      if (!verifiable && candidates.length > 0) {
+        const holding = await holdFragment(
+          candidates.map((c) => c.id),
+          field,
+          fragment,
+          read,
+        );
+        candidates = candidates.filter((c) => holding.has(c.id));
+      }
+      kept = verify && candidates.length > 0 ? await verify(candidates.map((c) => c.id)) : undefined;
+    } catch (error) {
+      // Postings the budget left unverified are unread: the search reached only the ones before them.
+      chosen.items.length = from;
+      throw error;
     }
-    const kept = verify && candidates.length > 0 ? await verify(candidates.map((c) => c.id)) : undefined;
     matches.push(...(kept ? candidates.filter((c) => kept.has(c.id)) : candidates));
   };
   try {
@@ -216,7 +225,8 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
     if (mark[searchAttr.deleted] !== undefined || typeof text !== 'string' || !text.includes(fragment)) return [];
     return beyond(key) ? [] : [{ id: mark[attr.sortKey] as string, key }];
   });
-  const keptMarks = verify && marked.length > 0 ? await verify(marked.map((m) => m.id)) : undefined;
+  // Marks the budget left no read to verify are left out, as a posting past `reached` would be.
+  const keptMarks = verify && marked.length > 0 ? await verify(marked.map((m) => m.id)).catch(spentAsNone) : undefined;
   matches.push(...(keptMarks ? marked.filter((m) => keptMarks.has(m.id)) : marked));
   matches.sort((a, b) => (descending ? -1 : 1) * (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { matches, complete, ...(reached ? { reached } : {}), gram: chosen.gram, postings };
@@ -258,4 +268,10 @@ async function holdFragment(ids: string[], field: SearchField, fragment: string,
     }),
   );
   return held;
+}
+
+/** A verification the budget stopped keeps nothing (the count is then a lower bound anyway). */
+function spentAsNone(error: unknown): Set<string> {
+  if (error instanceof BudgetSpent) return new Set();
+  throw error;
 }

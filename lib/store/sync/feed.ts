@@ -6,7 +6,7 @@ import { MAX_SORT_KEY_BYTES, tableName } from '../client';
 import { historyEntryFrom, type Item } from '../item';
 import { ReadBudget } from '../query/budget';
 import { Placeholders } from '../query/expression';
-import { newStats, type ReadStats, readInOrder } from '../query/list';
+import { mergeInOrder, newStats, type ReadStats } from '../query/list';
 import { attr, feedPartitions, indexes } from '../table';
 
 /**
@@ -80,7 +80,9 @@ export async function readChanges(limit: number, from: string, now = Date.now())
   // One more than the page: the entry `from` names, which the page skips, may be among them.
   // The list budget bounds a feed page too (a page reads about `limit` entries plus one page per partition).
   const budget = new ReadBudget(listReadAllowance());
-  const items = await readInOrder(feedPartitions, input, index.sortKey.name, true, limit + 1, budget, stats);
+  // A page the budget (or the caller's read quota) cut short answers the entries it is sure of, in order.
+  const merged = await mergeInOrder(feedPartitions, input, index.sortKey.name, true, limit + 1, budget, stats);
+  const items = merged.items;
   const entries: FeedEntry[] = [];
   let next = from;
   let bytes = 0;
@@ -94,5 +96,8 @@ export async function readChanges(limit: number, from: string, now = Date.now())
     entries.push(entry);
     next = key;
   }
+  // Cut short before any entry: every partition was read past `reached`, so nothing up to it is left.
+  if (entries.length === 0 && merged.cut && merged.reached !== undefined && merged.reached > from)
+    next = merged.reached;
   return { entries, next, stats };
 }

@@ -1,0 +1,107 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { commandLine, fail } from '../infra/command-line';
+import { startSeededStack } from '../infra/local/seeded';
+import { parseListQuery } from '../lib/filter/query';
+import { listed, type Scope, type Viewer } from '../lib/model/access';
+import type { Action } from '../lib/model/action';
+import { listActions } from '../lib/store/query/list';
+import { listVisible } from '../lib/store/query/scoped';
+import { baselineAnswer, scanTable } from './baseline';
+import { generateActions } from './generate';
+
+/**
+ * `npm run bench:scoped [-- --actions N]`: what a scoped list costs (contract section 14, "Cost";
+ * issue 37): people with 1, 5 and 20 site scopes, each asking the daily shapes of section 4. For
+ * each: read units and index entries, whether `totalCount` equals the contract's oracle over a
+ * full scan filtered by `listed` (the decision's filter form), and the ratio to the same query in
+ * open mode. Writes bench/results/scoped-<N>.md; exits 1 when a count or page differs.
+ */
+
+const { values: args } = commandLine(
+  `usage: npm run bench:scoped [-- --actions <n>]
+
+Seeds --actions (default 10000) actions into a stack of its own (in memory) and measures scoped
+lists for people with 1, 5 and 20 site scopes against the same lists in open mode.`,
+  { actions: { type: 'string', default: '10000' } },
+);
+const ACTIONS = Number(args.actions);
+if (!Number.isSafeInteger(ACTIONS) || ACTIONS < 100) fail('--actions must be an integer of at least 100.');
+
+const enc = encodeURIComponent;
+
+/** The daily shapes of section 4, for a person and one of the sites they see. */
+const shapes = (person: string, site: string): Array<[string, string]> => [
+  ['everything they see, newest first', ''],
+  ['count only', 'limit=0'],
+  ['open ones', 'status=~1,2,5'],
+  ['overdue ones', 'overdue=true'],
+  ['open ones by due date', 'status=~1,2,5&sort=dueAt'],
+  ['their open ones', `assignee=${enc(person)}&status=~1,2,5`],
+  ['what they own, by due date', `owner=${enc(person)}&sort=dueAt`],
+  ["a site's open ones", `location.site=${enc(site)}&status=~1,2`],
+  ["a site's overdue ones", `location.site=${enc(site)}&overdue=true`],
+];
+
+async function main() {
+  const actions: Action[] = [...generateActions(ACTIONS, 37)].map((a) => ({ ...a, initiator: a.owner }));
+  const started = Date.now();
+  const stack = await startSeededStack('bench-scoped', actions);
+  const seededSeconds = (Date.now() - started) / 1000;
+  const lines: string[] = [];
+  let failures = 0;
+  try {
+    const table = await scanTable(actions.length * 4);
+    const sites = [
+      ...new Map(actions.map((a) => [`${a.location.businessUnit}\u0000${a.location.site}`, a.location])).values(),
+    ];
+    const person = actions[0]?.assignee?.id ?? (actions[0]?.owner.id as string);
+    lines.push(
+      `# Scoped lists at ${ACTIONS} actions`,
+      '',
+      `Seeded in ${seededSeconds.toFixed(0)} s; ${sites.length} sites. Read units are DynamoDB Local's.`,
+      `Reproduce: \`npm run bench:scoped -- --actions ${ACTIONS}\`.`,
+      '',
+      '| scopes | shape | RU scoped | entries | RU open | ratio | count | exact |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    for (const count of [1, 5, 20]) {
+      const scopes: Scope[] = Array.from({ length: count }, (_, i) => {
+        const at = sites[(i * 7) % sites.length] as Action['location'];
+        return { businessUnit: at.businessUnit, site: at.site };
+      });
+      const viewer: Viewer = {
+        mode: 'scoped',
+        person: { id: person },
+        roles: scopes.map((scope) => ({ role: 'viewer', scope })),
+      };
+      const visible = table.listed.filter((a) => listed(viewer, table.actions.get(a.id) as Action));
+      const site = scopes[0]?.site as string;
+      for (const [name, query] of shapes(person, site)) {
+        const scoped = await listVisible(parseListQuery(query, person), undefined, viewer);
+        const open = await listActions(parseListQuery(query, person));
+        const expected = baselineAnswer({ ...table, listed: visible }, query);
+        const exact = scoped.totalCount === expected.totalCount && scoped.totalCountRelation === 'eq';
+        const page = scoped.actions.map((a) => a.id).join() === expected.ids.slice(0, scoped.actions.length).join();
+        if (!exact || !page) failures++;
+        const ratio = open.stats.readUnits === 0 ? '-' : (scoped.stats.readUnits / open.stats.readUnits).toFixed(1);
+        lines.push(
+          `| ${count} | ${name} | ${scoped.stats.readUnits} | ${scoped.stats.indexEntries} | ${open.stats.readUnits} | ${ratio} | ${scoped.totalCount} | ${exact && page ? 'yes' : `NO (oracle ${expected.totalCount})`} |`,
+        );
+      }
+    }
+  } finally {
+    await stack.close();
+  }
+  const report = `${lines.join('\n')}\n`;
+  const dir = join(import.meta.dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `scoped-${ACTIONS}.md`), report);
+  process.stdout.write(report);
+  if (failures > 0) {
+    process.stderr.write(`${failures} scoped answers differ from the oracle\n`);
+    process.exit(1);
+  }
+}
+
+await main();
