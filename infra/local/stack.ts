@@ -21,6 +21,7 @@ import {
   writePrivateFile,
 } from './issuer';
 import { createSignIn } from './sign-in';
+import { startStorage, storageEnvironment } from './storage';
 import { LOCAL_TABLE_NAME, type LocalStore, startStore } from './store';
 import { type StreamReader, startStreamReader } from './stream-reader';
 
@@ -95,7 +96,9 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const site = createConsoleSite(await buildConsole());
   const signIn = createSignIn(issuer, options.idTokenSeconds);
   const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
-  Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
+  // The evidence bucket (contract section 15): on DATA_DIR/s3, or a temporary directory for a memory store.
+  const storage = await startStorage(options.store === 'memory' ? {} : { directory: join(dataDir, 's3') });
+  Object.assign(process.env, localEnvironment(dataDir, store.endpoint), storageEnvironment(storage));
 
   await preloadHandlers();
   // Webhooks as in AWS: the published events become deliveries whose first attempts run at once,
@@ -119,12 +122,16 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     await reader.stop();
     await sweeper.stop();
     await store.close();
+    await storage.close();
     throw error;
   }
   const dueDates = options.sweepEverySeconds ? startDueDateSweeper(options.sweepEverySeconds) : undefined;
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  writePrivateFile(stackFile(dataDir), JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint }));
+  writePrivateFile(
+    stackFile(dataDir),
+    JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint, s3: storage.endpoint }),
+  );
 
   return {
     url,
@@ -139,6 +146,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       await reader.stop();
       await sweeper.stop();
       await store.close();
+      await storage.close();
       rmSync(stackFile(dataDir), { force: true });
     },
   };

@@ -1,3 +1,4 @@
+import { getConfig } from '../config';
 import { badCursor, encodeCursor, openCursor } from '../cursor';
 import { nowIso } from '../dates';
 import { noSuchAction, ValidationError } from '../errors';
@@ -12,6 +13,7 @@ import {
   personFrom,
   producerActionId,
 } from '../model/edits';
+import { requireEvidence } from '../model/evidence';
 import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from '../model/validation';
 import { toView } from '../model/view';
 import { type GuardedWrite, getAction as getStored, mutate, putNewAction, type Rights } from '../store/actions/writes';
@@ -187,6 +189,7 @@ export async function updateAction(
   const expectedVersions = versionsFrom(ifMatch);
   const result = await mutate(id, { caller, expectedVersions, rights: rightsFor(patch) }, nowIso, (current, stamp) => {
     const next = applyPatch(current, patch, stamp);
+    requireEvidence(current, next, getConfig().evidence.requiredStatuses);
     return { next, entry: { type: 'updated', changes: changesBetween(current, next) } };
   });
   return result.after as Action;

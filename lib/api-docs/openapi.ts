@@ -15,6 +15,7 @@ import {
   webhookEventTypes,
   webhookPatchSchema,
 } from '../webhooks/subscriptions';
+import { evidenceOperations, evidenceTag } from './evidence';
 import {
   actionViewSchema as actionView,
   commentSchema as comment,
@@ -266,6 +267,7 @@ type Described = Omit<Operation, 'operationId'> & { operationId?: string };
 const operations: {
   [H in RouteHandler]: (route: RouteDefinition) => Omit<Operation, 'operationId'> & { operationId?: string };
 } = {
+  ...evidenceOperations({ problems, jsonBody }),
   createAction: (r) => ({
     method: 'post',
     path: r.path,
@@ -614,6 +616,7 @@ const tags = [
     name: 'Webhooks',
     description: 'Every change and reminder posted to your own endpoint, signed (Standard Webhooks 1.0).',
   },
+  evidenceTag,
   { name: 'This document', description: 'The API description as OpenAPI 3.1, and this page.' },
 ] as const;
 
@@ -643,6 +646,7 @@ const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
   redeliverWebhook: 'Webhooks',
   openApi: 'This document',
   docs: 'This document',
+  ...{ createUpload: 'Evidence', attachUpload: 'Evidence', getAttachment: 'Evidence', deleteAttachment: 'Evidence' },
 };
 
 /** What a receiver scans for in the reminders it may be sent. */

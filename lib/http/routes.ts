@@ -1,3 +1,5 @@
+import { evidenceRoutes, type StorageAccess } from './evidence-routes';
+
 /**
  * Every HTTP route, once. The CDK construct deploys exactly these behind API Gateway and the
  * local gateway serves exactly these, so no route exists only locally or only in AWS.
@@ -26,6 +28,8 @@ export interface RouteDefinition {
   access: readonly TableAccess[];
   /** Public routes skip the authorizer. */
   public?: boolean;
+  /** What the handler may do to the evidence bucket (`evidence-routes.ts`). */
+  storage?: readonly StorageAccess[];
 }
 
 /**
@@ -94,6 +98,7 @@ const routeTable = [
     handler: 'redeliverWebhook',
     access: ['GetItem', 'PutItem', 'UpdateItem'],
   },
+  ...evidenceRoutes,
   { method: 'GET', path: '/api/changes', handler: 'listChanges', access: ['Query', 'BatchGetItem'] },
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },
   { method: 'GET', path: '/docs', handler: 'docs', access: [], public: true },
