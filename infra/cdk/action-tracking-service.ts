@@ -214,12 +214,9 @@ export class ActionTrackingService extends Construct {
       malwareScan: props.malwareScan,
       removalPolicy,
     });
-    this.environment = {
-      ...functionEnvironment(this, props, reminderInterval, () =>
-        this.audience.map((client) => client.userPoolClientId).join(','),
-      ),
-      ...this.evidence.environment,
-    };
+    this.environment = functionEnvironment(this, props, reminderInterval, () =>
+      this.audience.map((client) => client.userPoolClientId).join(','),
+    );
     this.reservedConcurrency = props.reservedConcurrency ?? {};
 
     this.addHandlerFunctions(props);
@@ -306,8 +303,7 @@ export class ActionTrackingService extends Construct {
     // Every authenticated route also updates its caller's quota window.
     for (const route of routes)
       this.handlerFunction(route.handler, route.public ? route.access : [...new Set([...route.access, QUOTA_ACCESS])]);
-    for (const route of routes)
-      if (route.storage) this.evidence.grant(this.handlerFunction(route.handler, []), route.storage);
+    this.evidence.configure(this.functions);
     this.handlerFunction(fallbackRoute.handler, []);
     const ingest = this.handlerFunction(ingestFunction.handler, ingestFunction.access, INGEST_TIMEOUT);
     // The rule of addIngest routes only these sources; ingest also refuses any other, whatever the way in.

@@ -3,7 +3,13 @@ import { CfnMalwareProtectionPlan } from 'aws-cdk-lib/aws-guardduty';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ATTACHMENTS_PREFIX, type StorageAccess, UPLOADS_PREFIX } from '../../lib/http/evidence-routes';
+import {
+  ATTACHMENTS_PREFIX,
+  evidenceSettingsReaders,
+  type StorageAccess,
+  UPLOADS_PREFIX,
+} from '../../lib/http/evidence-routes';
+import { routes } from '../../lib/http/routes';
 import type { ServiceFunction } from './service-function';
 
 /**
@@ -129,8 +135,21 @@ export class EvidenceStorage extends Construct {
     return Stack.of(this).resolve(Stack.of(this).getLogicalId(this.bucket.node.defaultChild as never)) as string;
   }
 
+  /**
+   * Gives the evidence functions their grants and settings, and the settings to the functions
+   * that only read them (`evidenceSettingsReaders`); every other function knows nothing of the bucket.
+   */
+  configure(functions: Record<string, ServiceFunction>): void {
+    for (const route of routes) {
+      const fn = functions[route.handler];
+      if (!fn || !(route.storage || evidenceSettingsReaders.includes(route.handler))) continue;
+      if (route.storage) this.grant(fn, route.storage);
+      for (const [name, value] of Object.entries(this.environment)) fn.function.addEnvironment(name, value);
+    }
+  }
+
   /** Grants `fn` exactly `access`: each action on its prefix's objects, nothing on the bucket itself. */
-  grant(fn: ServiceFunction, access: readonly StorageAccess[]): void {
+  private grant(fn: ServiceFunction, access: readonly StorageAccess[]): void {
     for (const { prefix, actions } of access) {
       fn.role.addToPrincipalPolicy(
         new PolicyStatement({ actions: [...actions], resources: [`${this.bucket.bucketArn}/${prefix}*`] }),

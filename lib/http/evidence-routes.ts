@@ -59,3 +59,6 @@ export const evidenceRoutes = [
   access: readonly string[];
   storage: readonly StorageAccess[];
 }[];
+
+/** Functions that read the evidence settings without touching the bucket: an edit checks `EVIDENCE_REQUIRED_STATUSES`. */
+export const evidenceSettingsReaders: readonly string[] = ['updateAction'];

@@ -82,7 +82,7 @@ describe('evidence in AWS', () => {
     const offEnvironment =
       off.resources[off.id(off.service.functions.getAttachment!.function)]!.Properties.Environment.Variables;
     expect(offEnvironment.MALWARE_SCAN).toBe('false');
-  });
+  }, 120_000);
 
   it('only the evidence functions may touch the bucket, each exactly the calls its route lists, on its prefix', () => {
     const byHandler = bucketStatements();
@@ -113,5 +113,5 @@ describe('evidence in AWS', () => {
       ATTACHMENT_MAX_BYTES: '10000000',
       ATTACHMENT_TYPES: 'image/jpeg',
     });
-  });
+  }, 120_000);
 });

@@ -324,7 +324,7 @@ describe('evidence on a scoped stack that requires it to close', () => {
     Object.assign(process.env, { ACCESS: 'scoped', EVIDENCE_REQUIRED_STATUSES: '3', LOG_LEVEL: 'silent' });
     const { startLocalStack } = await import('../../infra/local/stack');
     stack = await startLocalStack({ dataDir: dir, store: 'memory', port: 0 });
-  }, 180_000);
+  }, 400_000);
   afterAll(async () => {
     await stack?.close();
     if (stack) rmSync(stack.dataDir, { recursive: true, force: true });
