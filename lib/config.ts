@@ -1,4 +1,5 @@
 import type { AccessMode } from './model/access';
+import type { EvidenceSettings } from './model/evidence';
 import type { ReminderSettings } from './model/reminders';
 import { notificationSettings } from './notifications/settings';
 
@@ -71,6 +72,8 @@ export interface Config {
   sesEndpoint?: string;
   sesConfigurationSet?: string;
   consoleUrl?: string;
+  /** Evidence uploads (contract section 15): the bucket and the limits; see `evidenceSettings`. */
+  evidence: EvidenceSettings;
 }
 
 /** The contract's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -111,6 +114,7 @@ function load(): Config {
     adminGroup: optional('ADMIN_GROUP') ?? 'action-admins',
     accessCacheSeconds: Number(optional('ACCESS_CACHE_SECONDS') ?? 30),
     ...notificationSettings(optional),
+    evidence: evidenceSettings(),
   };
   // A revoked grant must stop working within 60 seconds (contract section 14).
   if (!(config.accessCacheSeconds >= 0 && config.accessCacheSeconds <= 60))
@@ -139,6 +143,40 @@ function accessMode(): AccessMode {
   const value = optional('ACCESS')?.toLowerCase() ?? 'open';
   if (value === 'open' || value === 'scoped') return value;
   throw new Error('ACCESS must be open or scoped');
+}
+
+/**
+ * `EVIDENCE_BUCKET` (unset: no uploads, a 503), `S3_ENDPOINT` (the local storage), `ATTACHMENT_TYPES`,
+ * `ATTACHMENT_MAX_BYTES` (default 25 MiB), `EVIDENCE_REQUIRED_STATUSES` (default none), `MALWARE_SCAN`
+ * (a scanner tags the objects) and `SERVE_UNSCANNED` (default true: where none runs, files are served).
+ */
+function evidenceSettings(): EvidenceSettings {
+  const list = (name: string, fallback: string) =>
+    (optional(name) ?? fallback)
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  const requiredStatuses = list('EVIDENCE_REQUIRED_STATUSES', '');
+  if (requiredStatuses.some((s) => !/^\d{1,9}$/.test(s)))
+    throw new Error('EVIDENCE_REQUIRED_STATUSES must be a comma-separated list of status numbers, e.g. 3');
+  const maxBytes = Number(optional('ATTACHMENT_MAX_BYTES') ?? 25 * 1024 * 1024);
+  // S3 takes at most 5 GB in one POST.
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1 || maxBytes > 5 * 1024 ** 3)
+    throw new Error('ATTACHMENT_MAX_BYTES must be a whole number of bytes from 1 to 5 GiB');
+  const types = list('ATTACHMENT_TYPES', 'image/jpeg,image/png,image/webp,image/heic,application/pdf');
+  if (types.some((t) => !/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(t)))
+    throw new Error(
+      'ATTACHMENT_TYPES must be comma-separated media types in lower case, e.g. image/jpeg,application/pdf',
+    );
+  return {
+    bucket: optional('EVIDENCE_BUCKET'),
+    endpoint: optional('S3_ENDPOINT'),
+    types,
+    maxBytes,
+    requiredStatuses: requiredStatuses.map(Number),
+    malwareScan: flag('MALWARE_SCAN'),
+    serveUnscanned: optional('SERVE_UNSCANNED') === undefined ? true : flag('SERVE_UNSCANNED'),
+  };
 }
 
 /** `true` or `false` (or unset: `false`); anything else is a mistake worth stopping for. */

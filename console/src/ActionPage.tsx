@@ -278,8 +278,8 @@ export function ActionPage({ id }: { id: string }) {
           <dd>
             {action.attachments.length
               ? action.attachments.map((a) => (
-                  <span key={a.url} class="attachment">
-                    {a.name ?? a.url}
+                  <span key={'url' in a ? a.url : a.id} class="attachment">
+                    {a.name ?? ('url' in a ? a.url : '')}
                   </span>
                 ))
               : '—'}

@@ -273,6 +273,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/actions/{id}/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an upload
+         * @description Whoever may comment on the action. Answers an S3 presigned POST valid 15 minutes whose policy pins the object key, the content type and the exact size, so storage refuses any other file (403 or 400 from storage, as S3 words it). POST the form to `url` with every one of `fields` and the file last as `file`; then attach it with POST .../attachments. A type or size outside the settings is a 400; an action with 50 attachments a 409.
+         */
+        post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/actions/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach an uploaded file
+         * @description The uploader, who may still comment. Checks the stored object (there, its size and type the ones declared) and adds it to the action's attachments with a history entry `attachment-added` (event ActionAttachmentAdded) in one transaction; moves the action's version. An uploadId already attached answers 200 with it. A file never attached is deleted within a day.
+         */
+        post: operations["attachUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/actions/{id}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an uploaded file
+         * @description Whoever sees the action. A 302 to a presigned GET valid 5 minutes, with the stored content type and a Content-Disposition naming the file (inline for images, attachment otherwise). A 409 while the malware scan is pending, for a file it found a threat in (never served), and for an unscanned file where the deployment serves only scanned ones.
+         */
+        get: operations["getAttachment"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an uploaded file
+         * @description The uploader, the action's owner or a manager. Removes it with a history entry `attachment-removed` (event ActionAttachmentRemoved), then deletes the stored object.
+         */
+        delete: operations["deleteAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/changes": {
         parameters: {
             query?: never;
@@ -488,12 +552,13 @@ export interface components {
             assignee: components["schemas"]["Person"] & unknown;
             /** @description In endorsement order, at most 100 */
             endorsedBy: components["schemas"]["Endorsement"][];
-            attachments: {
+            /** @description Links (with `url`, sent on create or PATCH) and uploaded files (with `id`, added by POST .../attachments; a PATCH of `attachments` replaces the links and keeps them) */
+            attachments: ({
                 url: string;
                 name?: string;
                 contentType?: string;
                 size?: number;
-            }[];
+            } | components["schemas"]["UploadedAttachment"])[];
             tags: string[];
             /** @description The latest 5 comments, oldest of them first */
             comments: components["schemas"]["Comment"][];
@@ -517,6 +582,19 @@ export interface components {
             email: string | null;
             endorsedAt: string;
         };
+        UploadedAttachment: {
+            id: string;
+            name: string;
+            contentType: string;
+            size: number;
+            uploadedBy: components["schemas"]["Person"];
+            uploadedAt: string;
+            /**
+             * @description The malware scan when the file was attached: `not-scanned` where no scanner runs, `pending`, `clean` or `threat`. Downloads check the current result.
+             * @enum {string}
+             */
+            scan: "not-scanned" | "pending" | "clean" | "threat";
+        };
         Comment: {
             /** @description A time-ordered UUID (v7) */
             id: string;
@@ -529,10 +607,10 @@ export interface components {
             /** @description Versions run 1, 2, 3... with no gaps */
             version: number;
             /**
-             * @description Each entry is also published as an event: ActionCreated (`created`), ActionUpdated (`updated`), ActionDeleted (`deleted`), ActionCommented (`commented`), ActionCommentEdited (`comment-edited`), ActionCommentDeleted (`comment-deleted`), ActionEndorsed (`endorsed`), ActionEndorsementWithdrawn (`endorsement-withdrawn`), ActionDueSoon (`due-soon`), ActionOverdue (`overdue`), ActionEscalated (`escalated`). The due-date reminders (`due-soon`, `overdue`, `escalated`) are written by the service (actor `system`), once per dueAt value.
+             * @description Each entry is also published as an event: ActionCreated (`created`), ActionUpdated (`updated`), ActionDeleted (`deleted`), ActionCommented (`commented`), ActionCommentEdited (`comment-edited`), ActionCommentDeleted (`comment-deleted`), ActionEndorsed (`endorsed`), ActionEndorsementWithdrawn (`endorsement-withdrawn`), ActionDueSoon (`due-soon`), ActionOverdue (`overdue`), ActionEscalated (`escalated`), ActionAttachmentAdded (`attachment-added`), ActionAttachmentRemoved (`attachment-removed`). The due-date reminders (`due-soon`, `overdue`, `escalated`) are written by the service (actor `system`), once per dueAt value.
              * @enum {string}
              */
-            type: "created" | "updated" | "deleted" | "commented" | "comment-edited" | "comment-deleted" | "endorsed" | "endorsement-withdrawn" | "due-soon" | "overdue" | "escalated";
+            type: "created" | "updated" | "deleted" | "commented" | "comment-edited" | "comment-deleted" | "endorsed" | "endorsement-withdrawn" | "due-soon" | "overdue" | "escalated" | "attachment-added" | "attachment-removed";
             actor: components["schemas"]["Person"];
             time: string;
             /** @description For `updated`: exactly the fields that changed */
@@ -551,11 +629,18 @@ export interface components {
             };
             /** @description For the reminders (`due-soon`, `overdue`, `escalated`): the dueAt they are about */
             dueAt?: string;
+            /** @description For `attachment-added` and `attachment-removed`: which uploaded file */
+            attachment?: {
+                id: string;
+                name: string;
+                contentType: string;
+                size: number;
+            };
         };
         Webhook: {
             id: string;
             url: string;
-            /** @description Event types, or ["*"] for all: ActionCreated, ActionUpdated, ActionDeleted, ActionCommented, ActionCommentEdited, ActionCommentDeleted, ActionEndorsed, ActionEndorsementWithdrawn, ActionDueSoon, ActionOverdue, ActionEscalated */
+            /** @description Event types, or ["*"] for all: ActionCreated, ActionUpdated, ActionDeleted, ActionCommented, ActionCommentEdited, ActionCommentDeleted, ActionEndorsed, ActionEndorsementWithdrawn, ActionDueSoon, ActionOverdue, ActionEscalated, ActionAttachmentAdded, ActionAttachmentRemoved */
             events: string[];
             description: string;
             enabled: boolean;
@@ -580,6 +665,18 @@ export interface components {
                 error?: string;
             }[];
             nextAttemptAt?: string;
+        };
+        Upload: {
+            /** @description Send it to POST .../attachments once the file is stored */
+            uploadId: string;
+            /** @description Where to POST the file (multipart/form-data) */
+            url: string;
+            /** @description Every one goes into the form, as given, before the `file` part (which comes last) */
+            fields: {
+                [key: string]: string;
+            };
+            /** @description The policy is valid until then (15 minutes) */
+            expiresAt: string;
         };
         ChangeFeedEntry: components["schemas"]["HistoryEntry"] & {
             actionId: string;
@@ -2404,6 +2501,397 @@ export interface operations {
             };
             /** @description The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled); or (Idempotency-Key) a request with this key is still being processed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The action id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The file name to show and download as; one line */
+                    name: string;
+                    /**
+                     * @description One of ATTACHMENT_TYPES (default image/jpeg, image/png, image/webp, image/heic, application/pdf)
+                     * @example image/jpeg
+                     */
+                    contentType: string;
+                    /** @description The exact size in bytes, at most ATTACHMENT_MAX_BYTES (default 26214400) */
+                    size: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The presigned POST */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this caller. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such action (or comment, or webhook subscription of the caller). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled); or (Idempotency-Key) a request with this key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 65536 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    attachUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The action id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    uploadId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Already attached: the attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedAttachment"];
+                };
+            };
+            /** @description The attachment; Location is where to read it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedAttachment"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this caller. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such action (or comment, or webhook subscription of the caller). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled); or (Idempotency-Key) a request with this key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 65536 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The action id */
+                id: string;
+                /** @description The uploaded attachment's id */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location: the presigned GET */
+            302: {
+                headers: {
+                    /** @description The presigned GET (5 minutes) */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such action (or comment, or webhook subscription of the caller). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled); or (Idempotency-Key) a request with this key is still being processed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The action id */
+                id: string;
+                /** @description The uploaded attachment's id */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this caller. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such action (or comment, or webhook subscription of the caller). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

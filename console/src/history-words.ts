@@ -94,5 +94,10 @@ export function historyInWords(entry: HistoryEntry): string {
       return 'Overdue';
     case 'escalated':
       return 'Escalated';
+    // Placeholders until the console's evidence screens (issue 38, item 6) word them.
+    case 'attachment-added':
+      return `${who} added ${entry.attachment?.name ?? 'a file'}`;
+    case 'attachment-removed':
+      return `${who} removed ${entry.attachment?.name ?? 'a file'}`;
   }
 }

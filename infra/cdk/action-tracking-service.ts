@@ -54,6 +54,7 @@ import {
 } from '../../lib/http/routes';
 import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type ConsoleOptions, ServiceConsole } from './console';
+import { type EvidenceOptions, EvidenceStorage } from './evidence';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
 export interface ActionTrackingServiceProps {
@@ -119,6 +120,10 @@ export interface ActionTrackingServiceProps {
    * app client and a domain of `userPool`). Default: on; `false` leaves all of it out.
    */
   console?: boolean | ConsoleOptions;
+  /** GuardDuty Malware Protection for S3 on the evidence bucket (contract section 15). Default: on. */
+  malwareScan?: boolean;
+  /** Evidence limits and rules (`infra/cdk/evidence.ts`). Default: its defaults. */
+  evidence?: Omit<EvidenceOptions, 'removalPolicy' | 'malwareScan'>;
 }
 
 const attributeType: Record<KeyType, AttributeType> = { S: AttributeType.STRING, N: AttributeType.NUMBER };
@@ -181,6 +186,8 @@ export class ActionTrackingService extends Construct {
   readonly alarms: Alarm[] = [];
   /** The API's base URL. */
   readonly url: string;
+  /** The evidence bucket and its malware scanning. */
+  readonly evidence: EvidenceStorage;
   /** The console, unless the `console` prop is `false`. */
   readonly console?: ServiceConsole;
   /** The app clients whose ID tokens the API accepts: the service's, and the console's. */
@@ -202,6 +209,11 @@ export class ActionTrackingService extends Construct {
     this.userPoolClient = props.userPoolClient ?? this.addUserPoolClient();
     this.eventBus = props.eventBus ?? new EventBus(this, 'Bus');
     this.audience = [this.userPoolClient];
+    this.evidence = new EvidenceStorage(this, 'Evidence', {
+      ...props.evidence,
+      malwareScan: props.malwareScan,
+      removalPolicy,
+    });
     this.environment = functionEnvironment(this, props, reminderInterval, () =>
       this.audience.map((client) => client.userPoolClientId).join(','),
     );
@@ -291,6 +303,7 @@ export class ActionTrackingService extends Construct {
     // Every authenticated route also updates its caller's quota window.
     for (const route of routes)
       this.handlerFunction(route.handler, route.public ? route.access : [...new Set([...route.access, QUOTA_ACCESS])]);
+    this.evidence.configure(this.functions);
     this.handlerFunction(fallbackRoute.handler, []);
     const ingest = this.handlerFunction(ingestFunction.handler, ingestFunction.access, INGEST_TIMEOUT);
     // The rule of addIngest routes only these sources; ingest also refuses any other, whatever the way in.

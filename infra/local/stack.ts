@@ -25,6 +25,7 @@ import {
 import { type LocalMail, startMail } from './mail';
 import { sharedMemoryEngine } from './shared-engine';
 import { createSignIn } from './sign-in';
+import { startStorage, storageEnvironment } from './storage';
 import { LOCAL_TABLE_NAME, type LocalStore, startStore, startTableOn } from './store';
 import { type StreamReader, startStreamReader } from './stream-reader';
 
@@ -111,7 +112,9 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const site = createConsoleSite(await buildConsole());
   const signIn = createSignIn(issuer, options.idTokenSeconds);
   const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
-  Object.assign(process.env, localEnvironment(dataDir, store.endpoint, store.tableName));
+  // The evidence bucket (contract section 15): on DATA_DIR/s3, or a temporary directory for a memory store.
+  const storage = await startStorage(options.store === 'memory' ? {} : { directory: join(dataDir, 's3') });
+  Object.assign(process.env, localEnvironment(dataDir, store.endpoint, store.tableName), storageEnvironment(storage));
   const mail: LocalMail = await startMail();
   // Emails link to this stack's console (and its one-click unsubscribe); with port 0 it is known once listening.
   Object.assign(process.env, mail.environment, { CONSOLE_URL: `http://127.0.0.1:${options.port ?? 3000}` });
@@ -139,6 +142,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     await sweeper.stop();
     await mail.close();
     await store.close();
+    await storage.close();
     throw error;
   }
   const dueDates = options.sweepEverySeconds ? startDueDateSweeper(options.sweepEverySeconds) : undefined;
@@ -147,7 +151,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   process.env.CONSOLE_URL = url;
   writePrivateFile(
     stackFile(dataDir),
-    JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint, mail: mail.url }),
+    JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint, mail: mail.url, s3: storage.endpoint }),
   );
 
   return {
@@ -166,6 +170,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       await sweeper.stop();
       await mail.close();
       await store.close();
+      await storage.close();
       rmSync(stackFile(dataDir), { force: true });
     },
   };

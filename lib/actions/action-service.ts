@@ -1,4 +1,5 @@
 import { patchRefusal, refusal } from '../access/refusals';
+import { getConfig } from '../config';
 import { badCursor, encodeCursor, openCursor } from '../cursor';
 import { nowIso } from '../dates';
 import { noSuchAction, ValidationError } from '../errors';
@@ -14,6 +15,7 @@ import {
   personFrom,
   producerActionId,
 } from '../model/edits';
+import { requireEvidence } from '../model/evidence';
 import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from '../model/validation';
 import { toView } from '../model/view';
 import { type GuardedWrite, getAction as getStored, mutate, putNewAction } from '../store/actions/writes';
@@ -200,6 +202,7 @@ export async function updateAction(
   const refuses = (rights: Rights, current: Action) => patchRefusal(viewer, patch, rights, current);
   const result = await mutate(id, { caller, viewer, expectedVersions, refuses }, nowIso, (current, stamp) => {
     const next = applyPatch(current, patch, stamp);
+    requireEvidence(current, next, getConfig().evidence.requiredStatuses);
     return { next, entry: { type: 'updated', changes: changesBetween(current, next) } };
   });
   return result.after as Action;

@@ -55,6 +55,7 @@ export function eventOf(entry: RecordedEntry): PublishedEvent {
         : {}),
       ...(entry.action ? { action: entry.action } : {}),
       ...(entry.dueAt ? { dueAt: entry.dueAt } : {}),
+      ...(entry.attachment ? { attachment: entry.attachment } : {}),
       ...(entry.subject ?? {}),
     },
     ...(entry.sight ? { sight: entry.sight } : {}),

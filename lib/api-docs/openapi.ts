@@ -15,6 +15,7 @@ import {
   webhookEventTypes,
   webhookPatchSchema,
 } from '../webhooks/subscriptions';
+import { evidenceOperations, evidenceTag } from './evidence';
 import { notificationOperations, notificationsTag, notificationTags } from './notifications';
 import {
   actionViewSchema as actionView,
@@ -268,6 +269,7 @@ const operations: {
   [H in RouteHandler]: (route: RouteDefinition) => Omit<Operation, 'operationId'> & { operationId?: string };
 } = {
   ...notificationOperations(problems),
+  ...evidenceOperations({ problems, jsonBody }),
   createAction: (r) => ({
     method: 'post',
     path: r.path,
@@ -617,6 +619,7 @@ const tags = [
     description: 'Every change and reminder posted to your own endpoint, signed (Standard Webhooks 1.0).',
   },
   notificationsTag,
+  evidenceTag,
   { name: 'This document', description: 'The API description as OpenAPI 3.1, and this page.' },
 ] as const;
 
@@ -647,6 +650,7 @@ const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
   redeliverWebhook: 'Webhooks',
   openApi: 'This document',
   docs: 'This document',
+  ...{ createUpload: 'Evidence', attachUpload: 'Evidence', getAttachment: 'Evidence', deleteAttachment: 'Evidence' },
 };
 
 /** What a receiver scans for in the reminders it may be sent. */

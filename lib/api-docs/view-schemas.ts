@@ -32,6 +32,22 @@ const endorsement = z
   .object({ id: z.string(), name: z.string(), email: z.string().nullable(), endorsedAt: z.string() })
   .openapi('Endorsement');
 
+/** An uploaded file attached to an action (contract section 15). */
+export const uploadedAttachmentSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    contentType: z.string(),
+    size: z.number().int(),
+    uploadedBy: person,
+    uploadedAt: z.string(),
+    scan: z.enum(['not-scanned', 'pending', 'clean', 'threat']).openapi({
+      description:
+        'The malware scan when the file was attached: `not-scanned` where no scanner runs, `pending`, `clean` or `threat`. Downloads check the current result.',
+    }),
+  })
+  .openapi('UploadedAttachment');
+
 const historyTypes = Object.keys(eventTypeOf) as [HistoryType, ...HistoryType[]];
 
 export const historyEntrySchema = z
@@ -65,6 +81,10 @@ export const historyEntrySchema = z
       .string()
       .optional()
       .openapi({ description: 'For the reminders (`due-soon`, `overdue`, `escalated`): the dueAt they are about' }),
+    attachment: z
+      .object({ id: z.string(), name: z.string(), contentType: z.string(), size: z.number().int() })
+      .optional()
+      .openapi({ description: 'For `attachment-added` and `attachment-removed`: which uploaded file' }),
   })
   .openapi('HistoryEntry');
 
@@ -109,14 +129,22 @@ export const actionViewSchema = z
     endorsedBy: z
       .array(endorsement)
       .openapi({ description: `In endorsement order, at most ${actionLimits.endorsements}` }),
-    attachments: z.array(
-      z.object({
-        url: z.string(),
-        name: z.string().optional(),
-        contentType: z.string().optional(),
-        size: z.number().int().optional(),
+    attachments: z
+      .array(
+        z.union([
+          z.object({
+            url: z.string(),
+            name: z.string().optional(),
+            contentType: z.string().optional(),
+            size: z.number().int().optional(),
+          }),
+          uploadedAttachmentSchema,
+        ]),
+      )
+      .openapi({
+        description:
+          'Links (with `url`, sent on create or PATCH) and uploaded files (with `id`, added by POST .../attachments; a PATCH of `attachments` replaces the links and keeps them)',
       }),
-    ),
     tags: z.array(z.string()),
     comments: z
       .array(commentSchema)

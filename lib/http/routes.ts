@@ -1,3 +1,4 @@
+import { evidenceRoutes, type StorageAccess } from './evidence-routes';
 import { notificationFunctions, notificationRoutes } from './notification-routes';
 
 /**
@@ -28,6 +29,8 @@ export interface RouteDefinition {
   access: readonly TableAccess[];
   /** Public routes skip the authorizer. */
   public?: boolean;
+  /** What the handler may do to the evidence bucket (`evidence-routes.ts`). */
+  storage?: readonly StorageAccess[];
 }
 
 /**
@@ -96,6 +99,7 @@ const routeTable = [
     handler: 'redeliverWebhook',
     access: ['GetItem', 'PutItem', 'UpdateItem'],
   },
+  ...evidenceRoutes,
   { method: 'GET', path: '/api/changes', handler: 'listChanges', access: ['Query', 'BatchGetItem'] },
   ...notificationRoutes,
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },

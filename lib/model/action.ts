@@ -18,6 +18,20 @@ export interface Attachment {
   size?: number;
 }
 
+/** Where an uploaded file stands with the malware scanner (contract section 15). */
+export type ScanState = 'not-scanned' | 'pending' | 'clean' | 'threat';
+
+/** A file uploaded to storage and attached (`lib/model/evidence.ts`); a link attachment has a `url` instead of an `id`. */
+export interface UploadedAttachment {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  uploadedBy: Person;
+  uploadedAt: string;
+  scan: ScanState;
+}
+
 /** The seven location fields, in the order the seed lists them. */
 export const locationFields = [
   'businessUnit',
@@ -48,7 +62,7 @@ export interface Action {
   assignee: Person | null;
   /** Who endorsed the action, in endorsement order (at most `actionLimits.endorsements`). */
   endorsedBy: Endorsement[];
-  attachments: Attachment[];
+  attachments: Array<Attachment | UploadedAttachment>;
   tags: string[];
   /** The latest `actionLimits.latestComments` comments, oldest of them first. */
   comments: Comment[];

@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import { type Action, type Location, locationFields, type Person } from './action';
+import { withLinks } from './evidence';
 import type { ActionPatch, CreateActionBody } from './validation';
 import { toView } from './view';
 
@@ -83,7 +84,7 @@ export function applyPatch(action: Action, patch: ActionPatch, now: string): Act
   if (patch.priority !== undefined) next.priority = patch.priority;
   if (patch.status !== undefined) next.status = patch.status;
   if (patch.allowAnonymousEdits !== undefined) next.allowAnonymousEdits = patch.allowAnonymousEdits;
-  if (patch.attachments !== undefined) next.attachments = patch.attachments ?? [];
+  if (patch.attachments !== undefined) next.attachments = withLinks(action.attachments, patch.attachments ?? []);
   if (patch.tags !== undefined) next.tags = patch.tags ?? [];
   if (patch.assignee !== undefined) next.assignee = patch.assignee ? personFrom(patch.assignee) : null;
   if (patch.location !== undefined) {

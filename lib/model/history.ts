@@ -18,7 +18,9 @@ export type HistoryType =
   | 'endorsement-withdrawn'
   | 'due-soon'
   | 'overdue'
-  | 'escalated';
+  | 'escalated'
+  | 'attachment-added'
+  | 'attachment-removed';
 
 export type Changes = Record<string, { before: unknown; after: unknown }>;
 
@@ -37,6 +39,8 @@ export interface HistoryEntry {
   comment?: { id: string; author?: Person; text?: string };
   /** For the reminder types (`due-soon`, `overdue`, `escalated`): the `dueAt` the reminder is about. */
   dueAt?: string;
+  /** For `attachment-added` and `attachment-removed`: which uploaded file (section 15). */
+  attachment?: { id: string; name: string; contentType: string; size: number };
 }
 
 /** A stored entry also keeps the action as it was created or deleted, for the event. */
@@ -54,7 +58,7 @@ export interface RecordedEntry extends HistoryEntry {
 }
 
 /** What a change records; the store adds the version, the time and the actor. */
-export type EntryDraft = Pick<RecordedEntry, 'type' | 'changes' | 'dueAt' | 'subject'> & {
+export type EntryDraft = Pick<RecordedEntry, 'type' | 'changes' | 'dueAt' | 'subject' | 'attachment'> & {
   comment?: { id: string; author: Person };
 };
 
@@ -71,4 +75,6 @@ export const eventTypeOf: Record<HistoryType, string> = {
   'due-soon': 'ActionDueSoon',
   overdue: 'ActionOverdue',
   escalated: 'ActionEscalated',
+  'attachment-added': 'ActionAttachmentAdded',
+  'attachment-removed': 'ActionAttachmentRemoved',
 };

@@ -209,7 +209,7 @@ export function recordedEntryFrom(item: Item): RecordedEntry {
 
 /** A history entry as the API shows it. */
 export function historyEntryFrom(item: Item): HistoryEntry {
-  const { version, type, actor, time, changes, comment, dueAt } = recordedEntryFrom(item);
+  const { version, type, actor, time, changes, comment, dueAt, attachment } = recordedEntryFrom(item);
   return {
     version: Number(version),
     type,
@@ -219,6 +219,7 @@ export function historyEntryFrom(item: Item): HistoryEntry {
     // Only the id and the author: entries recorded before the text left them may still hold one.
     ...(comment ? { comment: { id: comment.id, ...(comment.author ? { author: comment.author } : {}) } } : {}),
     ...(dueAt ? { dueAt } : {}),
+    ...(attachment ? { attachment } : {}),
   };
 }
 

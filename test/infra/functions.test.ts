@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
+import { evidenceSettingsReaders } from '../../lib/http/evidence-routes';
 import {
   fallbackRoute,
   ingestFunction,
@@ -122,16 +123,22 @@ describe('the functions', () => {
       expect(variables.EVENT_SOURCE).toBe('action-tracking');
       return;
     }
-    expect(Object.keys(variables).sort()).toEqual([
-      'CLOSED_STATUSES',
-      'DUE_SOON_HOURS',
-      'ESCALATE_AFTER_HOURS',
-      'NODE_OPTIONS',
-      'REMINDER_INTERVAL_SECONDS',
-      'TABLE_NAME',
-      'USER_POOL_CLIENT_ID',
-      'USER_POOL_ID',
-    ]);
+    // Evidence (contract section 15): its functions and the edit, which checks EVIDENCE_REQUIRED_STATUSES.
+    const evidence =
+      routes.some((r) => r.handler === handler && r.storage) || evidenceSettingsReaders.includes(handler);
+    expect(Object.keys(variables).sort()).toEqual(
+      [
+        'CLOSED_STATUSES',
+        'DUE_SOON_HOURS',
+        'ESCALATE_AFTER_HOURS',
+        'NODE_OPTIONS',
+        'REMINDER_INTERVAL_SECONDS',
+        'TABLE_NAME',
+        'USER_POOL_CLIENT_ID',
+        'USER_POOL_ID',
+        ...(evidence ? ['EVIDENCE_BUCKET', 'MALWARE_SCAN', 'SERVE_UNSCANNED'] : []),
+      ].sort(),
+    );
     expect(variables).toMatchObject({
       CLOSED_STATUSES: '3,4',
       DUE_SOON_HOURS: '24',
@@ -210,6 +217,10 @@ describe('least privilege', () => {
           ]),
         );
       }
+      // Evidence: the calls its route lists on the bucket, each on its prefix (test/infra/evidence.test.ts).
+      const bucket = deployed.id(deployed.service.evidence.bucket);
+      for (const { prefix, actions } of routes.find((r) => r.handler === handler)?.storage ?? [])
+        expected.set(`${bucket}.Arn/${prefix}*`, new Set(actions));
       expect(new Map(others)).toEqual(expected);
     },
   );

@@ -1,0 +1,100 @@
+import * as z from 'zod';
+import { HttpError } from '../errors';
+import { type Action, type Attachment, actionLimits, type UploadedAttachment } from './action';
+import { oneLine } from './validation';
+
+/**
+ * Evidence (contract section 15): files uploaded straight to storage and then attached to an
+ * action, beside the link attachments a client sends on create or PATCH. Pure: what an upload
+ * request may ask, what an uploaded attachment holds, how it is served, and the rule that a
+ * status may need evidence. The use cases are in `lib/evidence/`.
+ */
+
+/** The deployment's evidence settings (`lib/config.ts` reads them). */
+export interface EvidenceSettings {
+  /** `EVIDENCE_BUCKET`; unset: no uploads (503). */
+  bucket?: string;
+  /** `S3_ENDPOINT`: the local storage; unset in AWS. */
+  endpoint?: string;
+  /** `ATTACHMENT_TYPES`: the media types an upload may have. */
+  types: string[];
+  /** `ATTACHMENT_MAX_BYTES`: the largest upload. */
+  maxBytes: number;
+  /** `EVIDENCE_REQUIRED_STATUSES`: statuses an action may move to only with an uploaded attachment. */
+  requiredStatuses: number[];
+  /** `MALWARE_SCAN`: a scanner (GuardDuty) tags every object with its result. */
+  malwareScan: boolean;
+  /** `SERVE_UNSCANNED`: where no scanner runs, whether files are served. */
+  serveUnscanned: boolean;
+}
+
+/** Whether an attachment is an uploaded file (not a link). */
+export const isUploaded = (attachment: Attachment | UploadedAttachment): attachment is UploadedAttachment =>
+  'id' in attachment && typeof attachment.id === 'string';
+
+export const uploadsOf = (action: Pick<Action, 'attachments'>): UploadedAttachment[] =>
+  action.attachments.filter(isUploaded);
+
+/**
+ * The attachments after a PATCH or create that sends `attachments`: the links it sends, with the
+ * uploaded files kept (they come and go only through the attachment routes, which also delete
+ * the stored object, so a PATCH can neither forge nor orphan one).
+ */
+export const withLinks = (current: Action['attachments'], links: readonly Attachment[]): Action['attachments'] => [
+  ...current.filter(isUploaded),
+  ...links,
+];
+
+/** The body of `POST /api/actions/{id}/uploads`, against the deployment's types and size. */
+export const uploadRequestSchema = (settings: Pick<EvidenceSettings, 'types' | 'maxBytes'>) =>
+  z.strictObject({
+    name: oneLine(
+      z
+        .string()
+        .min(1, 'must not be empty')
+        .max(actionLimits.shortText, `must be at most ${actionLimits.shortText} characters`)
+        .refine((s) => s.trim() !== '', 'must not be only white space'),
+    ),
+    contentType: z.string().refine((t) => settings.types.includes(t), `must be one of ${settings.types.join(', ')}`),
+    size: z
+      .number()
+      .int('must be a whole number of bytes')
+      .min(1, 'must be at least 1 byte')
+      .max(settings.maxBytes, `must be at most ${settings.maxBytes} bytes`),
+  });
+
+export const attachRequestSchema = z.strictObject({
+  uploadId: z.string().regex(/^[0-9a-f-]{36}$/, 'must be an uploadId as POST .../uploads returned it'),
+});
+
+/**
+ * `Content-Disposition` for a download: images may show in the page, every other type is saved
+ * as a file; the name is given as RFC 6266 asks (an ASCII fallback and the UTF-8 `filename*`).
+ */
+export function dispositionOf(attachment: Pick<UploadedAttachment, 'name' | 'contentType'>): string {
+  const kind = attachment.contentType.startsWith('image/') ? 'inline' : 'attachment';
+  const ascii = attachment.name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeRFC5987(attachment.name)}`;
+}
+
+const encodeRFC5987 = (text: string): string =>
+  encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** 409 naming `attachments`: the status asked for needs an uploaded file first. */
+export class EvidenceRequiredError extends HttpError {
+  constructor(status: number) {
+    super(
+      409,
+      'Conflict',
+      `Status ${status} needs evidence: attach an uploaded file (POST .../uploads, then .../attachments) first.`,
+      'evidence-required',
+      [{ field: 'attachments', message: `status ${status} needs at least one uploaded attachment` }],
+    );
+  }
+}
+
+/** Refuses a change into a status that needs evidence when the action has no uploaded file. */
+export function requireEvidence(before: Action, after: Action, requiredStatuses: readonly number[]): void {
+  if (after.status === before.status || !requiredStatuses.includes(after.status)) return;
+  if (uploadsOf(after).length === 0) throw new EvidenceRequiredError(after.status);
+}
