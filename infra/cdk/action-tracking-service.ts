@@ -55,6 +55,7 @@ import {
 import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type ConsoleOptions, ServiceConsole } from './console';
 import { type EvidenceOptions, EvidenceStorage } from './evidence';
+import { ServiceNotifications } from './notifications';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
 export interface ActionTrackingServiceProps {
@@ -124,6 +125,13 @@ export interface ActionTrackingServiceProps {
   malwareScan?: boolean;
   /** Evidence limits and rules (`infra/cdk/evidence.ts`). Default: its defaults. */
   evidence?: Omit<EvidenceOptions, 'removalPolicy' | 'malwareScan'>;
+  /**
+   * Email to people (contract section 16): the sender, e.g. `Actions <actions@example.com>`, an
+   * address of `notificationsIdentity`, verified in SES. Default: none, and email is off.
+   */
+  notificationsFrom?: string;
+  /** The SES identity (verified domain or address) the notifier sends as. Default: the domain of `notificationsFrom`. */
+  notificationsIdentity?: string;
 }
 
 const attributeType: Record<KeyType, AttributeType> = { S: AttributeType.STRING, N: AttributeType.NUMBER };
@@ -190,6 +198,8 @@ export class ActionTrackingService extends Construct {
   readonly evidence: EvidenceStorage;
   /** The console, unless the `console` prop is `false`. */
   readonly console?: ServiceConsole;
+  /** Email to people, when `notificationsFrom` is set. */
+  readonly notifications?: ServiceNotifications;
   /** The app clients whose ID tokens the API accepts: the service's, and the console's. */
   private readonly audience: IUserPoolClient[];
   /** What every handler of `functions/` is given: the table, the pool, the limits and the due-date settings. */
@@ -231,7 +241,22 @@ export class ActionTrackingService extends Construct {
     this.eventsDeadLetterQueue = this.addEventPublisher(props);
     ({ webhookDeadLetterQueue: this.webhookDeadLetterQueue, webhookQueue: this.webhookQueue } =
       this.addWebhooks(props));
+    if (props.notificationsFrom) this.notifications = this.addNotifications(props, reminderInterval);
     this.addAlarms(props);
+  }
+
+  /** Email to people, when the props name a sender (infra/cdk/notifications.ts). */
+  private addNotifications(props: ActionTrackingServiceProps, interval: Duration): ServiceNotifications {
+    const from = props.notificationsFrom as string;
+    return new ServiceNotifications(this, 'Notifications', {
+      from,
+      identity: props.notificationsIdentity ?? from.replace(/^.*<(.*)>\s*$/, '$1').split('@')[1] ?? from,
+      eventBus: this.eventBus,
+      eventSource: props.eventSource ?? 'action-tracking',
+      interval,
+      ...(this.console ? { consoleUrl: this.console.url } : {}),
+      handlerFunction: (handler, access, timeout) => this.handlerFunction(handler, access, timeout),
+    });
   }
 
   /** The pool of the people who use the service, when the props bring none. */

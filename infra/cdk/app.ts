@@ -13,7 +13,13 @@ const ephemeral = String(app.node.tryGetContext('ephemeral')) === 'true';
 new ActionTrackingStack(app, String(app.node.tryGetContext('stackName') ?? 'ActionTracking'), {
   description: 'Action tracking service: HTTP API, Lambda, DynamoDB, Cognito, EventBridge',
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-  service: ephemeral ? { removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false } : {},
+  service: {
+    ...(ephemeral ? { removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false } : {}),
+    // `-c notificationsFrom="Actions <actions@example.com>"` turns email on (README, Notifications).
+    ...(app.node.tryGetContext('notificationsFrom')
+      ? { notificationsFrom: String(app.node.tryGetContext('notificationsFrom')) }
+      : {}),
+  },
 });
 // Every finding of the AWS Solutions rules fails the synth, unless suppressed with a reason.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

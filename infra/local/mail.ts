@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import startSesStandIn from 'aws-ses-v2-local';
 
@@ -32,4 +32,13 @@ export async function startMail(): Promise<LocalMail> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** A port free now (the system's pick for port 0), for a stack that must know its address before it listens. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

@@ -22,7 +22,7 @@ import {
   LOCAL_USER_POOL_ID,
   writePrivateFile,
 } from './issuer';
-import { type LocalMail, startMail } from './mail';
+import { freePort, type LocalMail, startMail } from './mail';
 import { sharedMemoryEngine } from './shared-engine';
 import { createSignIn } from './sign-in';
 import { startStorage, storageEnvironment } from './storage';
@@ -115,9 +115,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   // The evidence bucket (contract section 15): on DATA_DIR/s3, or a temporary directory for a memory store.
   const storage = await startStorage(options.store === 'memory' ? {} : { directory: join(dataDir, 's3') });
   Object.assign(process.env, localEnvironment(dataDir, store.endpoint, store.tableName), storageEnvironment(storage));
+  // Emails link to this stack's console (and its one-click unsubscribe), so its port is chosen now.
+  const port = options.port === 0 ? await freePort() : (options.port ?? 3000);
   const mail: LocalMail = await startMail();
-  // Emails link to this stack's console (and its one-click unsubscribe); with port 0 it is known once listening.
-  Object.assign(process.env, mail.environment, { CONSOLE_URL: `http://127.0.0.1:${options.port ?? 3000}` });
+  Object.assign(process.env, mail.environment, { CONSOLE_URL: `http://127.0.0.1:${port}` });
 
   await preloadHandlers();
   // Webhooks as in AWS: the published events become deliveries whose first attempts run at once,
@@ -133,7 +134,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const server = createGateway(
     async (request, response) => site.handle(request, response) || signIn.handle(request, response),
   );
-  server.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
+  server.listen(port, options.host ?? '127.0.0.1');
   try {
     await once(server, 'listening');
   } catch (error) {
@@ -146,9 +147,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     throw error;
   }
   const dueDates = options.sweepEverySeconds ? startDueDateSweeper(options.sweepEverySeconds) : undefined;
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  process.env.CONSOLE_URL = url;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   writePrivateFile(
     stackFile(dataDir),
     JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint, mail: mail.url, s3: storage.endpoint }),

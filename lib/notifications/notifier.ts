@@ -102,6 +102,9 @@ export async function mayEmail(person: KnownPerson): Promise<string | undefined>
 /** Tells everyone one event tells; throws when a send failed (its claim given back), so the event comes again. */
 async function notifyOne(event: PublishedEvent, report: NotifyReport): Promise<void> {
   if (!TOLD_BY.has(event.detailType)) return;
+  // Most events concern nobody (a create without an assignee, an edit by the only person on it):
+  // with the event's own sight that is known before any read.
+  if (event.sight && peopleConcerned(event, event.sight).length === 0) return;
   const current = await getAction(String(event.detail.id));
   const sight = sightOf(event, current);
   const concerned = peopleConcerned(event, sight);

@@ -16,6 +16,8 @@ import { attr } from './table';
  */
 
 const key = (id: string, sk: string) => ({ [attr.id]: id, [attr.sortKey]: sk });
+// Attribute names here are long words on purpose: the short ones of `attr` are index keys
+// (`st` is the status index's number), and an item of this file must never enter an index.
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const WEEK_SECONDS = 7 * 86_400;
 const live = (item: Item | undefined) =>
@@ -204,12 +206,12 @@ export async function claimSend(personId: string, eventId: string, token: string
       TableName: tableName(),
       Item: {
         ...key(`nx#${personId}`, eventId),
-        st: 'claimed',
+        sendState: 'claimed',
         tok: token,
         lease: now + CLAIM_LEASE_SECONDS,
         [attr.expiresAt]: now + WEEK_SECONDS,
       },
-      ConditionExpression: 'attribute_not_exists(#id) OR #ttl <= :now OR (st = :claimed AND #lease <= :now)',
+      ConditionExpression: 'attribute_not_exists(#id) OR #ttl <= :now OR (sendState = :claimed AND #lease <= :now)',
       ExpressionAttributeNames: { '#id': attr.id, '#ttl': attr.expiresAt, '#lease': 'lease' },
       ExpressionAttributeValues: { ':now': now, ':claimed': 'claimed' },
     }),
@@ -222,7 +224,7 @@ export async function markSent(personId: string, eventId: string, token: string)
     new UpdateCommand({
       TableName: tableName(),
       Key: key(`nx#${personId}`, eventId),
-      UpdateExpression: 'SET st = :sent REMOVE lease',
+      UpdateExpression: 'SET sendState = :sent REMOVE lease',
       ConditionExpression: 'tok = :tok',
       ExpressionAttributeValues: { ':sent': 'sent', ':tok': token },
     }),
@@ -235,7 +237,7 @@ export async function releaseSend(personId: string, eventId: string, token: stri
     new DeleteCommand({
       TableName: tableName(),
       Key: key(`nx#${personId}`, eventId),
-      ConditionExpression: 'tok = :tok AND st = :claimed',
+      ConditionExpression: 'tok = :tok AND sendState = :claimed',
       ExpressionAttributeValues: { ':tok': token, ':claimed': 'claimed' },
     }),
   );

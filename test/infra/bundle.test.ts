@@ -23,14 +23,18 @@ describe('npx cdk synth', () => {
   let assembly: CloudAssembly;
 
   beforeAll(async () => {
-    output = await run('npx', ['cdk', 'synth', '--quiet', '--no-notices', '--output', outdir], {
-      env: {
-        ...process.env,
-        CDK_DISABLE_CLI_TELEMETRY: 'true',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    output = await run(
+      'npx',
+      ['cdk', 'synth', '--quiet', '--no-notices', '-c', 'notificationsFrom=actions@example.com', '--output', outdir],
+      {
+        env: {
+          ...process.env,
+          CDK_DISABLE_CLI_TELEMETRY: 'true',
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
+        maxBuffer: 16 * 1024 * 1024,
       },
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    );
     assembly = new CloudAssembly(outdir);
     sizes = bundleSizes(assembly);
   }, 240_000);

@@ -235,7 +235,7 @@ describe('least privilege', () => {
     expect(create).not.toContain('dynamodb:Scan');
   });
 
-  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment, the webhook functions and the stream consumer (search postings) may delete an item', () => {
+  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment, the webhook functions, the stream consumer (search postings) and the notification preferences (the digest roster) may delete an item', () => {
     const actions = deployed
       .ofType('AWS::IAM::Policy')
       .flatMap(([, policy]) =>
@@ -252,8 +252,12 @@ describe('least privilege', () => {
       'deleteComment',
       'deleteWebhook',
       'deliverWebhooks',
+      // Notification preferences: leaving the daily digest removes the person's roster entry.
+      'getNotificationPreferences',
       'publishEvents',
       'sweepWebhooks',
+      'unsubscribeNotifications',
+      'updateNotificationPreferences',
     ]);
     for (const [, role] of deployed.ofType('AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
