@@ -14,9 +14,11 @@ const usage = `usage: npm run recount [-- --fix]
 
 Recomputes every list counter (the total and one per value of owner, assignee, status,
 priority, site, business unit and producer) from the actions of the stack that \`npm start\`
-runs on DATA_DIR (default .data), and reports any counter that differs. On a terminal it
+runs on DATA_DIR (default .data), and reports any counter that differs; proves the search
+postings the same way (each action's are what its title and reference make, none without
+its action). On a terminal it
 prints its progress every few seconds.
-  --fix    repair the counters that differ
+  --fix    repair the counters and postings that differ
   --help   this text`;
 
 const { values: args } = commandLine(usage, { fix: { type: 'boolean', default: false } });
@@ -36,6 +38,15 @@ const scanned = progress('recount', 'items scanned');
 const report = await recount({ fix: Boolean(args.fix), onScanned: (items) => scanned.tick(items) });
 scanned.finish();
 for (const d of report.drift) console.log(`${d.counter}: counter says ${d.stored}, the actions say ${d.actual}`);
+const { postings } = report;
+const postingDrift = postings.actions.length + postings.orphans.length;
+for (const key of postings.actions) console.log(`search postings of ${key} differ from what its texts make`);
+for (const key of postings.orphans) console.log(`search postings of ${key} have no action`);
+console.log(
+  postingDrift === 0
+    ? 'every action has exactly the search postings its texts make'
+    : `${postingDrift} actions' search postings drifted${report.fixed ? ', repaired' : ' (run with --fix to repair)'}`,
+);
 console.log(
   `${report.actions} actions, ${report.counters} counter values: ${
     report.drift.length === 0
@@ -43,4 +54,4 @@ console.log(
       : `${report.drift.length} counters drifted${report.fixed ? ', repaired' : ' (run with --fix to repair)'}`
   }`,
 );
-process.exit(report.drift.length > 0 && !report.fixed ? 1 : 0);
+process.exit(report.drift.length + postingDrift > 0 && !report.fixed ? 1 : 0);

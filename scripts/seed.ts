@@ -2,7 +2,8 @@ import { commandLine, fail } from '../infra/command-line';
 import { requireRunningStack } from '../infra/local/cli';
 import { progress } from '../infra/local/progress';
 import { localEnvironment } from '../infra/local/stack';
-import { writeInBulk } from '../lib/store/bulk/bulk';
+import { beginBulkLoad, endBulkLoad, writeInBulk } from '../lib/store/bulk/bulk';
+import { recount } from '../lib/store/counters/recount';
 import { seedActions } from './seed-data';
 
 /**
@@ -38,14 +39,34 @@ const shown = progress('seed', 'actions', actions);
 const seeded = function* () {
   for (const action of seedActions(actions, seed)) yield { action, actor: action.owner };
 };
-const { written, existed } = await writeInBulk(seeded(), { written: (n) => shown.tick(n) }).catch((error: unknown) =>
-  // Actions may have landed without their counters: recount finds and repairs that.
-  fail(
-    `seed stopped: ${error instanceof Error ? error.message : String(error)} Run it again (it skips what is stored), then \`npm run recount -- --fix\`.`,
-    1,
-  ),
+const started = performance.now();
+// A load cut short left its mark: this one resumes it (the actions stored are skipped) and then
+// repairs what the cut left, counters behind the actions and actions without search postings.
+const resumed = await beginBulkLoad();
+const { written, existed, phases } = await writeInBulk(seeded(), { written: (n) => shown.tick(n) }).catch(
+  (error: unknown) =>
+    // Actions may have landed without their counters: recount finds and repairs that.
+    fail(
+      `seed stopped: ${error instanceof Error ? error.message : String(error)} Run it again: it skips what is stored and repairs what the cut left.`,
+      1,
+    ),
 );
 shown.finish();
+if (resumed) {
+  const repair = await recount({ fix: true });
+  console.log(
+    `Resumed a load cut short: ${repair.drift.length} counters and ${repair.postings.actions.length + repair.postings.orphans.length} actions' search postings repaired.`,
+  );
+}
+await endBulkLoad();
+const seconds = (performance.now() - started) / 1000;
+console.log(
+  `${Math.round(seconds * 10) / 10} s, ${Math.round((written + existed) / seconds)} actions a second; phases (ms, summed over workers): ${Object.entries(
+    phases,
+  )
+    .map(([name, ms]) => `${name} ${Math.round(ms)}`)
+    .join(', ')}`,
+);
 console.log(
   `Seeded ${written} new actions (${existed} already there) of ${actions} (seed ${seed}) into the stack running at ${running.url} (DATA_DIR=${dataDir}).`,
 );

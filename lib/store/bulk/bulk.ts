@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Action, Person } from '../../model/action';
 import type { RecordedEntry } from '../../model/history';
 import { createdItems } from '../actions/writes';
@@ -50,6 +50,8 @@ export interface BulkSummary {
   existed: number;
   /** Counter items (one counter on one shard) the load moved. */
   counterItems: number;
+  /** Milliseconds spent in each phase, summed over the workers (they overlap): where the time goes. */
+  phases: Record<'lookup' | 'items' | 'postings' | 'counters', number>;
 }
 
 /** Told as the load goes, for a progress bar. */
@@ -101,13 +103,26 @@ export async function writeInBulk(actions: Iterable<BulkAction>, progress?: Bulk
   };
   /** `<counter key>\u0000<shard>` -> the change to add. */
   const deltas = new Map<string, number>();
-  const summary: BulkSummary = { written: 0, existed: 0, counterItems: 0 };
+  const summary: BulkSummary = {
+    written: 0,
+    existed: 0,
+    counterItems: 0,
+    phases: { lookup: 0, items: 0, postings: 0, counters: 0 },
+  };
+  const timed = async <T>(phase: keyof BulkSummary['phases'], work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      summary.phases[phase] += performance.now() - started;
+    }
+  };
   await inPool(IN_FLIGHT, nextChunk, async (chunk) => {
-    const taken = await storedIds(chunk.map((b) => b.action.id));
+    const taken = await timed('lookup', () => storedIds(chunk.map((b) => b.action.id)));
     const fresh = chunk.filter((b) => !taken.has(b.action.id));
-    await batchWrite(fresh.flatMap(itemsOf), { maxAttempts: MAX_ATTEMPTS });
+    await timed('items', () => batchWrite(fresh.flatMap(itemsOf), { maxAttempts: MAX_ATTEMPTS }));
     // Their search postings too: a bulk load has no stream consumer waiting on a pending mark.
-    await writePostingsInBulk(fresh.map(({ action }) => ({ after: indexedText(action) })));
+    await timed('postings', () => writePostingsInBulk(fresh.map(({ action }) => ({ after: indexedText(action) }))));
     for (const { action } of fresh) {
       const shard = itemKind.counterShard(shardOf(action.id));
       for (const move of counterMoves(undefined, action)) {
@@ -123,6 +138,7 @@ export async function writeInBulk(actions: Iterable<BulkAction>, progress?: Bulk
   const moves = [...deltas].filter(([, delta]) => delta !== 0);
   summary.counterItems = moves.length;
   progress?.counting?.(moves.length);
+  const counting = performance.now();
   await inPool(
     IN_FLIGHT * 2,
     () => moves.pop(),
@@ -140,7 +156,32 @@ export async function writeInBulk(actions: Iterable<BulkAction>, progress?: Bulk
       progress?.counted?.();
     },
   );
+  summary.phases.counters += performance.now() - counting;
   return summary;
+}
+
+/** Marks a bulk load in progress: left behind when the load is cut short. */
+const loadMark = { [attr.id]: 'm#bulk-load', [attr.sortKey]: 'm' };
+
+/**
+ * Starts a bulk load that can resume: `true` when an earlier one was cut short (its mark is
+ * still there), so the caller repairs what a cut leaves (counters behind the actions, actions
+ * without postings: `npm run recount -- --fix`'s `recount({ fix: true })`) once this one ends.
+ */
+export async function beginBulkLoad(): Promise<boolean> {
+  const { Attributes } = await send<{ Attributes?: Item }>(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...loadMark, at: new Date().toISOString() },
+      ReturnValues: 'ALL_OLD',
+    }),
+  );
+  return Attributes !== undefined;
+}
+
+/** Ends a bulk load that finished (and, if it resumed one, repaired it). */
+export async function endBulkLoad(): Promise<void> {
+  await send(new DeleteCommand({ TableName: tableName(), Key: loadMark }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { send, tableName } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
+import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr, itemKind } from '../table';
 import { countedFields, countedValues, counterKey } from './counters';
 
@@ -8,6 +9,8 @@ import { countedFields, countedValues, counterKey } from './counters';
  * Recomputes every counter from the actions themselves and compares it with what the counters
  * hold. Counters move only inside the transactions that change the items they count, so any
  * drift means a bug (or a hand edit); `fix` repairs it by adding the difference to one shard.
+ * The same scan proves the search postings (`../search/prove.ts`): every live action's postings
+ * are what its texts make, and none outlives its action; `fix` repairs those too.
  */
 
 export interface Drift {
@@ -20,6 +23,8 @@ export interface RecountReport {
   actions: number;
   counters: number;
   drift: Drift[];
+  /** Actions whose postings differ, and created keys with postings but no action. */
+  postings: PostingDrift;
   fixed: boolean;
 }
 
@@ -45,7 +50,9 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
   const actual = new Map<string, number>();
   const stored = new Map<string, number>();
   let actions = 0;
+  const proof = postingProof();
   await scanAll((item) => {
+    proof.see(item);
     const id = item[attr.id] as string;
     if (id.startsWith('n#')) {
       stored.set(id, (stored.get(id) ?? 0) + Number(item[attr.count] ?? 0));
@@ -66,7 +73,9 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
     const s = stored.get(counter) ?? 0;
     if (a !== s) drift.push({ counter, stored: s, actual: a });
   }
+  const postings = proof.drift();
   if (options.fix) {
+    await repairPostings(postings, (each) => scanAll(each));
     for (const d of drift) {
       await send(
         new UpdateCommand({
@@ -79,5 +88,6 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
       );
     }
   }
-  return { actions, counters: stored.size, drift, fixed: Boolean(options.fix) && drift.length > 0 };
+  const drifted = drift.length + postings.actions.length + postings.orphans.length;
+  return { actions, counters: stored.size, drift, postings, fixed: Boolean(options.fix) && drifted > 0 };
 }
