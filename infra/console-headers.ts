@@ -1,39 +1,27 @@
 /**
  * What the console (contract section 13) is served with, locally by `npm start` and in AWS by
  * CloudFront, so the two cannot drift: its security headers, with a strict Content-Security-Policy
- * (no inline script, no `eval`), and the runtime settings file it reads at start.
+ * (no inline script, no `eval`). The settings file it reads at start is the console's own
+ * contract (`console/settings.ts`).
  */
-
-/** Where the console's runtime settings are served, beside `index.html`. */
-export const CONSOLE_CONFIG_PATH = '/console-config.json';
-
-/** The console's runtime settings: where to sign in, with which public app client, and the API's base path. */
-export interface ConsoleConfig {
-  /**
-   * The origin (and path prefix, if any) that serves `/oauth2/authorize`, `/oauth2/token` and
-   * `/logout`: the Cognito managed-login domain in AWS, the local token issuer (same origin) locally.
-   */
-  authority: string;
-  /** The public (secret-less) app client the console signs in with. */
-  clientId: string;
-  /** The API's base path on the console's own origin. */
-  apiBase: string;
-}
 
 /**
  * The security headers of every console response. `authOrigin` is the sign-in origin when it is
  * not the console's own (Cognito's domain in AWS): the token call goes there, so `connect-src`
- * and `form-action` must name it.
+ * and `form-action` must name it. `storageOrigin` is where attachments are uploaded to and read
+ * from (presigned POSTs and GETs, contract section 15), so `connect-src` and `img-src` name it;
+ * `blob:` images are the thumbnails the console makes of files it has read.
  */
-export function consoleSecurityHeaders(authOrigin?: string): Record<string, string> {
+export function consoleSecurityHeaders(authOrigin?: string, storageOrigin?: string): Record<string, string> {
   const auth = authOrigin ? ` ${authOrigin}` : '';
+  const storage = storageOrigin ? ` ${storageOrigin}` : '';
   const csp = [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src 'self' data: blob:${storage}`,
     "font-src 'self'",
-    `connect-src 'self'${auth}`,
+    `connect-src 'self'${auth}${storage}`,
     `form-action 'self'${auth}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import createClient from 'openapi-fetch';
-import type { ConsoleConfig } from '../../infra/console-headers';
+import type { ConsoleConfig } from '../settings';
 import type { paths } from './api-types';
 import { currentToken } from './auth';
 import type { Action } from './types';

@@ -1,4 +1,4 @@
-import { CONSOLE_CONFIG_PATH, type ConsoleConfig } from '../../infra/console-headers';
+import { CONSOLE_CONFIG_PATH, type ConsoleConfig } from '../settings';
 
 /** Reads the runtime settings the site serves beside `index.html` (the same file locally and in AWS). */
 export async function loadConfig(): Promise<ConsoleConfig> {

@@ -35,7 +35,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { CONSOLE_CONFIG_PATH, type ConsoleConfig, consoleSecurityHeaders } from '../console-headers';
+import { CONSOLE_CONFIG_PATH, type ConsoleConfig } from '../../console/settings';
+import { consoleSecurityHeaders } from '../console-headers';
 import { projectRoot } from './service-function';
 
 /** How the console is deployed (prop `console` of the service). */
@@ -59,6 +60,11 @@ export interface ServiceConsoleProps extends ConsoleOptions {
   api: IHttpApi;
   /** What deleting the stack does to the buckets. */
   removalPolicy: RemovalPolicy;
+  /**
+   * The attachment bucket's origin (`https://<bucket regional domain>`), where the console posts
+   * uploads and reads files by presigned URLs (contract section 15): its CSP and its settings name it.
+   */
+  storageOrigin?: string;
 }
 
 /** The console's built files: in this repository its build output, in the installed package the copy it ships. */
@@ -144,7 +150,7 @@ export class ServiceConsole extends Construct {
     });
     const headers = new ResponseHeadersPolicy(this, 'Headers', {
       comment: 'The console: security headers and its Content-Security-Policy',
-      ...responseHeaders(consoleSecurityHeaders(signInOrigin)),
+      ...responseHeaders(consoleSecurityHeaders(signInOrigin, props.storageOrigin)),
     });
     const api = new HttpOrigin(`${props.api.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
@@ -223,6 +229,7 @@ export class ServiceConsole extends Construct {
       authority: signInOrigin,
       clientId: this.client.userPoolClientId,
       apiBase: '/api',
+      ...(props.storageOrigin ? { storageOrigin: props.storageOrigin } : {}),
     };
     const { role, logGroup } = this.copier(props.removalPolicy);
     // Hashed files first, then the pages that name them, so no index.html points at a file not yet there.
