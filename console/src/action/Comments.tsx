@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api } from './api';
-import { person } from './auth';
-import { FieldErrors } from './fields';
-import { formatTime } from './history-words';
-import type { Comment, Problem } from './types';
+import { api } from '../api';
+import { person } from '../auth';
+import { FieldErrors } from '../fields';
+import { messagesOf, problemOf } from '../problem';
+import { formatTime } from '../time';
+import type { Comment } from '../types';
 
 interface Props {
   actionId: string;
@@ -12,9 +13,6 @@ interface Props {
   /** Reloads the action after a change (its version, count and history move). */
   onChange: () => Promise<unknown>;
 }
-
-const messagesOf = (problem: Problem) =>
-  problem.errors?.length ? problem.errors.map((e) => e.message) : [problem.detail];
 
 /** The thread, oldest first; anyone adds, authors edit or delete their own, the owner deletes any. */
 export function Comments({ actionId, ownerId, comments, onChange }: Props) {
@@ -36,7 +34,7 @@ export function Comments({ actionId, ownerId, comments, onChange }: Props) {
     });
     setSending(false);
     if (error) {
-      setErrors(messagesOf(error as Problem));
+      setErrors(messagesOf(problemOf(error)));
       return;
     }
     setText('');
@@ -51,7 +49,7 @@ export function Comments({ actionId, ownerId, comments, onChange }: Props) {
       params: { path: { id: actionId, commentId: editing.id } },
       body: { text: editing.text },
     });
-    if (error) setEditing({ ...editing, errors: messagesOf(error as Problem) });
+    if (error) setEditing({ ...editing, errors: messagesOf(problemOf(error)) });
     else {
       setEditing(undefined);
       await onChange();
@@ -61,7 +59,7 @@ export function Comments({ actionId, ownerId, comments, onChange }: Props) {
     const { error } = await api.DELETE('/api/actions/{id}/comments/{commentId}', {
       params: { path: { id: actionId, commentId } },
     });
-    if (error) setErrors(messagesOf(error as Problem));
+    if (error) setErrors(messagesOf(problemOf(error)));
     await onChange();
   };
 
