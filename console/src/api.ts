@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import createClient from 'openapi-fetch';
-import type { ConsoleConfig } from '../settings';
+import type { ConsoleConfig } from '../headers';
 import type { PendingPaths } from './api-pending';
 import type { paths } from './api-types';
 import { currentToken } from './auth';

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import type { ConsoleConfig } from '../settings';
+import type { ConsoleConfig } from '../headers';
 
 /**
  * Sign-in by OAuth 2.0 authorization code with PKCE (S256), against Cognito managed login in AWS

@@ -1,4 +1,4 @@
-import { CONSOLE_CONFIG_PATH, type ConsoleConfig } from '../settings';
+import { CONSOLE_CONFIG_PATH, type ConsoleConfig } from '../headers';
 
 /** Reads the runtime settings the site serves beside `index.html` (the same file locally and in AWS). */
 export async function loadConfig(): Promise<ConsoleConfig> {

@@ -35,8 +35,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { CONSOLE_CONFIG_PATH, type ConsoleConfig } from '../../console/settings';
-import { consoleSecurityHeaders } from '../console-headers';
+import { CONSOLE_CONFIG_PATH, type ConsoleConfig, consoleSecurityHeaders } from '../../console/headers';
 import { projectRoot } from './service-function';
 
 /** How the console is deployed (prop `console` of the service). */
@@ -91,7 +90,7 @@ export const screenRewrite = `function handler(event) {
 /**
  * The console (contract section 13) in AWS: its built files in a private bucket behind CloudFront
  * (origin access control), `/api/*` and `/docs*` passed to the HTTP API on the same origin (no
- * CORS), security headers with the strict CSP of `infra/console-headers.ts`, and sign-in by
+ * CORS), security headers with the strict CSP of `console/headers.ts`, and sign-in by
  * Cognito managed login with a public app client (authorization code; the console always sends
  * an S256 PKCE challenge: Cognito has no client setting that requires one, and without a secret
  * a code is worthless without its verifier).

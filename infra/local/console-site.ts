@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConsoleFile } from '../../console/build';
+import { CONSOLE_CONFIG_PATH, type ConsoleConfig, consoleSecurityHeaders } from '../../console/headers';
 import { screenOf } from '../../console/routes';
-import { CONSOLE_CONFIG_PATH, type ConsoleConfig } from '../../console/settings';
-import { consoleSecurityHeaders } from '../console-headers';
 import { LOCAL_CLIENT_ID } from './issuer';
 
 /** Where the local stack's attachment storage listens, once it does (it starts after the site is built). */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { consoleSecurityHeaders } from '../console-headers';
+import { consoleSecurityHeaders } from '../../console/headers';
 import { type IssuerFiles, issueToken, LOCAL_CLIENT_ID, type LocalUser, signJwt } from './issuer';
 
 /**

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserPool } from 'aws-cdk-lib/aws-cognito';
 import { describe, expect, it } from 'vitest';
+import { consoleSecurityHeaders } from '../../console/headers';
 import { screenRewrite } from '../../infra/cdk/console';
-import { consoleSecurityHeaders } from '../../infra/console-headers';
 import { list, render, type Statement, synthesize } from './synth';
 
 /** Issue 32: the console in AWS, as the template describes it (contract section 13, "Where" and "Sign-in"). */
@@ -83,7 +83,7 @@ describe('the console distribution', () => {
       expect(uriOf(file), file).toBe(file);
   });
 
-  it('sends the security headers of infra/console-headers.ts with every console file, the CSP naming the sign-in origin', () => {
+  it('sends the security headers of console/headers.ts with every console file, the CSP naming the sign-in origin', () => {
     const [policyId, policy] = only('AWS::CloudFront::ResponseHeadersPolicy');
     expect(render(config.DefaultCacheBehavior.ResponseHeadersPolicyId)).toBe(policyId);
     const { SecurityHeadersConfig: security, CustomHeadersConfig: custom } =
