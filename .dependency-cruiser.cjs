@@ -101,10 +101,10 @@ module.exports = {
     {
       name: 'the-store-is-below-the-use-cases',
       comment:
-        'lib/store/ serves the capability folders (actions, http, api-docs, due-dates, webhooks) and never imports them: the pure rules it needs live beside the model or at the top of lib/ (../shared/style.md, habit 17).',
+        'lib/store/ serves the capability folders (actions, access, http, api-docs, due-dates, webhooks) and never imports them: the pure rules it needs live beside the model or at the top of lib/ (../shared/style.md, habit 17).',
       severity: 'error',
       from: { path: '^lib/store/' },
-      to: { path: '^lib/(actions|http|api-docs|due-dates|webhooks)/' },
+      to: { path: '^lib/(actions|access|http|api-docs|due-dates|webhooks)/' },
     },
     {
       name: 'no-circular',

@@ -10,8 +10,8 @@ export const CONSOLE_CONFIG_PATH = '/console-config.json';
 /** The console's runtime settings: where to sign in, with which public app client, the API's base path, and where files live. */
 export interface ConsoleConfig {
   /**
-   * The origin (and path prefix, if any) that serves `/oauth2/authorize`, `/oauth2/token` and
-   * `/logout`: the Cognito managed-login domain in AWS, the local token issuer (same origin) locally.
+   * The origin (and path prefix, if any) that serves `/oauth2/authorize`, `/oauth2/token`,
+   * `/oauth2/revoke` and `/logout`: the Cognito managed-login domain in AWS, the local token issuer (same origin) locally.
    */
   authority: string;
   /** The public (secret-less) app client the console signs in with. */

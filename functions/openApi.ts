@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { responseHeaders } from '../lib/http/response-headers';
 import document from '../openapi.json';
 
 /**
@@ -9,10 +10,12 @@ import document from '../openapi.json';
  */
 const body = JSON.stringify(document);
 
-export const handler = middy().handler(
-  async (): Promise<APIGatewayProxyStructuredResultV2> => ({
-    statusCode: 200,
-    headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
-    body,
-  }),
-);
+export const handler = middy()
+  .use(responseHeaders())
+  .handler(
+    async (): Promise<APIGatewayProxyStructuredResultV2> => ({
+      statusCode: 200,
+      headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
+      body,
+    }),
+  );

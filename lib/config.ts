@@ -61,6 +61,10 @@ export interface Config {
   reminders: ReminderSettings;
   /** `ACCESS`: `open` (default, sections 1-13: everyone sees everything) or `scoped` (section 14). */
   access: AccessMode;
+  /** `ADMIN_GROUP`: the Cognito group whose members are admin of `{}` (default `action-admins`). */
+  adminGroup: string;
+  /** `ACCESS_CACHE_SECONDS`: how long a caller's resolved roles are kept (default 30, at most 60; 0 never). */
+  accessCacheSeconds: number;
 }
 
 /** The contract's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -98,7 +102,12 @@ function load(): Config {
     logLevel: getLogLevel(),
     reminders: getReminderSettings(),
     access: accessMode(),
+    adminGroup: optional('ADMIN_GROUP') ?? 'action-admins',
+    accessCacheSeconds: Number(optional('ACCESS_CACHE_SECONDS') ?? 30),
   };
+  // A revoked grant must stop working within 60 seconds (contract section 14).
+  if (!(config.accessCacheSeconds >= 0 && config.accessCacheSeconds <= 60))
+    throw new Error('ACCESS_CACHE_SECONDS must be a number of seconds from 0 to 60');
   if (config.userPoolClientIds.length === 0) throw new Error('USER_POOL_CLIENT_ID must name at least one app client');
   if (!Number.isFinite(config.storeTimeoutMs) || config.storeTimeoutMs <= 0) {
     throw new Error('STORE_TIMEOUT_MS must be a positive number');

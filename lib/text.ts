@@ -1,15 +1,23 @@
+import { caseFold } from 'unicode-case-folding';
+
 /**
- * How the service compares text case-insensitively: canonically equivalent texts alike (NFC, so
- * `Cafe\u0301` and `Café` are one text), then lower case. Stored values keep what was sent; the
- * store keeps this copy beside them (`lib/store/item.ts`), and the query language folds its
- * values the same way (`lib/filter/query.ts`), so both sides of every such comparison agree.
- * (Lower-casing can leave a text outside NFC, hence the second normalization.)
+ * How the service compares text case-insensitively, the one function every side uses (the
+ * filter values, the stored folded copies and the title sort key in `lib/store/item.ts`, the
+ * search grams): Unicode canonical caseless matching (The Unicode Standard, D145), `NFD`, then
+ * full case folding (CaseFolding.txt, statuses C and F), then NFC to store it compactly. Not
+ * `toLowerCase`: lower-casing keeps the final sigma apart (`ΠΡΟΣ` -> `προς` never meets
+ * `ΠΡΟΣΟΧΗ` -> `προσοχη`), leaves `ß` and `ẞ` apart from `ss`, and Cherokee apart from its
+ * capitals. Folding can make a text longer (`ß` -> `ss`, U+FB2C -> three code points), which
+ * is why limits on keys built from it count the folded bytes (`FOLDED_TITLE_BYTES`).
  */
-export const foldForComparison = (text: string): string => text.normalize('NFC').toLowerCase().normalize('NFC');
+export const foldForComparison = (text: string): string => caseFold(text.normalize('NFD')).normalize('NFC');
+
+/** UTF-8 bytes of a text. */
+export const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 /** The longest start of `text` that is at most `maxBytes` bytes of UTF-8, cut between code points. */
 export function cutToBytes(text: string, maxBytes: number): string {
-  if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
+  if (utf8Bytes(text) <= maxBytes) return text;
   let cut = '';
   let bytes = 0;
   for (const character of text) {

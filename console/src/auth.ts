@@ -133,10 +133,26 @@ export async function currentToken(stale = false): Promise<string> {
   return idToken as string;
 }
 
-/** Ends the session here and at the authority (Cognito's `/logout` needs the client id and where to return). */
-export function signOut(): void {
+/**
+ * Ends the session here and at the authority: revokes the refresh token (`/oauth2/revoke`, RFC
+ * 7009; the app client has token revocation enabled), so a copy of it refreshes nothing, then
+ * leaves through `/logout` (which needs the client id and where to return), which ends the
+ * managed-login session but not the refresh token. The revocation is a simple form POST: it
+ * reaches the authority even if its answer carries no CORS headers (`no-cors`), and a failure
+ * does not keep anyone signed in here.
+ */
+export async function signOut(): Promise<void> {
+  const refreshToken = sessionStorage.getItem(REFRESH_KEY);
   sessionStorage.removeItem(REFRESH_KEY);
   idToken = undefined;
+  clearTimeout(refreshTimer);
+  if (refreshToken)
+    await fetch(`${config.authority}/oauth2/revoke`, {
+      method: 'POST',
+      mode: 'no-cors',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: refreshToken, client_id: config.clientId }),
+    }).catch(() => undefined);
   const query = new URLSearchParams({ client_id: config.clientId, logout_uri: redirectUri() });
   location.assign(`${config.authority}/logout?${query}`);
 }

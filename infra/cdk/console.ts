@@ -216,6 +216,12 @@ export class ServiceConsole extends Construct {
       accessTokenValidity: Duration.hours(1),
       // A working day: the console keeps its refresh token in sessionStorage at most.
       refreshTokenValidity: Duration.hours(12),
+      // Rotation: every refresh answers a new refresh token and the used one ends 10 s later (a
+      // retry's grace), so a copied token dies with the next refresh; the local stand-in does the
+      // same (infra/local/refresh-tokens.ts). Sign out revokes it (/oauth2/revoke, token revocation
+      // above). With rotation Cognito refuses REFRESH_TOKEN_AUTH, so aws-cdk-lib leaves it out of the
+      // explicit flows: the console refreshes at the token endpoint.
+      refreshTokenRotationGracePeriod: Duration.seconds(10),
     });
     // Managed login (version 2) shows a page only for clients with a branding style: Cognito's own.
     new CfnManagedLoginBranding(this, 'Branding', {

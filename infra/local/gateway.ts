@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { PayloadTooLargeError, toProblem } from '../../lib/errors';
+import { API_RESPONSE_HEADERS } from '../../lib/http/response-headers';
 import { fallbackRoute, matchPath, routes } from '../../lib/http/routes';
 import { MAX_BODY_BYTES } from '../../lib/limits';
 
@@ -146,7 +147,7 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   if (body === undefined) {
     // API Gateway answers this itself; locally it is told in the service's own error format.
     response
-      .writeHead(413, { 'content-type': 'application/problem+json', connection: 'close' })
+      .writeHead(413, { ...API_RESPONSE_HEADERS, 'content-type': 'application/problem+json', connection: 'close' })
       .end(JSON.stringify(toProblem(new PayloadTooLargeError(MAX_BODY_BYTES))));
     return;
   }
@@ -187,7 +188,8 @@ export function createGateway(front?: FrontDoor): Server {
       .catch((error: unknown) => {
         // API Gateway's answer when the function itself fails.
         console.error('local gateway: handler crashed', error);
-        if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+        if (!response.headersSent)
+          response.writeHead(500, { ...API_RESPONSE_HEADERS, 'content-type': 'application/json' });
         response.end('{"message":"Internal Server Error"}');
       });
   });

@@ -22,6 +22,8 @@ export interface LocalUser {
   sub: string;
   name?: string;
   email?: string;
+  /** Cognito groups, carried as the `cognito:groups` claim (omitted when there are none). */
+  groups?: readonly string[];
 }
 
 /** Files in DATA_DIR are for their owner alone: the directory 0700, each file 0600. */
@@ -84,6 +86,7 @@ export function idTokenClaims(user: LocalUser, expiresInSeconds = 3600): Record<
     'cognito:username': user.sub,
     ...(user.name !== undefined ? { name: user.name } : {}),
     ...(user.email !== undefined ? { email: user.email, email_verified: true } : {}),
+    ...(user.groups?.length ? { 'cognito:groups': [...user.groups] } : {}),
     iss: LOCAL_ISSUER,
     aud: LOCAL_CLIENT_ID,
     token_use: 'id',

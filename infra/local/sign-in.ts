@@ -2,17 +2,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consoleSecurityHeaders } from '../../console/headers';
 import { type IssuerFiles, issueToken, LOCAL_CLIENT_ID, type LocalUser, signJwt } from './issuer';
+import { CONSOLE_REFRESH_TOKEN_RULES, createRefreshTokens, type RefreshTokenRules } from './refresh-tokens';
 
 /**
  * The local stand-in for Cognito managed login (contract section 13): `/oauth2/authorize` shows a
  * plain sign-in form (any user id, name and email, as `npm run token` takes them) and sends the
  * browser back with a one-use code; `/oauth2/token` trades the code for tokens after the PKCE
- * (S256) check, and a refresh token for a new ID token; `/logout` returns to the console. The
- * console runs the same code against Cognito in AWS.
+ * (S256) check, and a refresh token for a new ID token and a new refresh token (rotation);
+ * `/oauth2/revoke` revokes a refresh token (RFC 7009); `/logout` returns to the console. Like
+ * Cognito it is strict: `redirect_uri` and `logout_uri` must equal a registered URL exactly, and
+ * the code verifier must be one (RFC 7636: 43-128 unreserved characters). The console runs the
+ * same code against Cognito in AWS.
  */
 
 /** Codes are short-lived and used once, as Cognito's are. */
 const CODE_SECONDS = 300;
+
+/** A PKCE code verifier (RFC 7636 section 4.1); an empty or short one is refused, whatever its digest. */
+const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 interface PendingCode {
   user: LocalUser;
@@ -41,9 +48,13 @@ async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
 }
 
 /** The sign-in endpoints of the local stack; `handle` answers true for a request it served. */
-export function createSignIn(issuer: IssuerFiles, idTokenSeconds = 3600) {
+export function createSignIn(
+  issuer: IssuerFiles,
+  idTokenSeconds = 3600,
+  refreshRules: RefreshTokenRules = CONSOLE_REFRESH_TOKEN_RULES,
+) {
   const codes = new Map<string, PendingCode>();
-  const refreshTokens = new Map<string, LocalUser>();
+  const refreshTokens = createRefreshTokens(refreshRules);
 
   const sendForm = (response: ServerResponse, status: number, document: string) =>
     response
@@ -61,20 +72,25 @@ export function createSignIn(issuer: IssuerFiles, idTokenSeconds = 3600) {
       .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' })
       .end(JSON.stringify(body));
 
-  /** Cognito accepts only the app client's registered callback URLs; locally, the console's own origin. */
-  const ownOrigin = (request: IncomingMessage, uri: string | null) => {
-    try {
-      return !!uri && new URL(uri).origin === `http://${request.headers.host}`;
-    } catch {
-      return false;
-    }
+  /**
+   * Cognito accepts only the app client's registered callback and sign-out URLs, compared
+   * exactly. The console's client registers the console's address (`<origin>/`); locally that is
+   * the root of this server under each name it answers on: the loopback names and the address
+   * the request came in on (its port included).
+   */
+  const registered = (request: IncomingMessage, uri: string | null) => {
+    const { localAddress, localPort } = request.socket;
+    const hosts = ['127.0.0.1', 'localhost', '[::1]'];
+    if (localAddress) hosts.push(localAddress.includes(':') ? `[${localAddress}]` : localAddress);
+    return !!uri && hosts.some((host) => uri === `http://${host}:${localPort}/`);
   };
 
   /** What is wrong with an authorization request, in words, or undefined. */
   const authorizeProblem = (request: IncomingMessage, query: URLSearchParams) => {
     if (query.get('client_id') !== LOCAL_CLIENT_ID) return `client_id must be ${LOCAL_CLIENT_ID}.`;
     if (query.get('response_type') !== 'code') return 'response_type must be code.';
-    if (!ownOrigin(request, query.get('redirect_uri'))) return 'redirect_uri must be a URL on this server.';
+    if (!registered(request, query.get('redirect_uri')))
+      return "redirect_uri must be the console's address on this server, exactly (http://127.0.0.1:<port>/).";
     if (query.get('code_challenge_method') !== 'S256' || !/^[\w-]{43}$/.test(query.get('code_challenge') ?? ''))
       return 'PKCE is required: code_challenge (S256, base64url) and code_challenge_method=S256.';
     return undefined;
@@ -156,29 +172,44 @@ ${field('email', 'Email', 'email', ' autocomplete="email"')}
         !pending ||
         pending.expiresAt < Date.now() ||
         pending.redirectUri !== form.get('redirect_uri') ||
+        !CODE_VERIFIER.test(verifier) ||
         createHash('sha256').update(verifier).digest('base64url') !== pending.challenge
       )
         return json(response, 400, { error: 'invalid_grant' });
-      const refreshToken = randomBytes(32).toString('base64url');
-      refreshTokens.set(refreshToken, pending.user);
-      return json(response, 200, { ...tokensFor(pending.user), refresh_token: refreshToken });
+      return json(response, 200, { ...tokensFor(pending.user), refresh_token: refreshTokens.issue(pending.user) });
     }
     if (form.get('grant_type') === 'refresh_token') {
-      const user = refreshTokens.get(form.get('refresh_token') ?? '');
-      if (!user) return json(response, 400, { error: 'invalid_grant' });
-      return json(response, 200, tokensFor(user));
+      const rotated = refreshTokens.rotate(form.get('refresh_token') ?? '');
+      if (!rotated) return json(response, 400, { error: 'invalid_grant' });
+      return json(response, 200, { ...tokensFor(rotated.user), refresh_token: rotated.refreshToken });
     }
     return json(response, 400, { error: 'unsupported_grant_type' });
   }
 
+  /**
+   * RFC 7009 revocation, as Cognito's `/oauth2/revoke`: form fields `token` and `client_id`;
+   * `200` with an empty body whether or not the token was known (section 2.2); only refresh
+   * tokens can be revoked (an ID or access token, a JWT, is `unsupported_token_type`).
+   */
+  async function revoke(request: IncomingMessage, response: ServerResponse) {
+    if (request.method !== 'POST') return json(response, 405, { error: 'invalid_request' });
+    const form = await formBody(request);
+    const token = form.get('token');
+    if (!token) return json(response, 400, { error: 'invalid_request' });
+    if (form.get('client_id') !== LOCAL_CLIENT_ID) return json(response, 400, { error: 'invalid_client' });
+    if (token.split('.').length === 3) return json(response, 400, { error: 'unsupported_token_type' });
+    refreshTokens.revoke(token);
+    response.writeHead(200, { 'cache-control': 'no-store', pragma: 'no-cache' }).end();
+  }
+
   function logout(request: IncomingMessage, response: ServerResponse, url: URL) {
     const back = url.searchParams.get('logout_uri');
-    if (url.searchParams.get('client_id') !== LOCAL_CLIENT_ID || !ownOrigin(request, back))
+    if (url.searchParams.get('client_id') !== LOCAL_CLIENT_ID || !registered(request, back))
       return page(
         response,
         400,
         'Sign-out refused',
-        '<h1>Sign-out refused</h1><p>client_id and a logout_uri on this server are required.</p>',
+        "<h1>Sign-out refused</h1><p>client_id and a logout_uri that is the console's address on this server are required.</p>",
       );
     response.writeHead(302, { location: back ?? '/', 'cache-control': 'no-store' }).end();
   }
@@ -188,6 +219,7 @@ ${field('email', 'Email', 'email', ' autocomplete="email"')}
       const url = new URL(request.url ?? '/', 'http://localhost');
       if (url.pathname === '/oauth2/authorize') await authorize(request, response, url);
       else if (url.pathname === '/oauth2/token') await token(request, response);
+      else if (url.pathname === '/oauth2/revoke') await revoke(request, response);
       else if (url.pathname === '/logout') logout(request, response, url);
       else return false;
       return true;

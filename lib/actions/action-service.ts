@@ -3,6 +3,7 @@ import { nowIso } from '../dates';
 import { noSuchAction, ValidationError } from '../errors';
 import { type ListQuery, parseListQuery, parseListTerms } from '../filter/query';
 import { logger } from '../logger';
+import type { Viewer } from '../model/access';
 import type { Action, ActionView, Person } from '../model/action';
 import {
   applyPatch,
@@ -15,7 +16,8 @@ import {
 import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from '../model/validation';
 import { toView } from '../model/view';
 import { type GuardedWrite, getAction as getStored, mutate, putNewAction, type Rights } from '../store/actions/writes';
-import { listActions as listStored, type Position } from '../store/query/list';
+import type { Position } from '../store/query/list';
+import { listVisible } from '../store/query/scoped';
 
 /**
  * What the service does to actions, independent of how it is called: the HTTP handlers and the
@@ -63,24 +65,34 @@ export async function ingestActionRequested(
 /** The most a list page may weigh; Lambda's response limit is 6 MB. */
 const MAX_LIST_PAGE_BYTES = 5_500_000;
 
-/** What a list cursor is bound to: its filters and sort, in a canonical order. */
-const listScope = (terms: ListQuery['terms']) => `list:${JSON.stringify(terms)}`;
+/**
+ * What a list cursor is bound to: its filters and sort, in a canonical order, and in scoped mode
+ * the caller, so a cursor never continues another caller's sight.
+ */
+const listScope = (terms: ListQuery['terms'], viewer?: Viewer) => `${cursorPrefix(viewer)}${JSON.stringify(terms)}`;
+const cursorPrefix = (viewer?: Viewer) => (viewer?.mode === 'scoped' ? `list@${viewer.person.id}:` : 'list:');
 
 /**
  * The query a cursor continues, and where: the request may repeat the cursor's filters and sort
  * exactly, or leave them out; any other filter or sort beside it is a 400 naming `cursor`.
  */
-function continued(query: ListQuery, cursor: string, callerId?: string): { query: ListQuery; after: Position } {
+function continued(
+  query: ListQuery,
+  cursor: string,
+  callerId?: string,
+  viewer?: Viewer,
+): { query: ListQuery; after: Position } {
   const { scope, key } = openCursor(cursor);
-  if (!scope.startsWith('list:')) throw badCursor();
+  const prefix = cursorPrefix(viewer);
+  if (!scope.startsWith(prefix)) throw badCursor();
   if (query.terms.length > 0) {
-    if (listScope(query.terms) !== scope)
+    if (listScope(query.terms, viewer) !== scope)
       throw badCursor('belongs to another list: repeat its filters and sort exactly, or leave them out');
     return { query, after: key as Position };
   }
   let terms: Array<[string, string]>;
   try {
-    terms = JSON.parse(scope.slice('list:'.length));
+    terms = JSON.parse(scope.slice(prefix.length));
   } catch {
     throw badCursor();
   }
@@ -94,12 +106,14 @@ function continued(query: ListQuery, cursor: string, callerId?: string): { query
   };
 }
 
-/** A list for `caller`, who is `me` in its owner and assignee filters. */
-export async function listActions(rawQueryString: string, caller?: Pick<Person, 'id'>) {
+/** A list for `caller`, who is `me` in its owner and assignee filters, of what `viewer` sees (section 14). */
+export async function listActions(rawQueryString: string, caller?: Pick<Person, 'id'>, viewer?: Viewer) {
   const parsed = parseListQuery(rawQueryString, caller?.id);
   const { query, after } =
-    parsed.cursor === undefined ? { query: parsed, after: undefined } : continued(parsed, parsed.cursor, caller?.id);
-  const result = await listStored(query, after);
+    parsed.cursor === undefined
+      ? { query: parsed, after: undefined }
+      : continued(parsed, parsed.cursor, caller?.id, viewer);
+  const result = await listVisible(query, after, viewer);
   logger.info('list cost', {
     strategy: result.strategy,
     index: result.index,
@@ -112,7 +126,7 @@ export async function listActions(rawQueryString: string, caller?: Pick<Person, 
     actions: result.actions.map(toView),
     totalCount: result.totalCount,
     totalCountRelation: result.totalCountRelation,
-    ...(result.next !== undefined ? { nextCursor: encodeCursor(listScope(query.terms), result.next) } : {}),
+    ...(result.next !== undefined ? { nextCursor: encodeCursor(listScope(query.terms, viewer), result.next) } : {}),
   };
   // Lambda answers at most 6 MB; a page of the largest actions can pass that, and is then refused.
   const bytes = Buffer.byteLength(JSON.stringify(page), 'utf8');

@@ -187,7 +187,7 @@ export function parseClause(field: FieldSpec, raw: string): Clause {
     case 'text':
     case 'string': {
       if (op === '*' && text === '') fail("'*' needs some text to search for");
-      // Compared with the stored case-insensitive copies: NFC, then lower case, like them.
+      // Compared with the stored case-insensitive copies: folded by the one fold (`foldForComparison`), like them.
       const values = field.type === 'text' || op === '*' ? items.map(foldForComparison) : items;
       return { field, type: field.type, op, values };
     }

@@ -77,12 +77,21 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 /** A token far past its `exp` still passes every other check with this much grace. */
 const ANY_AGE_SECONDS = 100 * 365 * 24 * 3600;
 
+/** Who a valid token names: the caller, their Cognito groups, and when they signed in. */
+export interface Authenticated {
+  caller: Person;
+  /** The `cognito:groups` claim: its strings, or none when it is anything but an array. */
+  groups: string[];
+  /** When the caller signed in (epoch seconds): the token's `auth_time`, else its `iat`. */
+  signedInAt: number;
+}
+
 /**
  * The caller a valid `Authorization` header names; `UnauthorizedError` for anything else. No
  * bearer credential at all is "missing"; a token that is valid in every way but its age is
  * "expired"; every other failure is "invalid", whichever check it failed.
  */
-export async function authenticate(header: string | undefined): Promise<Person> {
+export async function authenticate(header: string | undefined): Promise<Authenticated> {
   const credential = header === undefined ? undefined : BEARER_SCHEME.exec(header.trim());
   const token = credential?.[1]?.trim();
   if (!token) throw unauthorized('missing');
@@ -96,8 +105,26 @@ export async function authenticate(header: string | undefined): Promise<Person> 
     await verified(token, ANY_AGE_SECONDS);
     throw unauthorized('expired');
   }
-  return callerFrom(claims);
+  return { caller: callerFrom(claims), groups: groupsFrom(claims), signedInAt: signedInAt(claims) };
 }
+
+/** A group name longer than this cannot be a Cognito group (their names are at most 128 characters). */
+const MAX_GROUP_LENGTH = 128;
+
+/** The `cognito:groups` claim's strings; anything but an array of strings is no groups. */
+export function groupsFrom(claims: Record<string, unknown>): string[] {
+  const groups = claims['cognito:groups'];
+  if (!Array.isArray(groups)) return [];
+  return [
+    ...new Set(groups.filter((g): g is string => typeof g === 'string' && g !== '' && g.length <= MAX_GROUP_LENGTH)),
+  ];
+}
+
+/** `auth_time` when it is a sensible number, else `iat` (which `verified` has checked). */
+const signedInAt = (claims: Record<string, unknown>): number =>
+  typeof claims.auth_time === 'number' && Number.isFinite(claims.auth_time) && claims.auth_time > 0
+    ? Math.floor(claims.auth_time)
+    : Math.floor(claims.iat as number);
 
 /**
  * Whether the token's header names critical extensions (`crit`, RFC 7515 section 4.1.11). This

@@ -17,9 +17,11 @@ import { MAX_BODY_BYTES } from '../limits';
 import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from '../logger';
 import type { Viewer } from '../model/access';
 import type { Person } from '../model/action';
+import { rememberCaller } from '../store/people';
 import { enterUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
 import { admit, charge, type QuotaState, quotaHeaders } from './quotas';
+import { responseHeaders } from './response-headers';
 
 /**
  * The HTTP edge shared by every API handler: correlation ids and access logs, authentication,
@@ -29,6 +31,8 @@ import { admit, charge, type QuotaState, quotaHeaders } from './quotas';
 export interface ApiEvent extends Omit<APIGatewayProxyEventV2, 'body'> {
   /** The authenticated caller (absent only on public routes). */
   caller: Person;
+  /** The caller's Cognito groups (the token's `cognito:groups`); absent only on public routes. */
+  groups: readonly string[];
   /** The caller as the access decision sees them (`rightsOver`, lib/model/access.ts); absent only on public routes. */
   viewer: Viewer;
   /** The parsed JSON body, on routes that take one. */
@@ -150,9 +154,15 @@ function fromMiddy(error: unknown): unknown {
 const authentication = (): Middleware => ({
   before: async (request) => {
     const headers = request.event.headers ?? {};
-    request.event.caller = await authenticate(headers.authorization);
-    appendLogKeys({ callerId: request.event.caller.id });
-    request.event.viewer = await viewerOf(request.event.caller, []);
+    const { caller, groups, signedInAt } = await authenticate(headers.authorization);
+    request.event.caller = caller;
+    request.event.groups = groups;
+    appendLogKeys({ callerId: caller.id });
+    await rememberCaller(caller, groups, signedInAt).catch((error: unknown) => {
+      // Remembering people serves fan-out later; a request is not refused because it failed now.
+      logger.warn('could not remember the caller', errorFields(error));
+    });
+    request.event.viewer = await viewerOf(caller, groups);
   },
 });
 
@@ -255,6 +265,7 @@ export interface ApiOptions {
 /** Everything an API route needs, in order. Public routes skip authentication and quotas. */
 export function httpApi(options: ApiOptions = {}): Middleware[] {
   return [
+    responseHeaders<ApiEvent, ApiResponse>() as Middleware,
     correlation(),
     ...(options.public ? [] : [quotaFields()]),
     problemJson(),

@@ -163,6 +163,53 @@ export function mayMoveTo(viewer: Viewer, action: Guarded, to: Location): boolea
   return personal || includes(roleAt(viewer, to), 'manager');
 }
 
+/**
+ * Where an action was and who was on it: everything `see` depends on, kept on each history entry
+ * (before and after its change), so the change feed, webhooks and notifications can judge an
+ * entry without reading the action. `initiatorId` only when it differs from the owner.
+ */
+export interface Placement {
+  location: Location;
+  ownerId: string;
+  initiatorId?: string;
+  assigneeId: string | null;
+}
+
+/** A history entry's placements: `before` absent on a create, `after` absent on a delete. */
+export interface Sight {
+  before?: Placement;
+  after?: Placement;
+}
+
+/** The placement of an action. */
+export const placementOf = (action: Guarded): Placement => ({
+  location: action.location,
+  ownerId: action.owner.id,
+  ...(action.initiator.id !== action.owner.id ? { initiatorId: action.initiator.id } : {}),
+  assigneeId: action.assignee?.id ?? null,
+});
+
+const personOf = (id: string): Person => ({ id, name: id, email: null });
+
+/** An action as the decision sees it, from a placement (for `see`: it carries no anonymous-edit flag). */
+export const guardedAt = (placement: Placement): Guarded => ({
+  location: placement.location,
+  owner: personOf(placement.ownerId),
+  initiator: personOf(placement.initiatorId ?? placement.ownerId),
+  assignee: placement.assigneeId === null ? null : personOf(placement.assigneeId),
+  allowAnonymousEdits: false,
+});
+
+/**
+ * Whether the viewer could see the action before or after an entry's change (contract section
+ * 14: the feed, webhooks and reminders). In scoped mode an entry with no placement (recorded
+ * before sights were kept) is seen by nobody: the caller reads the action's placement instead.
+ */
+export function sawChange(viewer: Viewer, sight: Sight): boolean {
+  if (viewer.mode === 'open') return true;
+  return [sight.before, sight.after].some((p) => p !== undefined && rightsOver(viewer, guardedAt(p)).see);
+}
+
 /** Whether the viewer may grant or revoke roles on `scope` (admin of a scope that contains it). */
 export const mayAdminister = (viewer: Viewer, scope: Scope): boolean =>
   viewer.roles.some((held) => held.role === 'admin' && within(scope, held.scope));

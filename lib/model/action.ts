@@ -91,6 +91,13 @@ export const UNASSIGNED = { id: 'undefined', name: 'Unknown user', email: '' } a
 /** What one action may hold (`queryLimits` bounds a list query, `MAX_BODY_BYTES` a request body). */
 export const actionLimits = {
   title: 200,
+  /**
+   * UTF-8 bytes of a title once folded for comparison (`foldForComparison`): the title's sort key
+   * holds it with a creation time and an id (62 bytes) within DynamoDB's 1,024. 200 ordinary
+   * characters fold to at most 600 bytes; only characters that grow under NFC or case folding
+   * (U+FB2C, U+1D160: 6 bytes a UTF-16 unit) reach it.
+   */
+  foldedTitleBytes: 900,
   description: 10_000,
   shortText: 200,
   url: 2_000,

@@ -1,3 +1,4 @@
+import type { Sight } from './access';
 import type { ActionView, Person } from './action';
 
 /**
@@ -44,6 +45,12 @@ export interface RecordedEntry extends HistoryEntry {
   action?: ActionView;
   /** For the reminder types: who and what the reminder is about, for whoever acts on the event. */
   subject?: Pick<ActionView, 'owner' | 'assignee' | 'status' | 'title'>;
+  /**
+   * Where the action was and who was on it, before and after this change (section 14): what
+   * judging who may hear of the entry needs. Internal: never part of a view, a feed entry or a
+   * webhook body.
+   */
+  sight?: Sight;
 }
 
 /** What a change records; the store adds the version, the time and the actor. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { parseDateTime } from '../dates';
 import { clip, type Problem, ValidationError } from '../errors';
-import { isBlank, NOT_ONE_LINE } from '../text';
+import { foldForComparison, isBlank, NOT_ONE_LINE, utf8Bytes } from '../text';
 import { actionLimits, type LocationField, locationFields, UNASSIGNED } from './action';
 
 /**
@@ -66,7 +66,11 @@ const descriptionSchema = z
     'must not contain control characters other than tab, line feed and carriage return',
   );
 
-export const titleSchema = required(actionLimits.title);
+/** A title also fits its sort key once folded (`actionLimits.foldedTitleBytes`): a 400, never DynamoDB's refusal. */
+export const titleSchema = required(actionLimits.title).refine(
+  (s) => utf8Bytes(foldForComparison(s)) <= actionLimits.foldedTitleBytes,
+  `must be at most ${actionLimits.foldedTitleBytes} bytes of UTF-8 once normalized and case-folded (some characters, such as U+FB2C, grow to several)`,
+);
 
 export const dueAtSchema = z
   .string()

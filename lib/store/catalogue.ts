@@ -1,6 +1,6 @@
 import { type FieldName, fieldCatalogue } from '../filter/fields';
-import { type Action, UNASSIGNED } from '../model/action';
-import { foldForComparison } from '../text';
+import { type Action, actionLimits, UNASSIGNED } from '../model/action';
+import { cutToBytes, foldForComparison } from '../text';
 import {
   attr,
   filterKey,
@@ -158,7 +158,10 @@ export const storedFields = {
     value: (a) => foldForComparison(a.title),
     ordered: {
       index: indexes.allByTitle,
-      key: (v, c, id) => `${v}${TITLE_KEY_SEPARATOR}${c}${TITLE_KEY_SEPARATOR}${id}`,
+      // The validation keeps a folded title within `foldedTitleBytes`; the cut only guards a title
+      // stored before that rule (or before a fold that grew it), so no key passes 1,024 bytes.
+      key: (v, c, id) =>
+        `${cutToBytes(String(v), actionLimits.foldedTitleBytes)}${TITLE_KEY_SEPARATOR}${c}${TITLE_KEY_SEPARATOR}${id}`,
     },
     copy: attr.titleLower,
   },

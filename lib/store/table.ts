@@ -213,6 +213,20 @@ export const webhookKeys = {
   enabled: 'W',
 } as const;
 
+/**
+ * Who sees what (contract section 14) lives in partitions of its own beside the actions:
+ * - `p#<person id>` / `P`: a person the service has seen sign in (`lib/store/people.ts`);
+ * - `g#` / `<grant id>`: every grant, one partition, so an admin's list reads grants alone;
+ * - `gp#<principal>` / `<grant id>`: the same grant under its principal (`person#<id>` or
+ *   `group#<name>`), so resolving a caller's roles is one Query per principal.
+ */
+export const accessKeys = {
+  person: (id: string) => `p#${id}`,
+  personItem: 'P',
+  grants: 'g#',
+  principalGrants: (principal: string) => `gp#${principal}`,
+} as const;
+
 /** The partition of the change feed that holds an action's history entries. */
 export const feedPartition = (shard: number) => `F#${shard}`;
 export const feedPartitions: readonly string[] = Array.from({ length: SHARDS }, (_, s) => feedPartition(s));

@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
 import { errorFields, logger } from '../logger';
+import type { Sight } from '../model/access';
 import {
   type Attempt,
   closeDelivery,
@@ -494,14 +495,17 @@ export async function runInLanes(claims: readonly StoredDue[]): Promise<void> {
 export function eventFromEventBridge(body: string): PublishedEvent | undefined {
   try {
     const envelope = JSON.parse(body) as { id?: string; 'detail-type'?: string; time?: string; detail?: unknown };
-    const detail = envelope.detail as Record<string, unknown> | undefined;
-    const id = typeof detail?.eventId === 'string' ? detail.eventId : envelope.id;
-    if (!detail || !id || !envelope['detail-type']) return undefined;
+    const carried = envelope.detail as Record<string, unknown> | undefined;
+    const id = typeof carried?.eventId === 'string' ? carried.eventId : envelope.id;
+    if (!carried || !id || !envelope['detail-type']) return undefined;
+    // The bus carries the internal sight beside the detail (`busDetail`); it is never part of a body.
+    const { sight, ...detail } = carried;
     return {
       id,
       detailType: envelope['detail-type'],
       time: typeof detail.time === 'string' ? detail.time : (envelope.time ?? new Date().toISOString()),
       detail,
+      ...(sight !== null && typeof sight === 'object' ? { sight: sight as Sight } : {}),
     };
   } catch {
     return undefined;

@@ -5,6 +5,7 @@ import { UserPool } from 'aws-cdk-lib/aws-cognito';
 import { describe, expect, it } from 'vitest';
 import { consoleSecurityHeaders } from '../../console/headers';
 import { screenRewrite } from '../../infra/cdk/console';
+import { CONSOLE_REFRESH_TOKEN_RULES } from '../../infra/local/refresh-tokens';
 import { list, render, type Statement, synthesize } from './synth';
 
 /** Issue 32: the console in AWS, as the template describes it (contract section 13, "Where" and "Sign-in"). */
@@ -179,10 +180,19 @@ describe('sign-in for the console', () => {
     expect(client.AllowedOAuthFlowsUserPoolClient).toBe(true);
     expect(client.AllowedOAuthFlows).toEqual(['code']);
     expect(client.AllowedOAuthScopes.sort()).toEqual(['email', 'openid', 'profile']);
-    // No password flows: a person signs in on the managed login page; the console refreshes tokens.
-    expect(client.ExplicitAuthFlows).toEqual(['ALLOW_REFRESH_TOKEN_AUTH']);
+    // No password flows: a person signs in on the managed login page; the console refreshes tokens
+    // at the token endpoint (REFRESH_TOKEN_AUTH is refused with rotation on).
+    expect(client.ExplicitAuthFlows).toEqual([]);
     expect(client.SupportedIdentityProviders).toEqual(['COGNITO']);
+    // Sign out revokes the refresh token; refresh tokens rotate (10 s grace) and last 12 hours, as the local stand-in's.
     expect(client.EnableTokenRevocation).toBe(true);
+    const local = CONSOLE_REFRESH_TOKEN_RULES;
+    expect(client.RefreshTokenRotation).toEqual({
+      Feature: 'ENABLED',
+      RetryGracePeriodSeconds: local.rotationGraceSeconds,
+    });
+    expect(client.RefreshTokenValidity).toBe(local.validitySeconds / 60);
+    expect(client.TokenValidityUnits.RefreshToken).toBe('minutes');
     expect(client.IdTokenValidity).toBe(60);
   });
 

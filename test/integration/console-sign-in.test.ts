@@ -81,6 +81,36 @@ describe('the local sign-in', () => {
     expect(logout.status).toBe(400);
   });
 
+  it('is as strict as Cognito: an exact redirect_uri and logout_uri, and a real code verifier (issue 42)', async () => {
+    const origin = apiUrl();
+    for (const redirect_uri of [`${origin}/evil`, `${origin}/?next=/x`, `${origin}/#x`, origin, `${origin}//`]) {
+      const { reply } = await authorize('u-strict', { redirect_uri });
+      expect(reply.status, redirect_uri).toBe(400);
+    }
+    for (const logoutUri of [`${origin}/evil`, `${origin}/?next=/x`, origin]) {
+      const logout = await fetch(
+        `${origin}/logout?${new URLSearchParams({ client_id: LOCAL_CLIENT_ID, logout_uri: logoutUri })}`,
+        { redirect: 'manual' },
+      );
+      expect(logout.status, logoutUri).toBe(400);
+    }
+    // The console's address under the other loopback name is registered too.
+    const port = new URL(origin).port;
+    const other = await authorize('u-strict', { redirect_uri: `http://localhost:${port}/` });
+    expect(other.reply.status).toBe(302);
+
+    // A challenge made from an empty (or short) verifier is refused at the exchange.
+    for (const verifier of ['', 'short', 'a'.repeat(129)]) {
+      const { code } = await authorize('u-strict', {
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      });
+      const exchange = { grant_type: 'authorization_code', code, redirect_uri: redirectUri(), code_verifier: verifier };
+      const refused = await token(exchange);
+      expect(refused.status, `verifier of ${verifier.length}`).toBe(400);
+      expect(await refused.json()).toEqual({ error: 'invalid_grant' });
+    }
+  });
+
   it('trades a code once, only with its verifier, for an ID token the API accepts, and refreshes it', async () => {
     const wrong = await authorize();
     expect(wrong.location.searchParams.get('state')).toBe('st4te');

@@ -8,7 +8,18 @@ import { newAction } from '../../lib/model/edits';
 import type { CreateActionBody } from '../../lib/model/validation';
 import { createTable } from '../../lib/store/bulk/upgrade';
 import { toItem } from '../../lib/store/item';
-import { attr, globalSecondaryIndexes, indexes, indexList, itemKind, webhookKeys } from '../../lib/store/table';
+import { createdKeyOf, indexedText } from '../../lib/store/search/keys';
+import { postingRequests } from '../../lib/store/search/postings';
+import {
+  attr,
+  filterKey,
+  globalSecondaryIndexes,
+  indexes,
+  indexList,
+  itemKind,
+  lowerKey,
+  webhookKeys,
+} from '../../lib/store/table';
 
 /**
  * A store on disk outlives an upgrade: `npm start` on a DATA_DIR an earlier version filled must
@@ -150,6 +161,58 @@ describe('npm start on a store an earlier version made', () => {
     const failure = await ensureTable(endpoint, name).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StoreStartError);
     expect((failure as Error).message).toMatch(/index all-by-title differs.*move DATA_DIR's dynamodb folder aside/);
+  });
+});
+
+describe('npm start on a store whose text was folded by lower-casing (issue 42: Unicode full case folding)', () => {
+  /** How an earlier version folded: NFC, lower case, NFC. */
+  const lowerFold = (text: string) => text.normalize('NFC').toLowerCase().normalize('NFC');
+  const gramIds = async (name: string, field: 't' | 'r', gram: string) => {
+    const page = await client().send(
+      new QueryCommand({
+        TableName: name,
+        KeyConditionExpression: '#id = :p',
+        ExpressionAttributeNames: { '#id': attr.id },
+        ExpressionAttributeValues: { ':p': `g#${field}#${gram}` },
+      }),
+    );
+    return (page.Items ?? []).map((i) => String(i[attr.sortKey]).split('#').pop());
+  };
+
+  it('re-keys the folded copies, the title key and the search postings of the texts the new fold changes', async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await createTable(localClient(endpoint), name);
+    const a = { ...action(2), title: 'ΟΔΟΣ Straße', actionProducer: { name: 'Inspections', reference: 'ΟΔΟΣ-7' } };
+    const plain = { ...action(2), title: 'Plain pump guard' };
+    const oldTitle = lowerFold(a.title);
+    const item = toItem(a);
+    const filters = item[attr.filters] as Record<string, unknown>;
+    filters[filterKey.titleLower] = oldTitle;
+    filters[lowerKey(filterKey.producerReference)] = lowerFold('ΟΔΟΣ-7');
+    item[attr.titleLower] = oldTitle;
+    item[attr.titleKey] = `${oldTitle}\u0001${a.createdAt}\u0001${a.id}`;
+    for (const put of [item, toItem(plain), { [attr.id]: 'm#keys', [attr.sortKey]: 'm', [attr.count]: 3 }])
+      await client().send(new PutCommand({ TableName: name, Item: put }));
+    // The postings as the earlier version wrote them (the index was built: its mark is there).
+    await client().send(new PutCommand({ TableName: name, Item: { [attr.id]: 'g#built', [attr.sortKey]: '1' } }));
+    const earlier = { t: oldTitle, r: lowerFold('ΟΔΟΣ-7') };
+    for (const request of postingRequests(createdKeyOf(indexedText(a)), undefined, earlier))
+      await client().send(new PutCommand({ TableName: name, Item: request.PutRequest?.Item }));
+
+    await ensureTable(endpoint, name);
+    const { Item } = await client().send(
+      new GetCommand({ TableName: name, Key: { [attr.id]: a.id, [attr.sortKey]: itemKind.action } }),
+    );
+    const expected = toItem(a);
+    expect(Item?.[attr.titleLower]).toBe('οδοσ strasse');
+    expect(Item?.[attr.titleKey]).toBe(expected[attr.titleKey]);
+    expect(Item?.[attr.filters]).toEqual(expected[attr.filters]);
+    expect(Item?.[attr.version]).toBe(1);
+    // Grams only the old fold had are gone; the new fold's are there.
+    for (const gram of ['δος', 'ος ', 'aße']) expect(await gramIds(name, 't', gram), gram).toEqual([]);
+    for (const gram of ['δοσ', 'οσ ', 'sse']) expect(await gramIds(name, 't', gram), gram).toEqual([a.id]);
+    expect(await gramIds(name, 'r', 'οσ-')).toEqual([a.id]);
+    expect(await gramIds(name, 'r', 'ος-')).toEqual([]);
   });
 });
 

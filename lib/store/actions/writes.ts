@@ -9,6 +9,7 @@ import {
   PreconditionFailedError,
   ServiceUnavailableError,
 } from '../../errors';
+import { placementOf } from '../../model/access';
 import type { Action, Person } from '../../model/action';
 import type { EntryDraft, RecordedEntry } from '../../model/history';
 import { settleReminders } from '../../model/reminders';
@@ -128,6 +129,7 @@ export function createdItems(action: Action, actor: Person, token: string) {
     actor,
     time: action.createdAt,
     action: toView(action),
+    sight: { after: placementOf(action) },
   };
   return { item, entry };
 }
@@ -313,6 +315,7 @@ export async function mutate(
     };
     // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
     const next = change.next && settleReminders(current, change.next, getReminderSettings());
+    entry.sight = { before: placementOf(current), ...(next ? { after: placementOf(next) } : {}) };
     const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
     const written = {
       ...(next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp)),

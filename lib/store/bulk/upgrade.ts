@@ -10,8 +10,18 @@ import {
 import { DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { countedFields, countedValues, counterKey } from '../counters/counters';
 import { fromItem, isTombstone, toItem } from '../item';
-import { indexExistingActions } from '../search/postings';
-import { attr, attributeDefinitions, globalSecondaryIndexes, indexList, itemKind, sortKey, tableKey } from '../table';
+import { indexExistingActions, refoldPostings } from '../search/postings';
+import {
+  attr,
+  attributeDefinitions,
+  filterKey,
+  globalSecondaryIndexes,
+  indexList,
+  itemKind,
+  lowerKey,
+  sortKey,
+  tableKey,
+} from '../table';
 import { moveSharedDueAttempts } from '../webhooks';
 
 /**
@@ -49,10 +59,13 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * `<value>#<id>` (ties by id); 2: `<value>#<createdAt>#<id>` (ties by creation time, then id:
  * contract section 4); 3: the paired counters (by status and by overdue, `counters.ts`) exist. A
  * table whose marker is older (or absent: made before the marker) has its actions' keys rewritten
- * and, from before 3, its paired counters counted.
+ * and, from before 3, its paired counters counted. 4: text folded by Unicode full case folding
+ * (`foldForComparison`), not lower-casing: an action whose folded copies (the `f` map's, the title
+ * copy and key) or search postings differ under the new fold is re-keyed.
  */
-export const KEY_VERSION = 3;
+export const KEY_VERSION = 4;
 const PAIRED_COUNTERS = 3;
+const FULL_CASE_FOLDING = 4;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
 
 async function keyVersion(client: DynamoDBClient, tableName: string): Promise<number> {
@@ -135,7 +148,7 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
     );
     await untilActive(client, tableName, index.IndexName);
   }
-  await backfillIndexKeys(client, tableName, version < PAIRED_COUNTERS);
+  await backfillIndexKeys(client, tableName, version < PAIRED_COUNTERS, version < FULL_CASE_FOLDING);
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
@@ -150,9 +163,16 @@ async function untilActive(client: DynamoDBClient, tableName: string, indexName:
 /**
  * Gives every stored action the index keys this version writes and an earlier one did not, and,
  * with `countPairs`, counts the paired counters, which an earlier version did not keep (none of
- * them exists yet, so each is written whole on its first shard).
+ * them exists yet, so each is written whole on its first shard). With `refold`, the folded copies
+ * (the `f` map, the title copy) are compared too and rewritten where the fold changed them, and
+ * so are the search postings of the texts it changed.
  */
-async function backfillIndexKeys(client: DynamoDBClient, tableName: string, countPairs: boolean): Promise<void> {
+async function backfillIndexKeys(
+  client: DynamoDBClient,
+  tableName: string,
+  countPairs: boolean,
+  refold: boolean,
+): Promise<void> {
   const documents = DynamoDBDocumentClient.from(client);
   const pairs = new Map<string, number>();
   const keys = [...new Set(indexList.flatMap((index) => [index.partitionKey.name, index.sortKey.name]))];
@@ -180,6 +200,19 @@ async function backfillIndexKeys(client: DynamoDBClient, tableName: string, coun
       }
       const expected = toItem(fromItem(item));
       const stale = keys.filter((k) => expected[k] !== undefined && expected[k] !== item[k]);
+      if (refold) {
+        const copies = [attr.filters, attr.titleLower].filter(
+          (k) => JSON.stringify(sorted(expected[k])) !== JSON.stringify(sorted(item[k])),
+        );
+        stale.push(...copies.filter((k) => !stale.includes(k)));
+        const filters = (item[attr.filters] ?? {}) as Record<string, unknown>;
+        const reference = filters[lowerKey(filterKey.producerReference)] ?? filters[filterKey.producerReference];
+        await refoldPostings(
+          fromItem(item),
+          { title: item[attr.titleLower], reference },
+          { documents, table: tableName },
+        );
+      }
       if (stale.length === 0) continue;
       await documents.send(
         new UpdateCommand({
@@ -208,3 +241,9 @@ async function backfillIndexKeys(client: DynamoDBClient, tableName: string, coun
       }),
     );
 }
+
+/** A value with its object keys in order, so two maps compare by content. */
+const sorted = (value: unknown): unknown =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
+    : value;

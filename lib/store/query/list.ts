@@ -71,8 +71,8 @@ export interface ListResult {
   actions: Action[];
   totalCount: number;
   totalCountRelation: CountRelation;
-  /** How the list was served: `counted` (counters + ordered merge), the planner's read, or the search postings. */
-  strategy: 'counted' | 'planned' | 'searched';
+  /** How the list was served: counters + ordered merge, the planner's read, the search postings, or scoped parts. */
+  strategy: 'counted' | 'planned' | 'searched' | 'scoped';
   plan?: Plan;
   /** The index the page (or every match) was read from. */
   index: string;
@@ -106,7 +106,12 @@ interface QueryPage {
  * One page of an index, of at most `want` entries and never past the budget: `BudgetSpent` when
  * the budget is gone.
  */
-async function query(input: QueryCommandInput, want: number, budget: ReadBudget, stats: ReadStats): Promise<QueryPage> {
+export async function query(
+  input: QueryCommandInput,
+  want: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+): Promise<QueryPage> {
   const granted = await budget.take(want);
   if (granted === 0) throw new BudgetSpent(budget.limit);
   let read = 0;
@@ -569,7 +574,7 @@ async function listPlanned(
   // Too many matches to sort: walk an index already in the list's order for the page.
   const from = after === undefined ? undefined : keyAfter(after);
   const window = query.skip + query.limit + 1;
-  if (window > budget.available) throw skipTooDeep(budget.limit);
+  if (query.skip > 0 && window > budget.available) throw skipTooDeep(budget.limit);
   const walked = await walkInOrder(walk as Walk, !chosen.descending, window, budget, stats, from);
   // Read to its end from the start, the walk has seen every match; otherwise it has a lower bound.
   const whole = !walked.cut && walked.rows.length < window && from === undefined;
@@ -708,7 +713,7 @@ async function walkInOrder(
 }
 
 /** Where a match read with `sortAttribute` stands in the order of `field` (see `Position`). */
-function positionOf(field: FieldSpec, sortAttribute: string, row: Row): Position {
+export function positionOf(field: FieldSpec, sortAttribute: string, row: Row): Position {
   const key = orderedIndexes[field.name]?.sortKey.name;
   // Ties by creation time, then id: the created key (`<createdAt>#<id>`) orders exactly so.
   const created = row.created ?? row.id;
@@ -729,7 +734,7 @@ function checkedPosition(field: FieldSpec, after: Position): Position {
   return after;
 }
 
-function comparePositions(a: Position, b: Position): number {
+export function comparePositions(a: Position, b: Position): number {
   if (typeof a === 'string' || typeof b === 'string') return compareValues(a, b);
   return compareValues(a[0], b[0]) || compareValues(a[1], b[1]);
 }
@@ -738,9 +743,11 @@ function comparePositions(a: Position, b: Position): number {
  * Lists actions: the counted path for the common shapes, else the cheapest plan within budget.
  * `after` continues after a position an earlier page ended on (`ListResult.next`).
  */
-export async function listActions(query: ListQuery, after?: Position): Promise<ListResult> {
-  const stats = newStats();
-  const budget = new ReadBudget(listReadAllowance());
+export const listActions = (query: ListQuery, after?: Position): Promise<ListResult> =>
+  listWithin(query, new ReadBudget(listReadAllowance()), newStats(), after);
+
+/** A list within a budget and its stats, which a scoped list shares among its parts (`scoped.ts`). */
+export async function listWithin(query: ListQuery, budget: ReadBudget, stats: ReadStats, after?: Position) {
   return (
     (await listSearched(query, budget, stats, after)) ??
     (await listCounted(query, budget, stats, after)) ??
@@ -962,7 +969,11 @@ async function fetchItems(ids: string[], stats: ReadStats): Promise<Map<string, 
 }
 
 /** The actions with these ids, in this order (fetching those not `known` yet); one deleted since the index was read is left out. */
-async function fetchActions(ids: string[], stats: ReadStats, known?: ReadonlyMap<string, Item>): Promise<Action[]> {
+export async function fetchActions(
+  ids: string[],
+  stats: ReadStats,
+  known?: ReadonlyMap<string, Item>,
+): Promise<Action[]> {
   const found = await fetchItems(
     ids.filter((id) => !known?.has(id)),
     stats,

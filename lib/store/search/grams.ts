@@ -2,7 +2,7 @@ import { foldForComparison } from '../../text';
 
 /**
  * The n-grams of the search index: every run of `GRAM` code points of a text as the service
- * compares it (NFC, then lower case: `foldForComparison`), so `title=*café` and a stored
+ * compares it (NFD, full case folding, NFC: `foldForComparison`), so `title=*café` and a stored
  * `Cafe\u0301` meet on the same grams. Code points, not UTF-16 units: a gram never splits an
  * astral character.
  *

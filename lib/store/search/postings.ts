@@ -174,6 +174,25 @@ export async function indexChanges(entries: readonly RecordedEntry[]): Promise<v
   }
 }
 
+/**
+ * The store upgrade's part when the fold changed (`upgrade.ts`): moves an action's postings from
+ * the texts folded the earlier way (`before`, as its item stored them) to the texts folded now,
+ * writing only where the fold changed them.
+ */
+export async function refoldPostings(
+  action: Parameters<typeof indexedText>[0],
+  before: { title: unknown; reference: unknown },
+  target: { documents: DynamoDBDocumentClient; table: string },
+): Promise<void> {
+  const text = indexedText(action);
+  const earlier: Texts = {
+    [searchFields.title.code]: typeof before.title === 'string' ? before.title : '',
+    [searchFields['actionProducer.reference'].code]: typeof before.reference === 'string' ? before.reference : '',
+  };
+  const requests = postingRequests(createdKeyOf(text), earlier, foldedTexts(text));
+  await batchWriteRequests(requests, { target, width: BULK_WIDTH, maxAttempts: 20 });
+}
+
 /** Requests of one bulk call in flight: the bulk writers run a few calls at once themselves. */
 const BULK_WIDTH = 4;
 

@@ -5,7 +5,9 @@ import {
   listScopes,
   mayAdminister,
   mayMoveTo,
+  placementOf,
   rightsOver,
+  sawChange,
   scopeProblem,
   type Viewer,
 } from '../../../lib/model/access';
@@ -112,5 +114,26 @@ describe('scopes', () => {
     ]) {
       expect(listed(v, a)).toBe(rightsOver(v, a).see);
     }
+  });
+});
+
+describe('sight', () => {
+  it('an entry is heard by whoever could see the action before or after its change', () => {
+    const north = placementOf(action());
+    const moved = placementOf(action({ location: at('Coal', 'East') }));
+    const coal = viewer([{ role: 'viewer', scope: { businessUnit: 'Coal' } }]);
+    const iron = viewer([{ role: 'viewer', scope: { businessUnit: 'Iron Ore' } }]);
+    const gold = viewer([{ role: 'viewer', scope: { businessUnit: 'Gold' } }]);
+    expect(sawChange(coal, { before: north, after: moved })).toBe(true);
+    expect(sawChange(iron, { before: north, after: moved })).toBe(true);
+    expect(sawChange(iron, { before: moved, after: moved })).toBe(false);
+    expect(sawChange(gold, { before: north, after: moved })).toBe(false);
+    expect(sawChange(gold, {})).toBe(false);
+    expect(sawChange(viewer([], 'open'), {})).toBe(true);
+    // Their own, wherever it is: the assignee before a hand-over still hears of it.
+    const handedOn = { before: { ...moved, assigneeId: 'me' }, after: moved };
+    expect(sawChange(gold, handedOn)).toBe(true);
+    expect(placementOf(action({ initiator: person('someone') }))).toMatchObject({ initiatorId: 'someone' });
+    expect(sawChange(gold, { after: placementOf(action({ initiator: person('me') })) })).toBe(true);
   });
 });

@@ -1,0 +1,255 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type FieldSpec, fieldsByName } from '../../filter/fields';
+import type { Clause, ListQuery } from '../../filter/query';
+import { inScope, listScopes, type Scope, scopeFields, type Viewer } from '../../model/access';
+import type { Action, Location } from '../../model/action';
+import { listReadAllowance } from '../../usage';
+import { settleAll as all, tableName } from '../client';
+import { sortAttributeOf } from '../fields';
+import { type Item, toItem, valueAt } from '../item';
+import { attr, type IndexDefinition, indexes, locationKeys } from '../table';
+import { BudgetSpent, ReadBudget } from './budget';
+import { clauseHolds, Placeholders } from './expression';
+import {
+  comparePositions,
+  fetchActions,
+  type ListResult,
+  listWithin,
+  newStats,
+  type Position,
+  positionOf,
+  query,
+  type ReadStats,
+} from './list';
+import { DEFAULT_SORT } from './plan';
+
+/**
+ * A scoped list (contract section 14): the caller sees the actions in any of their scopes
+ * (location prefixes, `listScopes`) and their own (owned or assigned; the initiator is always
+ * the owner here). The visible set is cut into disjoint parts: one list per scope, which is the
+ * caller's query with the scope's fields added as equality filters (so the planner reads that
+ * scope's partitions, counts them from the counters, and honours search and every sort), and the
+ * caller's own actions outside every scope, read whole from their two partitions (a person's own
+ * are few) and filtered in memory. The parts are merged in the list's order by their positions,
+ * which are the same whichever index served a part (`Position`), so one cursor continues them all.
+ */
+
+/** One part's matches in order, each with its position, and how far the part is sure of them. */
+interface Part {
+  matches: Array<{ at: Position; action?: Action; id: string }>;
+  totalCount: number;
+  exact: boolean;
+  /** More matches follow the ones read. */
+  more: boolean;
+  /** The budget cut the part short: every match up to `reached` is read (none when `reached` is absent). */
+  cut: boolean;
+  reached?: Position;
+}
+
+/** A scope's fields as equality filters, each value taken exactly as it is. */
+function scopeClauses(scope: Scope): Clause[] {
+  return scopeFields(scope).map((field) => ({
+    field: fieldsByName.get(`location.${field}`) as FieldSpec,
+    type: 'string',
+    op: '=',
+    values: [scope[field] as string],
+  }));
+}
+
+/** Where an action stands in the list's order (see `Position`), from its stored form. */
+function positionOfItem(field: FieldSpec, item: Item): Position {
+  const sortAttribute = sortAttributeOf(field);
+  return positionOf(field, sortAttribute, {
+    id: item[attr.id] as string,
+    value: valueAt(item, sortAttribute),
+    created: item[attr.createdKey] as string,
+  });
+}
+
+/** One scope's part: the caller's list within the scope, `window` long, after `after`. */
+async function scopePart(
+  list: ListQuery,
+  scope: Scope,
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<Part> {
+  const field = (list.sort ?? DEFAULT_SORT).field;
+  const result = await listWithin(
+    { ...list, filters: [...list.filters, ...scopeClauses(scope)], skip: 0, limit: window },
+    budget,
+    stats,
+    after,
+  );
+  const matches = result.actions.map((action) => ({
+    at: positionOfItem(field, toItem(action)),
+    action,
+    id: action.id,
+  }));
+  // A page shorter than asked with a cursor stopped where the budget did (or an action was deleted
+  // since its entry was read): either way it is sure only up to its cursor.
+  const cut = window > 0 && result.next !== undefined && matches.length < window;
+  return {
+    matches,
+    totalCount: result.totalCount,
+    exact: result.totalCountRelation === 'eq',
+    more: result.next !== undefined,
+    cut,
+    ...(cut ? { reached: result.next } : {}),
+  };
+}
+
+/** Every entry of one partition of an index of a person (`by-owner`, `by-assignee`). */
+async function readPerson(
+  index: IndexDefinition,
+  personId: string,
+  budget: ReadBudget,
+  stats: ReadStats,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const p = new Placeholders();
+    const input: QueryCommandInput = {
+      TableName: tableName(),
+      IndexName: index.name,
+      KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(personId)}`,
+      ExpressionAttributeNames: p.names,
+      ExpressionAttributeValues: p.values,
+      ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+    };
+    const page = await query(input, 1000, budget, stats);
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** The location an index entry holds (its `f` map). */
+const locationOf = (item: Item): Location =>
+  Object.fromEntries(
+    Object.entries(locationKeys).map(([field, key]) => [field, String(valueAt(item, `${attr.filters}.${key}`) ?? '')]),
+  ) as Location;
+
+/** The caller's own actions outside every scope that match the list, in its order, after `after`. */
+async function ownPart(
+  list: ListQuery,
+  scopes: readonly Scope[],
+  personId: string,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<Part> {
+  const field = (list.sort ?? DEFAULT_SORT).field;
+  const direction = (list.sort ?? DEFAULT_SORT).descending ? -1 : 1;
+  let entries: Item[][];
+  try {
+    entries = await all([
+      readPerson(indexes.byOwner, personId, budget, stats),
+      readPerson(indexes.byAssignee, personId, budget, stats),
+    ]);
+  } catch (error) {
+    if (!(error instanceof BudgetSpent)) throw error;
+    return { matches: [], totalCount: 0, exact: false, more: false, cut: true };
+  }
+  const seen = new Set<string>();
+  const matches: Part['matches'] = [];
+  for (const item of entries.flat()) {
+    const id = item[attr.id] as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (scopes.some((scope) => inScope(locationOf(item), scope))) continue;
+    if (!list.filters.every((clause) => clauseHolds(clause, item))) continue;
+    matches.push({ at: positionOfItem(field, item), id });
+  }
+  matches.sort((a, b) => direction * comparePositions(a.at, b.at));
+  const total = matches.length;
+  const rest = after === undefined ? matches : matches.filter((m) => direction * comparePositions(m.at, after) > 0);
+  return { matches: rest, totalCount: total, exact: true, more: false, cut: false };
+}
+
+/**
+ * The list `list` as a caller with `scopes` (from `listScopes`) sees it: every part read with one
+ * budget, merged in order, counted as the sum of the parts (exact when every part is).
+ */
+export async function listScoped(
+  list: ListQuery,
+  scopes: readonly Scope[],
+  personId: string,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<ListResult> {
+  const descending = (list.sort ?? DEFAULT_SORT).descending;
+  const direction = descending ? -1 : 1;
+  // Each part's first `skip + limit` matches hold the merged page's; one more says whether more follow.
+  const window = list.limit === 0 ? 0 : list.skip + list.limit;
+  // The caller's own first: they are few, and a list must never lose them to a budget its scopes spent.
+  const own = await ownPart(list, scopes, personId, budget, stats, after);
+  const parts = [own];
+  for (const scope of scopes) parts.push(await scopePart(list, scope, window, budget, stats, after));
+  // Where every cut part is sure of its matches: the merged page stops at the nearest such place.
+  const cuts = parts.filter((p) => p.cut);
+  const unsure = cuts.some((p) => p.reached === undefined);
+  const bound = unsure
+    ? undefined
+    : cuts
+        .map((p) => p.reached as Position)
+        .reduce<Position | undefined>(
+          (a, b) => (a === undefined || direction * comparePositions(b, a) < 0 ? b : a),
+          undefined,
+        );
+  const merged = parts
+    .flatMap((p) => p.matches)
+    .filter((m) => !unsure && (bound === undefined || direction * comparePositions(m.at, bound) <= 0))
+    .sort((a, b) => direction * comparePositions(a.at, b.at));
+  const shown = merged.slice(list.skip, list.skip + list.limit);
+  const known = new Map(shown.flatMap((m) => (m.action ? [[m.id, toItem(m.action)] as const] : [])));
+  const actions = await fetchActions(
+    shown.map((m) => m.id),
+    stats,
+    known,
+  );
+  const more = merged.length > list.skip + list.limit || parts.some((p) => p.more && !p.cut);
+  const last = shown[shown.length - 1];
+  const full = list.limit > 0 && shown.length === list.limit;
+  const next =
+    full && (more || cuts.length > 0) ? last?.at : cuts.length > 0 && list.limit > 0 ? (bound ?? after) : undefined;
+  return {
+    actions,
+    totalCount: parts.reduce((sum, p) => sum + p.totalCount, 0),
+    totalCountRelation: parts.every((p) => p.exact) && cuts.length === 0 ? 'eq' : 'gte',
+    strategy: 'scoped',
+    index: `${scopes.length} scope(s) and the caller's own`,
+    partitions: parts.length,
+    stats,
+    ...(next !== undefined ? { next } : {}),
+  };
+}
+
+/**
+ * Whether every match of the list is the caller's own (`owner=me` or `assignee=me`, also as a `~`
+ * of only `me`): then a scoped list is the open list, whatever the scopes.
+ */
+const onlyOwn = (list: ListQuery, personId: string): boolean =>
+  list.filters.some(
+    (c) =>
+      (c.field.name === 'owner' || c.field.name === 'assignee') &&
+      (c.op === '=' || c.op === '~') &&
+      c.values.length > 0 &&
+      c.values.every((v) => v === personId),
+  );
+
+/**
+ * The list as `viewer` sees it: in open mode, or when a scope of theirs is everything, or when the
+ * list asks only for their own actions, the open list; otherwise the scoped parts merged.
+ */
+export async function listVisible(list: ListQuery, after: Position | undefined, viewer?: Viewer): Promise<ListResult> {
+  const budget = new ReadBudget(listReadAllowance());
+  const stats = newStats();
+  const scopes = viewer === undefined ? undefined : listScopes(viewer);
+  if (viewer === undefined || scopes === undefined || onlyOwn(list, viewer.person.id))
+    return listWithin(list, budget, stats, after);
+  return listScoped(list, scopes, viewer.person.id, budget, stats, after);
+}
