@@ -59,8 +59,18 @@ function flatten(changes: NonNullable<HistoryEntry['changes']>): [string, unknow
   return flat;
 }
 
+/** An evidence entry's file in words: "a photo, guard.jpg" or "the file permit.pdf". */
+function fileInWords(file: { name?: string; contentType?: string } | undefined): string {
+  if (!file?.name) return 'a file';
+  return file.contentType?.startsWith('image/') ? `a photo, ${file.name}` : `the file ${file.name}`;
+}
+
 export function historyInWords(entry: HistoryEntry): string {
   const who = entry.actor.name;
+  // Section 15's entries, read wider than the generated type until openapi.json documents them.
+  const evidence = entry as { type: string; attachment?: { name?: string; contentType?: string } };
+  if (evidence.type === 'attachment-added') return `${who} added ${fileInWords(evidence.attachment)}`;
+  if (evidence.type === 'attachment-removed') return `${who} removed ${fileInWords(evidence.attachment)}`;
   switch (entry.type) {
     case 'created':
       return `${who} created the action`;

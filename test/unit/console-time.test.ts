@@ -83,6 +83,15 @@ describe('console people and problems', () => {
       changes: { assignee: { before: { id: 'undefined', name: 'undefined' }, after: { id: 'u-2', name: 'Bob' } } },
     } as unknown as HistoryEntry;
     expect(historyInWords(entry)).toBe('Ann Lee changed assignee from nobody to Bob');
+    const evidence = (type: string, attachment?: object) =>
+      historyInWords({ ...entry, type, attachment, changes: undefined } as unknown as HistoryEntry);
+    expect(evidence('attachment-added', { name: 'guard.jpg', contentType: 'image/jpeg' })).toBe(
+      'Ann Lee added a photo, guard.jpg',
+    );
+    expect(evidence('attachment-removed', { name: 'permit.pdf', contentType: 'application/pdf' })).toBe(
+      'Ann Lee removed the file permit.pdf',
+    );
+    expect(evidence('attachment-added')).toBe('Ann Lee added a file');
   });
 
   it('turns any error into a problem: the API’s own, or one named by the status', () => {
