@@ -10,10 +10,11 @@ import { defineConfig } from 'vitest/config';
  *   (AWS's DynamoDB Local engine, in memory); only this project pays for it. Its files run in
  *   parallel on that one stack: each sees only its own users and producers. A file whose subject
  *   is the whole stack (every write, every event, the stack's own settings) starts its own, once,
- *   with `useOwnStack()` (test/support/client.ts) or `startLocalStack`, and joins the pool too.
+ *   with `useOwnStack()` (test/support/client.ts), `startLocalStack` or `startSeededStack`: a
+ *   table of its own on its worker's DynamoDB Local (test/support/worker-engine.ts), not a JVM.
  * - integration-alone: the few integration files that measure a burst of concurrent writes on one
- *   action (contention, races): on two cores, three other files at work take the CPU their own
- *   DynamoDB Local needs and turn the burst's retries into 503s. They run one at a time, after
+ *   action (contention, races) or delays (webhook fairness): on two cores, three other files at
+ *   work take the CPU their DynamoDB Local needs and turn the burst's retries into 503s. They run one at a time, after
  *   every other project (`sequence.groupOrder`), with the machine to themselves.
  * - infra: the synthesized template; no stack either.
  */
@@ -43,11 +44,12 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'integration',
-          // Four files share two cores and one store, so a test takes longer than it would alone.
+          // Three files share two cores and the shared store, so a test takes longer than it would alone.
           testTimeout: 60_000,
           include: ['test/integration/**/*.test.ts'],
           exclude: alone,
           globalSetup: ['test/support/global-setup.ts'],
+          setupFiles: ['test/support/worker-engine.ts'],
           sequence: { groupOrder: 0 },
         },
       },
@@ -58,6 +60,7 @@ export default defineConfig({
           name: 'integration-alone',
           include: alone,
           globalSetup: ['test/support/global-setup.ts'],
+          setupFiles: ['test/support/worker-engine.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

@@ -10,6 +10,8 @@ import { deleteAction, updateAction } from '../lib/actions/action-service';
 import { sweepDueDates } from '../lib/due-dates/sweep';
 import { ValidationError } from '../lib/errors';
 import { parseListQuery } from '../lib/filter/query';
+import { openViewer } from '../lib/model/access';
+import type { Person } from '../lib/model/action';
 import { putNewAction } from '../lib/store/actions/writes';
 import { listActions } from '../lib/store/query/list';
 import { baselineAnswer, scanTable } from './baseline';
@@ -41,7 +43,8 @@ Fills DynamoDB Local (in memory; on disk with --disk) with --actions (default 10
 scan, measures what creates, edits and deletes write (--samples, default 200), and writes the
 report to bench/results/. --repeat (default 3) runs each query that many times; --seed (default
 1) picks the data; --compare (default the other of 10000 and 100000) names the size to compare
-with. Exits 1 when an answer differs from the scan or a counter from the truth.`,
+with. Exits 1 when an answer differs from the scan or a counter from the truth. --index-cost
+only measures what one create and one title edit write, all in (transaction, postings, mark).`,
   {
     actions: { type: 'string', default: '10000' },
     repeat: { type: 'string', default: '3' },
@@ -49,6 +52,7 @@ with. Exits 1 when an answer differs from the scan or a counter from the truth.`
     samples: { type: 'string', default: '200' },
     compare: { type: 'string' },
     disk: { type: 'boolean', default: false },
+    'index-cost': { type: 'boolean', default: false },
   },
 );
 const ACTIONS = Number(args.actions);
@@ -62,6 +66,12 @@ const started = Date.now();
 const dataDir = mkdtempSync(join(tmpdir(), 'actions-bench-'));
 const store = await startStore(args.disk ? { path: join(dataDir, 'dynamodb') } : {});
 Object.assign(process.env, localEnvironment(dataDir, store.endpoint), { LOG_LEVEL: 'silent' });
+if (args['index-cost']) {
+  const { indexCostTable, measureIndexCost } = await import('./index-cost');
+  console.log(indexCostTable(await measureIndexCost()));
+  await store.close();
+  process.exit(0);
+}
 
 const w = world(SEED);
 
@@ -210,17 +220,18 @@ const creates = await recordingTransactions(async () => {
   }
 });
 /** Seeded actions spread over the table, each edited or deleted by its owner through the service. */
+const asOwner = (a: { owner: Person }) => ({ caller: a.owner, viewer: openViewer(a.owner) });
 const targets = (offset: number) =>
   Array.from({ length: SAMPLES / 4 }, (_, i) => actionAt(w, (i * 4 + offset) * Math.floor(ACTIONS / SAMPLES), SEED));
 const statusEdits = await recordingTransactions(async () => {
-  for (const a of targets(0)) await updateAction(a.owner, a.id, { status: (a.status % 5) + 1 }, undefined);
+  for (const a of targets(0)) await updateAction(asOwner(a), a.id, { status: (a.status % 5) + 1 }, undefined);
 });
 const textEdits = await recordingTransactions(async () => {
   for (const a of targets(1))
-    await updateAction(a.owner, a.id, { description: `${a.description} (checked)` }, undefined);
+    await updateAction(asOwner(a), a.id, { description: `${a.description} (checked)` }, undefined);
 });
 const deletes = await recordingTransactions(async () => {
-  for (const a of targets(2)) await deleteAction(a.owner, a.id, undefined);
+  for (const a of targets(2)) await deleteAction(asOwner(a), a.id, undefined);
 });
 const writes = {
   create: summarize(creates.costs),

@@ -1,5 +1,12 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { getDocumentClient, tableName } from '../lib/store/client';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { getDocumentClient, send, tableName } from '../lib/store/client';
+import { type Item, recordedEntryFrom } from '../lib/store/item';
 import { attr, indexList, itemKind } from '../lib/store/table';
 import { indexWriteUnits, itemBytes, type StoredItem, stored, writeUnitsOf } from './item-size';
 
@@ -140,4 +147,67 @@ export function summarize(costs: TransactionCost[]): CostSummary {
     byIndex: Object.fromEntries(Object.entries(byIndex).map(([k, v]) => [k, round(v / n)])),
     reported: mean((c) => c.reported),
   };
+}
+
+/** What the stream's side of a change wrote: its postings (puts and deletes) and its pending mark's removal. */
+export interface IndexWriteCost {
+  /** Write units of the postings, and how many were put and deleted. */
+  postings: number;
+  puts: number;
+  deletes: number;
+  /** Write units of the pending mark's removal. */
+  mark: number;
+}
+
+/**
+ * Runs `work` (the stream's indexing), recording what its BatchWriteItem requests and single
+ * deletes cost by DynamoDB's rules: a put 1 unit per started KB of the larger of the old and new
+ * item, a delete 1 unit per started KB of the item it removes (at least 1).
+ */
+export async function recordingIndexWrites(work: () => Promise<unknown>): Promise<IndexWriteCost> {
+  const client = getDocumentClient() as unknown as { send: Send };
+  const original = client.send.bind(client) as Send;
+  const cost: IndexWriteCost = { postings: 0, puts: 0, deletes: 0, mark: 0 };
+  const sizeAt = async (key: Record<string, unknown>) => {
+    const got = (await original(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))) as {
+      Item?: Record<string, unknown>;
+    };
+    return got.Item ? itemBytes(stored(got.Item)) : 0;
+  };
+  client.send = async (command, options) => {
+    if (command instanceof BatchWriteCommand) {
+      for (const requests of Object.values(command.input.RequestItems ?? {}))
+        for (const request of requests) {
+          const key = request.DeleteRequest?.Key ?? keyOf({ Put: request.PutRequest });
+          const old = key ? await sizeAt(key) : 0;
+          const next = request.PutRequest?.Item ? itemBytes(stored(request.PutRequest.Item)) : 0;
+          cost.postings += writeUnitsOf(Math.max(old, next));
+          if (request.PutRequest) cost.puts++;
+          else cost.deletes++;
+        }
+    } else if (command instanceof DeleteCommand) {
+      cost.mark += writeUnitsOf(await sizeAt(command.input.Key ?? {}));
+    }
+    return original(command, options);
+  };
+  try {
+    await work();
+    return cost;
+  } finally {
+    client.send = original;
+  }
+}
+
+/** The entries of an action from version `from` on, as the stream hands them to the consumer. */
+export async function entriesOf(id: string, from: number) {
+  const page = await send<{ Items?: Item[] }>(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: '#id = :id AND #sk >= :from',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+      ExpressionAttributeValues: { ':id': id, ':from': itemKind.history(from) },
+      ConsistentRead: true,
+    }),
+  );
+  return (page.Items ?? []).filter((i) => String(i[attr.sortKey]).startsWith('h#')).map(recordedEntryFrom);
 }

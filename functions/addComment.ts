@@ -12,7 +12,7 @@ export const handler = api({ body: 'json' }).handler(async (event) => {
       body: comment,
       location: `/api/actions/${encodeURIComponent(id)}/comments/${comment.id}`,
     }),
-    (remember) => addComment(event.caller, id, event.body, remember),
+    (remember) => addComment(event, id, event.body, remember),
   );
   return json(reply.status, reply.body, reply.location ? { location: reply.location } : {});
 });

@@ -3,6 +3,6 @@ import { api, json } from '../lib/http/edge';
 
 /** DELETE /api/actions/{id}: the owner only; 204. */
 export const handler = api().handler(async (event) => {
-  await deleteAction(event.caller, event.pathParameters?.id ?? '', event.headers['if-match']);
+  await deleteAction(event, event.pathParameters?.id ?? '', event.headers['if-match']);
   return json(204);
 });

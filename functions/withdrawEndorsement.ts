@@ -3,6 +3,6 @@ import { api, json } from '../lib/http/edge';
 
 /** DELETE /api/actions/{id}/endorsements/me: withdraws the caller's endorsement, if any; 204. */
 export const handler = api().handler(async (event) => {
-  await withdrawEndorsement(event.caller, event.pathParameters?.id ?? '');
+  await withdrawEndorsement(event, event.pathParameters?.id ?? '');
   return json(204);
 });

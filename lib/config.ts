@@ -1,5 +1,6 @@
 import type { AccessMode } from './model/access';
 import type { ReminderSettings } from './model/reminders';
+import { notificationSettings } from './notifications/settings';
 
 /**
  * Configuration, read from the environment once, at first use, and checked. Nothing else in the
@@ -65,6 +66,11 @@ export interface Config {
   adminGroup: string;
   /** `ACCESS_CACHE_SECONDS`: how long a caller's resolved roles are kept (default 30, at most 60; 0 never). */
   accessCacheSeconds: number;
+  /** Email to people (section 16): `NOTIFICATIONS_FROM`, `SES_ENDPOINT`, `SES_CONFIGURATION_SET`, `CONSOLE_URL`. */
+  notificationsFrom?: string;
+  sesEndpoint?: string;
+  sesConfigurationSet?: string;
+  consoleUrl?: string;
 }
 
 /** The contract's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -104,6 +110,7 @@ function load(): Config {
     access: accessMode(),
     adminGroup: optional('ADMIN_GROUP') ?? 'action-admins',
     accessCacheSeconds: Number(optional('ACCESS_CACHE_SECONDS') ?? 30),
+    ...notificationSettings(optional),
   };
   // A revoked grant must stop working within 60 seconds (contract section 14).
   if (!(config.accessCacheSeconds >= 0 && config.accessCacheSeconds <= 60))

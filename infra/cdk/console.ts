@@ -36,6 +36,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { CONSOLE_CONFIG_PATH, type ConsoleConfig, consoleSecurityHeaders } from '../../console/headers';
+import { DOCS_SECURITY_HEADERS } from '../../lib/api-docs/docs-headers';
 import { projectRoot } from './service-function';
 
 /** How the console is deployed (prop `console` of the service). */
@@ -151,6 +152,16 @@ export class ServiceConsole extends Construct {
       comment: 'The console: security headers and its Content-Security-Policy',
       ...responseHeaders(consoleSecurityHeaders(signInOrigin, props.storageOrigin)),
     });
+    // The docs page shares the console's origin, so it gets the console's strict headers here as
+    // well as from its handler; the API's own answers (API Gateway's 413 or 429 included) nosniff.
+    const docsHeaders = new ResponseHeadersPolicy(this, 'DocsHeaders', {
+      comment: 'The API docs (/docs*): the console security headers and its Content-Security-Policy',
+      ...responseHeaders(DOCS_SECURITY_HEADERS),
+    });
+    const apiHeaders = new ResponseHeadersPolicy(this, 'ApiHeaders', {
+      comment: 'The API (/api/*): X-Content-Type-Options nosniff on every answer',
+      securityHeadersBehavior: { contentTypeOptions: { override: true } },
+    });
     const api = new HttpOrigin(`${props.api.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
     });
@@ -179,8 +190,8 @@ export class ServiceConsole extends Construct {
         functionAssociations: [{ function: screens, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors: {
-        '/api/*': { ...toApi, allowedMethods: AllowedMethods.ALLOW_ALL },
-        '/docs*': { ...toApi, allowedMethods: AllowedMethods.ALLOW_GET_HEAD },
+        '/api/*': { ...toApi, allowedMethods: AllowedMethods.ALLOW_ALL, responseHeadersPolicy: apiHeaders },
+        '/docs*': { ...toApi, allowedMethods: AllowedMethods.ALLOW_GET_HEAD, responseHeadersPolicy: docsHeaders },
       },
     });
     Validations.of(this.distribution).acknowledge({

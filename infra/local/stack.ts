@@ -7,6 +7,8 @@ import { buildConsole } from '../../console/build';
 import { handler as publishEvents } from '../../functions/publishEvents';
 import { handler as sweepDueDates } from '../../functions/sweepDueDates';
 import { eventOf } from '../../lib/actions/events';
+import { sendDigests } from '../../lib/notifications/digest-run';
+import { notifyPeople } from '../../lib/notifications/notifier';
 import { changesOf } from '../../lib/store/sync/stream';
 import { acceptEvents, type Sweeper, startSweeper } from '../../lib/webhooks/deliver';
 import { createConsoleSite } from './console-site';
@@ -20,8 +22,10 @@ import {
   LOCAL_USER_POOL_ID,
   writePrivateFile,
 } from './issuer';
+import { type LocalMail, startMail } from './mail';
+import { sharedMemoryEngine } from './shared-engine';
 import { createSignIn } from './sign-in';
-import { LOCAL_TABLE_NAME, type LocalStore, startStore } from './store';
+import { LOCAL_TABLE_NAME, type LocalStore, startStore, startTableOn } from './store';
 import { type StreamReader, startStreamReader } from './stream-reader';
 
 /**
@@ -51,9 +55,13 @@ export interface StackOptions {
 export interface LocalStack {
   url: string;
   storeEndpoint: string;
+  /** `actions`, or a name of its own on an engine memory stores share (`shared-engine.ts`). */
+  tableName: string;
   dataDir: string;
   issuer: IssuerFiles;
   eventsFile: string;
+  /** The local SES stand-in: `GET <mail>/store` lists every email sent. */
+  mail: string;
   close(): Promise<void>;
 }
 
@@ -61,10 +69,14 @@ export interface LocalStack {
 export const stackFile = (dataDir: string) => join(dataDir, 'stack.json');
 
 /** Environment the handlers read through `lib/config`, pointing at a local store. */
-export function localEnvironment(dataDir: string, storeEndpoint: string): Record<string, string> {
+export function localEnvironment(
+  dataDir: string,
+  storeEndpoint: string,
+  tableName = LOCAL_TABLE_NAME,
+): Record<string, string> {
   const issuer = ensureIssuer(dataDir);
   return {
-    TABLE_NAME: LOCAL_TABLE_NAME,
+    TABLE_NAME: tableName,
     AWS_REGION: LOCAL_REGION,
     DYNAMODB_ENDPOINT: storeEndpoint,
     USER_POOL_ID: LOCAL_USER_POOL_ID,
@@ -80,8 +92,12 @@ export function localEnvironment(dataDir: string, storeEndpoint: string): Record
   };
 }
 
-const openStore = (kind: StoreKind, dataDir: string): Promise<LocalStore> =>
-  startStore(kind === 'memory' ? {} : { path: join(dataDir, 'dynamodb') });
+/** On disk under DATA_DIR; in memory, a JVM of its own or a table on the engine memory stores share. */
+function openStore(kind: StoreKind, dataDir: string): Promise<LocalStore> {
+  if (kind === 'disk') return startStore({ path: join(dataDir, 'dynamodb') });
+  const engine = sharedMemoryEngine();
+  return engine ? startTableOn(engine) : startStore();
+}
 
 /** Where the stream reader keeps its position, so a restart resumes where it stopped. */
 export const streamPositionFile = (dataDir: string) => join(dataDir, 'stream-position.json');
@@ -95,7 +111,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const site = createConsoleSite(await buildConsole());
   const signIn = createSignIn(issuer, options.idTokenSeconds);
   const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
-  Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
+  Object.assign(process.env, localEnvironment(dataDir, store.endpoint, store.tableName));
+  const mail: LocalMail = await startMail();
+  // Emails link to this stack's console (and its one-click unsubscribe); with port 0 it is known once listening.
+  Object.assign(process.env, mail.environment, { CONSOLE_URL: `http://127.0.0.1:${options.port ?? 3000}` });
 
   await preloadHandlers();
   // Webhooks as in AWS: the published events become deliveries whose first attempts run at once,
@@ -103,7 +122,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const sweeper: Sweeper = startSweeper();
   const reader: StreamReader = startStreamReader({
     endpoint: store.endpoint,
-    tableName: LOCAL_TABLE_NAME,
+    tableName: store.tableName,
     positionFile: streamPositionFile(dataDir),
     consumer: (event) => publishAndDeliver(event, sweeper),
     onError: (error) => console.error('local stream reader:', error instanceof Error ? error.message : error),
@@ -118,26 +137,34 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     // A busy port: leave nothing running behind the error.
     await reader.stop();
     await sweeper.stop();
+    await mail.close();
     await store.close();
     throw error;
   }
   const dueDates = options.sweepEverySeconds ? startDueDateSweeper(options.sweepEverySeconds) : undefined;
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  writePrivateFile(stackFile(dataDir), JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint }));
+  process.env.CONSOLE_URL = url;
+  writePrivateFile(
+    stackFile(dataDir),
+    JSON.stringify({ pid: process.pid, url, storeEndpoint: store.endpoint, mail: mail.url }),
+  );
 
   return {
     url,
     storeEndpoint: store.endpoint,
+    tableName: store.tableName,
     dataDir,
     issuer,
     eventsFile: join(dataDir, 'events.ndjson'),
+    mail: mail.url,
     close: async () => {
       await dueDates?.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await reader.stop();
       await sweeper.stop();
+      await mail.close();
       await store.close();
       rmSync(stackFile(dataDir), { force: true });
     },
@@ -152,6 +179,7 @@ function startDueDateSweeper(seconds: number): { stop(): Promise<void> } {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     running ??= sweepDueDates(undefined, {} as never)
+      .then(() => sendDigests())
       .catch((error: unknown) => console.error('local sweep:', error instanceof Error ? error.message : error))
       .finally(() => {
         running = undefined;
@@ -177,7 +205,10 @@ async function publishAndDeliver(event: DynamoDBStreamEvent, sweeper: Sweeper) {
   const failedAt = event.Records.findIndex((r) => r.dynamodb?.SequenceNumber === failed);
   const published = failed === undefined ? event.Records : event.Records.slice(0, Math.max(0, failedAt));
   try {
-    sweeper.run(await acceptEvents(changesOf(published).map((change) => eventOf(change.entry))));
+    const events = changesOf(published).map((change) => eventOf(change.entry));
+    sweeper.run(await acceptEvents(events));
+    // People are told from the same events, as the notifier's rule on the bus does in AWS.
+    if ((await notifyPeople(events)).failed.length > 0) throw new Error('some notifications failed; they come again');
   } catch (error) {
     console.error('local webhooks:', error instanceof Error ? error.message : error);
     const first = published[0]?.dynamodb?.SequenceNumber;

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createOrUpgradeTable, TableUpgradeError } from '../../lib/store/bulk/upgrade';
 
 /**
@@ -19,6 +20,7 @@ export const LOCAL_TABLE_NAME = 'actions';
 
 export interface LocalStore {
   endpoint: string;
+  tableName: string;
   close(): Promise<void>;
 }
 
@@ -133,6 +135,7 @@ export async function startStore(options: { path?: string } = {}): Promise<Local
   }
   return {
     endpoint,
+    tableName: LOCAL_TABLE_NAME,
     close: async () => {
       watchdog.kill('SIGKILL');
       if (child.exitCode === null) {
@@ -141,6 +144,28 @@ export async function startStore(options: { path?: string } = {}): Promise<Local
         await exited;
       }
       if (pidFile) rmSync(pidFile, { force: true });
+    },
+  };
+}
+
+/**
+ * A store that is one table of its own, under a fresh name, on a DynamoDB Local already running
+ * (`shared-engine.ts`): a second instead of a JVM's start. Its close deletes the table and leaves
+ * the engine running.
+ */
+export async function startTableOn(endpoint: string): Promise<LocalStore> {
+  const tableName = `${LOCAL_TABLE_NAME}-${randomUUID().slice(0, 8)}`;
+  await ensureTable(endpoint, tableName);
+  return {
+    endpoint,
+    tableName,
+    close: async () => {
+      const client = localClient(endpoint);
+      try {
+        await client.send(new DeleteTableCommand({ TableName: tableName }));
+      } finally {
+        client.destroy();
+      }
     },
   };
 }

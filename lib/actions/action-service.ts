@@ -1,9 +1,10 @@
+import { patchRefusal, refusal } from '../access/refusals';
 import { badCursor, encodeCursor, openCursor } from '../cursor';
 import { nowIso } from '../dates';
 import { noSuchAction, ValidationError } from '../errors';
 import { type ListQuery, parseListQuery, parseListTerms } from '../filter/query';
 import { logger } from '../logger';
-import type { Viewer } from '../model/access';
+import { type Rights, rightsOver, type Viewer, type Who } from '../model/access';
 import type { Action, ActionView, Person } from '../model/action';
 import {
   applyPatch,
@@ -15,7 +16,7 @@ import {
 } from '../model/edits';
 import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from '../model/validation';
 import { toView } from '../model/view';
-import { type GuardedWrite, getAction as getStored, mutate, putNewAction, type Rights } from '../store/actions/writes';
+import { type GuardedWrite, getAction as getStored, mutate, putNewAction } from '../store/actions/writes';
 import type { Position } from '../store/query/list';
 import { listVisible } from '../store/query/scoped';
 
@@ -142,9 +143,10 @@ export async function listActions(rawQueryString: string, caller?: Pick<Person, 
   return page;
 }
 
-export async function getAction(id: string): Promise<Action> {
+/** One action, as the caller may see it: one they may not see is the 404 of an id that never existed. */
+export async function getAction(viewer: Viewer, id: string): Promise<Action> {
   const action = await getStored(id);
-  if (!action) throw noSuchAction(id);
+  if (!action || !rightsOver(viewer, action).see) throw noSuchAction(id);
   return action;
 }
 
@@ -181,16 +183,12 @@ export function versionsFrom(ifMatch: string | undefined): number[] | undefined 
   return versions;
 }
 
-/** The narrowest right a patch needs: the owner for `allowAnonymousEdits`, owner or assignee for `assignee`. */
-function rightsFor(patch: Record<string, unknown>): Rights {
-  if (patch.allowAnonymousEdits !== undefined) return 'owner';
-  if (patch.assignee !== undefined) return 'assigner';
-  return 'editor';
-}
-
-/** Applies a JSON merge patch under the edit rules. Body errors come before 404, 403 and 412. */
+/**
+ * Applies a JSON merge patch under the edit rules (`patchRefusal` says which rights each field
+ * needs). Body errors come before 404, 403 and 412.
+ */
 export async function updateAction(
-  caller: Person,
+  { caller, viewer }: Who,
   id: string,
   body: unknown,
   ifMatch: string | undefined,
@@ -199,17 +197,19 @@ export async function updateAction(
     fixedFields: ['actionProducer.name', 'actionProducer.reference'],
   });
   const expectedVersions = versionsFrom(ifMatch);
-  const result = await mutate(id, { caller, expectedVersions, rights: rightsFor(patch) }, nowIso, (current, stamp) => {
+  const refuses = (rights: Rights, current: Action) => patchRefusal(viewer, patch, rights, current);
+  const result = await mutate(id, { caller, viewer, expectedVersions, refuses }, nowIso, (current, stamp) => {
     const next = applyPatch(current, patch, stamp);
     return { next, entry: { type: 'updated', changes: changesBetween(current, next) } };
   });
   return result.after as Action;
 }
 
-/** Deletes as `caller` (owner only), leaving a tombstone so the id is never reused. */
-export async function deleteAction(caller: Person, id: string, ifMatch: string | undefined): Promise<void> {
+/** Deletes (the owner, or in scoped mode a manager of its place), leaving a tombstone so the id is never reused. */
+export async function deleteAction({ caller, viewer }: Who, id: string, ifMatch: string | undefined): Promise<void> {
   const expectedVersions = versionsFrom(ifMatch);
-  await mutate(id, { caller, expectedVersions, rights: 'owner' }, nowIso, () => ({
+  const refuses = (rights: Rights) => (rights.delete ? undefined : refusal(viewer, 'owner'));
+  await mutate(id, { caller, viewer, expectedVersions, refuses }, nowIso, () => ({
     next: undefined,
     entry: { type: 'deleted' },
   }));

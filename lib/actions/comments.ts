@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
+import { refusal } from '../access/refusals';
 import { nowIso } from '../dates';
 import {
   ConflictError,
@@ -11,12 +12,14 @@ import {
   ValidationError,
 } from '../errors';
 import { splitQueryString } from '../filter/query';
+import { guardedAt, type Rights, rightsOver, type Viewer, type Who } from '../model/access';
 import { type Action, actionLimits, type Comment, type Person } from '../model/action';
 import type { HistoryEntry } from '../model/history';
 import { validateBody } from '../model/validation';
 import {
   commentWrites,
   currentCommentTexts,
+  historyPlacement,
   latestComments,
   readComment,
   readComments,
@@ -46,16 +49,19 @@ export const commentBodySchema = z.strictObject({
 
 const noSuchComment = (id: string) => new NotFoundError(`This action has no comment with the id '${clip(id)}'.`);
 
-/** Adds a comment by any signed-in caller; `remember` (an idempotency key) joins its transaction. */
+/** Refuses a caller who may not comment on (or endorse) the action. */
+const commenting = (viewer: Viewer) => (rights: Rights) => (rights.comment ? undefined : refusal(viewer, 'comment'));
+
+/** Adds a comment by a caller who may comment; `remember` (an idempotency key) joins its transaction. */
 export async function addComment(
-  caller: Person,
+  { caller, viewer }: Who,
   actionId: string,
   body: unknown,
   remember?: (comment: Comment) => GuardedWrite,
 ): Promise<Comment> {
   const { text } = validateBody(commentBodySchema, body);
   let added: Comment | undefined;
-  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, (current, stamp) => {
+  await mutate(actionId, { caller, viewer, refuses: commenting(viewer), social: true }, nowIso, (current, stamp) => {
     const comment: Comment = { id: uuidv7(), author: caller, text, createdAt: stamp, updatedAt: stamp };
     added = comment;
     return {
@@ -72,16 +78,16 @@ export async function addComment(
   return added as Comment;
 }
 
-/** Edits a comment: its author only. */
+/** Edits a comment: its author only (who must still see the action). */
 export async function editComment(
-  caller: Person,
+  { caller, viewer }: Who,
   actionId: string,
   commentId: string,
   body: unknown,
 ): Promise<Comment> {
   const { text } = validateBody(commentBodySchema, body);
   let edited: Comment | undefined;
-  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current, stamp) => {
+  await mutate(actionId, { caller, viewer, social: true }, nowIso, async (current, stamp) => {
     const comment = await readComment(actionId, commentId);
     if (!comment) throw noSuchComment(commentId);
     if (comment.author.id !== caller.id) throw new ForbiddenError('Only the author of a comment may edit it.');
@@ -96,13 +102,13 @@ export async function editComment(
   return edited as Comment;
 }
 
-/** Deletes a comment: its author or the action's owner. */
-export async function deleteComment(caller: Person, actionId: string, commentId: string): Promise<void> {
-  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current) => {
+/** Deletes a comment: its author, the action's owner, or (scoped) a manager of its place; all who see it. */
+export async function deleteComment({ caller, viewer }: Who, actionId: string, commentId: string): Promise<void> {
+  await mutate(actionId, { caller, viewer, social: true }, nowIso, async (current, _stamp, rights) => {
     const comment = await readComment(actionId, commentId);
     if (!comment) throw noSuchComment(commentId);
-    if (comment.author.id !== caller.id && current.owner.id !== caller.id) {
-      throw new ForbiddenError("Only a comment's author or the action's owner may delete it.");
+    if (comment.author.id !== caller.id && !rights.delete) {
+      throw new ForbiddenError(refusal(viewer, 'deleteComment'));
     }
     // When a comment of the latest few goes, the one before them takes its place.
     const comments = current.comments.some((c) => c.id === commentId)
@@ -143,9 +149,10 @@ async function countToggle(caller: Person, actionId: string) {
   return toggleWrite(actionId, caller.id, log, [...recent, now], now + endorsementToggles.windowSeconds);
 }
 
-/** The caller endorses the action; endorsing again changes nothing. */
-export async function endorse(caller: Person, actionId: string): Promise<Action> {
-  const result = await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current, stamp) => {
+/** The caller endorses the action (the comment right); endorsing again changes nothing. */
+export async function endorse({ caller, viewer }: Who, actionId: string): Promise<Action> {
+  const guard = { caller, viewer, refuses: commenting(viewer), social: true };
+  const result = await mutate(actionId, guard, nowIso, async (current, stamp) => {
     if (current.endorsedBy.some((e) => e.id === caller.id)) return undefined;
     if (current.endorsedBy.length >= actionLimits.endorsements) {
       throw new ConflictError(
@@ -161,9 +168,9 @@ export async function endorse(caller: Person, actionId: string): Promise<Action>
   return result.after as Action;
 }
 
-/** Withdraws the caller's endorsement; withdrawing one that is not there changes nothing. */
-export async function withdrawEndorsement(caller: Person, actionId: string): Promise<void> {
-  await mutate(actionId, { caller, rights: 'anyone', social: true }, nowIso, async (current) => {
+/** Withdraws the caller's endorsement (the comment right); withdrawing one that is not there changes nothing. */
+export async function withdrawEndorsement({ caller, viewer }: Who, actionId: string): Promise<void> {
+  await mutate(actionId, { caller, viewer, refuses: commenting(viewer), social: true }, nowIso, async (current) => {
     if (!current.endorsedBy.some((e) => e.id === caller.id)) return undefined;
     return {
       next: { ...current, endorsedBy: current.endorsedBy.filter((e) => e.id !== caller.id) },
@@ -197,20 +204,30 @@ export function parseThreadQuery(raw: string): { limit: number; cursor?: string 
   return { limit, ...(cursor !== undefined ? { cursor } : {}) };
 }
 
-/** A page of the thread of comments, oldest first; 404 for an action that does not exist (now). */
-export async function listComments(actionId: string, rawQuery: string) {
+/** A page of the thread of comments, oldest first; 404 for an action that does not exist (now) or that the caller may not see. */
+export async function listComments(viewer: Viewer, actionId: string, rawQuery: string) {
   const { limit, cursor } = parseThreadQuery(rawQuery);
-  if (!(await getStored(actionId))) throw noSuchAction(actionId);
+  const action = await getStored(actionId);
+  if (!action || !rightsOver(viewer, action).see) throw noSuchAction(actionId);
   const page = await readComments(actionId, limit, cursor);
   return { comments: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
 
-/** A page of the history, oldest first; readable after a delete, 404 only for an id that never existed. */
+/**
+ * A page of the history, oldest first; readable after a delete, 404 for an id that never existed
+ * and (scoped) for an action the caller may not see, or could not when it was deleted.
+ */
 export async function listHistory(
+  viewer: Viewer,
   actionId: string,
   rawQuery: string,
 ): Promise<{ entries: HistoryEntry[]; nextCursor?: string }> {
   const { limit, cursor } = parseThreadQuery(rawQuery);
+  // Open mode shows every history to everyone: no read to decide it.
+  if (viewer.mode !== 'open') {
+    const placement = await historyPlacement(actionId);
+    if (placement && !rightsOver(viewer, guardedAt(placement)).see) throw noSuchAction(actionId);
+  }
   const page = await readHistory(actionId, limit, cursor).catch(async (error: unknown) => {
     // A cursor this thread did not give out is a 400, but an id that never existed is a 404 whatever the cursor.
     if (error instanceof ValidationError && (await currentCommentTexts(actionId, [])).action === 'never')

@@ -33,8 +33,11 @@ const start = `window.ui = SwaggerUIBundle({
   url: '/api/openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
-  persistAuthorization: true,
+  // The docs share the console's origin: a token typed here lives in this page's memory only.
+  persistAuthorization: false,
   tryItOutEnabled: true,
+  // No badge fetched from validator.swagger.io: the page talks to its own origin only.
+  validatorUrl: null,
 });`;
 
 /** Only these files are served, so no path can reach anything else. */

@@ -15,6 +15,7 @@ import {
   webhookEventTypes,
   webhookPatchSchema,
 } from '../webhooks/subscriptions';
+import { notificationOperations, notificationsTag, notificationTags } from './notifications';
 import {
   actionViewSchema as actionView,
   commentSchema as comment,
@@ -266,6 +267,7 @@ type Described = Omit<Operation, 'operationId'> & { operationId?: string };
 const operations: {
   [H in RouteHandler]: (route: RouteDefinition) => Omit<Operation, 'operationId'> & { operationId?: string };
 } = {
+  ...notificationOperations(problems),
   createAction: (r) => ({
     method: 'post',
     path: r.path,
@@ -614,11 +616,13 @@ const tags = [
     name: 'Webhooks',
     description: 'Every change and reminder posted to your own endpoint, signed (Standard Webhooks 1.0).',
   },
+  notificationsTag,
   { name: 'This document', description: 'The API description as OpenAPI 3.1, and this page.' },
 ] as const;
 
 /** The group of each route's operation, by handler: a handler without one does not compile. */
 const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
+  ...notificationTags,
   createAction: 'Actions',
   listActions: 'Actions',
   getAction: 'Actions',

@@ -1,6 +1,7 @@
 import { getReminderSettings } from '../config';
 import { NotFoundError } from '../errors';
 import { errorFields, logger } from '../logger';
+import { openViewer } from '../model/access';
 import { dueBoundFor, ReminderLevel, reminderDue, reminderTypes, SYSTEM_ACTOR } from '../model/reminders';
 import { toView } from '../model/view';
 import { mutate } from '../store/actions/writes';
@@ -89,7 +90,7 @@ async function remind(
   try {
     const result = await mutate(
       id,
-      { caller: SYSTEM_ACTOR, rights: 'anyone' },
+      { caller: SYSTEM_ACTOR, viewer: openViewer(SYSTEM_ACTOR) },
       () => new Date(clock()).toISOString(),
       (current) => {
         const level = reminderDue(current, clock(), settings);

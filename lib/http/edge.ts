@@ -158,11 +158,11 @@ const authentication = (): Middleware => ({
     request.event.caller = caller;
     request.event.groups = groups;
     appendLogKeys({ callerId: caller.id });
-    await rememberCaller(caller, groups, signedInAt).catch((error: unknown) => {
+    const remembering = rememberCaller(caller, groups, signedInAt).catch((error: unknown) => {
       // Remembering people serves fan-out later; a request is not refused because it failed now.
       logger.warn('could not remember the caller', errorFields(error));
     });
-    request.event.viewer = await viewerOf(caller, groups);
+    [request.event.viewer] = await Promise.all([viewerOf(caller, groups), remembering]);
   },
 });
 

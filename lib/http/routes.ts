@@ -1,3 +1,5 @@
+import { notificationFunctions, notificationRoutes } from './notification-routes';
+
 /**
  * Every HTTP route, once. The CDK construct deploys exactly these behind API Gateway and the
  * local gateway serves exactly these, so no route exists only locally or only in AWS.
@@ -95,6 +97,7 @@ const routeTable = [
     access: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   { method: 'GET', path: '/api/changes', handler: 'listChanges', access: ['Query', 'BatchGetItem'] },
+  ...notificationRoutes,
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },
   { method: 'GET', path: '/docs', handler: 'docs', access: [], public: true },
   { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], public: true },
@@ -155,6 +158,7 @@ export const functionHandlers: readonly string[] = [
     sweepFunction.handler,
     webhookFunctions.deliver.handler,
     webhookFunctions.sweep.handler,
+    ...Object.values(notificationFunctions).map((f) => f.handler),
   ]),
 ];
 

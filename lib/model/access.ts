@@ -36,6 +36,22 @@ export interface Viewer {
   roles: readonly RoleInScope[];
 }
 
+/** A signed-in caller and how the decision sees them: what every route acting on one action passes on. */
+export interface Who {
+  caller: Person;
+  viewer: Viewer;
+}
+
+/**
+ * The viewer of sections 1-13: sees every action, and section 5 decides the rest. What the
+ * service does on its own (the due-date sweep) acts with it, whatever the mode.
+ */
+export const openViewer = (person: Pick<Person, 'id'>): Viewer => ({
+  mode: 'open',
+  person: { id: person.id },
+  roles: [],
+});
+
 /** What the decision needs of an action: the people on it, where it is, and its anonymous-edit flag. */
 export type Guarded = Pick<Action, 'owner' | 'initiator' | 'assignee' | 'location' | 'allowAnonymousEdits'>;
 

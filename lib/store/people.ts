@@ -1,7 +1,7 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Person } from '../model/action';
 import { batchGet } from './batch';
-import { canBeKey, send, tableName } from './client';
+import { canBeKey, sendConditional, tableName } from './client';
 import type { Item } from './item';
 import { accessKeys, attr } from './table';
 
@@ -27,7 +27,7 @@ const key = (id: string) => ({ [attr.id]: accessKeys.person(id), [attr.sortKey]:
 
 /** What is remembered of a person, without the day: a change to any of it is written at once. */
 const describe = (p: Pick<KnownPerson, 'name' | 'email' | 'groups' | 'signedInAt'>) =>
-  JSON.stringify([p.name, p.email, [...p.groups].sort(), p.signedInAt]);
+  JSON.stringify([p.name, p.email, p.groups, p.signedInAt]);
 
 /** Per process: the day and description last written or read for each person, so a repeat costs nothing. */
 const remembered = new Map<string, string>();
@@ -38,33 +38,39 @@ const utcDay = (now = Date.now()) => new Date(now).toISOString().slice(0, 10);
 
 /**
  * Remembers the caller as their token describes them: at most one write per person per day,
- * unless their name, email, groups or sign-in time changed. The memo saves even the read.
- * The write sets only these attributes, so whatever else is kept on the person stays.
+ * unless their name, email, groups or sign-in time changed. One conditional write, no read: the
+ * condition lets it through only when something differs; the memo saves even that. The write
+ * sets only these attributes, so whatever else is kept on the person stays.
  */
 export async function rememberCaller(caller: Person, groups: readonly string[], signedInAt: number): Promise<void> {
   if (!canBeKey(accessKeys.person(caller.id))) return;
   const seenOn = utcDay();
-  const seen = { name: caller.name, email: caller.email, groups: [...groups], signedInAt };
+  const seen = { name: caller.name, email: caller.email, groups: [...new Set(groups)].sort(), signedInAt };
   const memo = `${seenOn}${describe(seen)}`;
   if (remembered.get(caller.id) === memo) return;
-  const stored = (await send<{ Item?: Item }>(new GetCommand({ TableName: tableName(), Key: key(caller.id) }))).Item;
-  if (!stored || stored.seenOn !== seenOn || describe(personFrom(stored)) !== describe(seen)) {
-    await send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(caller.id),
-        UpdateExpression: 'SET #name = :name, email = :email, #groups = :groups, signedInAt = :at, seenOn = :day',
-        ExpressionAttributeNames: { '#name': 'name', '#groups': 'groups' },
-        ExpressionAttributeValues: {
-          ':name': seen.name,
-          ':email': seen.email,
-          ':groups': seen.groups,
-          ':at': signedInAt,
-          ':day': seenOn,
-        },
-      }),
-    );
-  }
+  await sendConditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key(caller.id),
+      UpdateExpression: 'SET #name = :name, #email = :email, #groups = :groups, #at = :at, #day = :day',
+      ConditionExpression:
+        'attribute_not_exists(#day) OR #day <> :day OR #name <> :name OR #email <> :email OR #groups <> :groups OR #at <> :at',
+      ExpressionAttributeNames: {
+        '#name': 'name',
+        '#email': 'email',
+        '#groups': 'groups',
+        '#at': 'signedInAt',
+        '#day': 'seenOn',
+      },
+      ExpressionAttributeValues: {
+        ':name': seen.name,
+        ':email': seen.email,
+        ':groups': seen.groups,
+        ':at': signedInAt,
+        ':day': seenOn,
+      },
+    }),
+  );
   remembered.delete(caller.id);
   if (remembered.size >= MEMO_MAX) remembered.delete(remembered.keys().next().value as string);
   remembered.set(caller.id, memo);

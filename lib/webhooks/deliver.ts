@@ -295,7 +295,7 @@ async function requeueOrLeave(lease: StoredDue): Promise<void> {
 }
 
 /** Who runs what: counts attempts under way by subscription and by owner. */
-class Lanes {
+export class Lanes {
   private readonly bySubscription = new Map<string, number>();
   private readonly byOwner = new Map<string, number>();
   total = 0;
@@ -334,7 +334,7 @@ class Lanes {
 }
 
 /** Queues in turn by owner (each owner's earliest first), so no owner's many queues go first. */
-function roundRobin(queues: readonly ReadyQueue[]): ReadyQueue[] {
+export function roundRobin(queues: readonly ReadyQueue[]): ReadyQueue[] {
   const byOwner = new Map<string, ReadyQueue[]>();
   for (const queue of queues) byOwner.set(queue.ownerId, [...(byOwner.get(queue.ownerId) ?? []), queue]);
   const turns = [...byOwner.values()];

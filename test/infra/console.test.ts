@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { consoleSecurityHeaders } from '../../console/headers';
 import { screenRewrite } from '../../infra/cdk/console';
 import { CONSOLE_REFRESH_TOKEN_RULES } from '../../infra/local/refresh-tokens';
+import { DOCS_SECURITY_HEADERS } from '../../lib/api-docs/docs-headers';
 import { list, render, type Statement, synthesize } from './synth';
 
 /** Issue 32: the console in AWS, as the template describes it (contract section 13, "Where" and "Sign-in"). */
@@ -25,6 +26,12 @@ const behaviour = (pattern: string) =>
 const originOf = (originId: string) =>
   (config.Origins as { Id: string; [key: string]: any }[]).find((o) => o.Id === originId)!;
 const consoleUrl = `https://${distributionId}.DomainName`;
+/** The response headers policy a behaviour names. */
+const policyOf = (cacheBehaviour: Record<string, unknown>) => {
+  const found = deployed.resources[String(render(cacheBehaviour.ResponseHeadersPolicyId))];
+  expect(found?.Type).toBe('AWS::CloudFront::ResponseHeadersPolicy');
+  return found!;
+};
 /** Managed policies by the ids AWS gives them. */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
@@ -58,8 +65,10 @@ describe('the console distribution', () => {
       OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
       ViewerProtocolPolicy: 'https-only',
     });
-    // Not the console's headers: the API and the docs page answer with their own.
-    expect(passed.ResponseHeadersPolicyId).toBeUndefined();
+    // Not the console's policy: the API's and the docs' own (below).
+    expect(render(passed.ResponseHeadersPolicyId)).not.toBe(
+      render(config.DefaultCacheBehavior.ResponseHeadersPolicyId),
+    );
     const origin = originOf(passed.TargetOriginId);
     expect(render(origin.DomainName)).toBe(`${id(deployed.service.api)}.execute-api.AWS::Region.AWS::URLSuffix`);
     expect(origin.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
@@ -85,8 +94,7 @@ describe('the console distribution', () => {
   });
 
   it('sends the security headers of console/headers.ts with every console file, the CSP naming the sign-in origin', () => {
-    const [policyId, policy] = only('AWS::CloudFront::ResponseHeadersPolicy');
-    expect(render(config.DefaultCacheBehavior.ResponseHeadersPolicyId)).toBe(policyId);
+    const policy = policyOf(config.DefaultCacheBehavior);
     const { SecurityHeadersConfig: security, CustomHeadersConfig: custom } =
       policy.Properties.ResponseHeadersPolicyConfig;
     const signIn = `https://${id(site.domain)}.auth.AWS::Region.amazoncognito.com`;
@@ -112,6 +120,31 @@ describe('the console distribution', () => {
     const others = Object.entries(expected).filter(([name]) => !named.has(name));
     expect(others.length).toBeGreaterThan(0);
     expect(custom.Items).toEqual(others.map(([Header, Value]) => ({ Header, Value, Override: true })));
+  });
+});
+
+describe('the docs and the API on the console origin (issue 42)', () => {
+  it("serve /docs* with the console's strict headers, the same list as the docs handler's", () => {
+    // One list: the handler's headers are the console's (without a sign-in origin: the docs sign nobody in).
+    expect(DOCS_SECURITY_HEADERS).toEqual(consoleSecurityHeaders());
+    const { SecurityHeadersConfig: security, CustomHeadersConfig: custom } = policyOf(behaviour('/docs*')).Properties
+      .ResponseHeadersPolicyConfig;
+    expect(security).toMatchObject({
+      ContentSecurityPolicy: {
+        ContentSecurityPolicy: DOCS_SECURITY_HEADERS['content-security-policy'],
+        Override: true,
+      },
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: 'DENY', Override: true },
+      ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+    });
+    expect(security.ContentSecurityPolicy.ContentSecurityPolicy).toContain("frame-ancestors 'none'");
+    expect(custom.Items.map((h: { Header: string }) => h.Header)).toContain('permissions-policy');
+  });
+
+  it("add nosniff to every /api/* answer, API Gateway's own included", () => {
+    const { SecurityHeadersConfig: security } = policyOf(behaviour('/api/*')).Properties.ResponseHeadersPolicyConfig;
+    expect(security).toEqual({ ContentTypeOptions: { Override: true } });
   });
 });
 

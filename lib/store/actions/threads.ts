@@ -1,10 +1,19 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { cursorKey, encodeCursor } from '../../cursor';
+import { type Placement, placementOf } from '../../model/access';
 import type { Comment } from '../../model/action';
 import type { HistoryEntry } from '../../model/history';
 import { batchGet } from '../batch';
 import { canBeKey, send, settleAll, tableName } from '../client';
-import { commentFrom, commentItem, historyEntryFrom, type Item } from '../item';
+import {
+  commentFrom,
+  commentItem,
+  fromItem,
+  historyEntryFrom,
+  type Item,
+  isTombstone,
+  recordedEntryFrom,
+} from '../item';
 import { attr, itemKind } from '../table';
 
 /**
@@ -76,6 +85,37 @@ export async function readHistory(actionId: string, limit: number, cursor?: stri
     entries.push(entry);
   }
   return { items: entries, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/**
+ * Where an action is and who is on it, or for a deleted one where it was and who was on it when
+ * it was deleted (its last entry's sight, or the snapshot a delete entry keeps): what decides who
+ * may read its history. `undefined` for an id that never named an action.
+ */
+export async function historyPlacement(actionId: string): Promise<Placement | undefined> {
+  if (!canBeKey(actionId)) return undefined;
+  const { Item: item } = await send<{ Item?: Item }>(
+    new GetCommand({
+      TableName: tableName(),
+      Key: { [attr.id]: actionId, [attr.sortKey]: itemKind.action },
+      ConsistentRead: true,
+    }),
+  );
+  if (!item) return undefined;
+  if (!isTombstone(item)) return placementOf(fromItem(item));
+  const { Items = [] } = await send<{ Items?: Item[] }>(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+      ExpressionAttributeValues: { ':id': actionId, ':prefix': itemKind.historyPrefix },
+      ConsistentRead: true,
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  const last = Items[0] && recordedEntryFrom(Items[0]);
+  return last?.sight?.before ?? last?.sight?.after ?? (last?.action ? placementOf(last.action) : undefined);
 }
 
 /** Whether an action exists now, existed once (deleted: its tombstone remains), or never did. */

@@ -9,7 +9,7 @@ import {
   PreconditionFailedError,
   ServiceUnavailableError,
 } from '../../errors';
-import { placementOf } from '../../model/access';
+import { placementOf, type Rights, rightsOver, type Viewer } from '../../model/access';
 import type { Action, Person } from '../../model/action';
 import type { EntryDraft, RecordedEntry } from '../../model/history';
 import { settleReminders } from '../../model/reminders';
@@ -198,43 +198,17 @@ export async function putNewAction(
   throw new ServiceUnavailableError('store', 1);
 }
 
-/** Who may make a change: any signed-in caller, the edit rule, the assignee rule, or the owner. */
-export type Rights = 'anyone' | 'editor' | 'assigner' | 'owner';
-
-const refusal: Record<Exclude<Rights, 'anyone'>, string> = {
-  editor: 'Only the owner or the assignee of this action may edit it.',
-  assigner: 'Only the owner or the current assignee of this action may change its assignee.',
-  owner: 'Only the owner of this action may do this.',
-};
-
-/** Whether `caller` holds `rights` over `action`. */
-export function holds(rights: Rights, action: Action, caller: Person): boolean {
-  const owner = action.owner.id === caller.id;
-  const assignee = action.assignee?.id === caller.id;
-  if (rights === 'anyone') return true;
-  if (rights === 'owner') return owner;
-  if (rights === 'assigner') return owner || assignee;
-  return owner || assignee || action.allowAnonymousEdits;
-}
-
-/** The same rule as a condition on the stored item, so no change between read and write slips past it. */
-function rightsCondition(rights: Rights) {
-  const names: Record<string, string> = { '#ow': attr.ownerKey, '#as': attr.assigneeKey };
-  if (rights === 'anyone') return { expression: '', names: {}, values: {} };
-  if (rights === 'owner') return { expression: ' AND #ow = :caller', names: { '#ow': attr.ownerKey }, values: {} };
-  if (rights === 'assigner') return { expression: ' AND (#ow = :caller OR #as = :caller)', names, values: {} };
-  return {
-    expression: ' AND (#anon = :true OR #ow = :caller OR #as = :caller)',
-    names: { ...names, '#anon': attr.allowAnonymousEdits },
-    values: { ':true': true },
-  };
-}
-
 export interface Guard {
   caller: Person;
+  /** The caller as the access decision sees them: `rightsOver` decides, here and nowhere else. */
+  viewer: Viewer;
   /** The versions an `If-Match` accepts, if one was sent (`*` sends none). */
   expectedVersions?: readonly number[];
-  rights: Rights;
+  /**
+   * What the change needs of the caller's rights over the action as it stands: `undefined` when
+   * they may make it, else the reason they may not (a 403). Absent: seeing it is enough.
+   */
+  refuses?: (rights: Rights, current: Action) => string | undefined;
   /** A social write (an endorsement, a comment): it waits longer for its turn under contention. */
   social?: boolean;
 }
@@ -268,16 +242,16 @@ export function nextStamp(current: Action, now: string, lastEntryAt?: string): s
 }
 
 /**
- * Reads the action, refuses what the guard refuses (404, 403, 412 in that order), asks `decide`
- * for the change (or `undefined`: nothing to write), then writes it in one transaction whose
- * condition re-checks the version and the rights on the stored item. When another write lands
- * in between, it decides again against what is stored now.
+ * Reads the action, refuses what the guard refuses (404 when the caller may not see it, 403, 412
+ * in that order), asks `decide` for the change (or `undefined`: nothing to write), then writes it
+ * in one transaction conditional on the version the decision was made on. When another write
+ * lands in between, it decides again against what is stored now.
  */
 export async function mutate(
   id: string,
   guard: Guard,
   now: () => string,
-  decide: (current: Action, stamp: string) => Promise<Change | undefined> | Change | undefined,
+  decide: (current: Action, stamp: string, rights: Rights) => Promise<Change | undefined> | Change | undefined,
 ): Promise<Mutation | { before: Action; after: Action; entry: undefined }> {
   const started = Date.now();
   const budget = guard.social ? SOCIAL_CONTENTION_BUDGET_MS : CONTENTION_BUDGET_MS;
@@ -286,9 +260,12 @@ export async function mutate(
     const item = await getItem(id);
     if (!item || isTombstone(item)) throw noSuchAction(id);
     const current = fromItem(item);
-    if (guard.rights !== 'anyone' && !holds(guard.rights, current, guard.caller)) {
-      throw new ForbiddenError(refusal[guard.rights]);
-    }
+    // One decision (lib/model/access.ts): an action the caller may not see does not exist for
+    // them, the very 404 of an id that never existed; then 403 for what they see but may not do.
+    const rights = rightsOver(guard.viewer, current);
+    if (!rights.see) throw noSuchAction(id);
+    const refusal = guard.refuses?.(rights, current);
+    if (refusal !== undefined) throw new ForbiddenError(refusal);
     if (guard.expectedVersions && !guard.expectedVersions.includes(current.version)) {
       throw new PreconditionFailedError(
         'The action has changed since the ETag in If-Match was issued.',
@@ -298,7 +275,7 @@ export async function mutate(
     const stampedAt = Date.now();
     const lastEntryAt = typeof item[attr.lastEntryAt] === 'string' ? (item[attr.lastEntryAt] as string) : undefined;
     const stamp = nextStamp(current, now(), lastEntryAt);
-    const change = await decide(current, stamp);
+    const change = await decide(current, stamp, rights);
     if (!change) return { before: current, after: current, entry: undefined };
     // A decision that took its time is made again with a fresh stamp (see `STAMP_MAX_AGE_MS`).
     if (Date.now() - stampedAt > STAMP_MAX_AGE_MS) continue;
@@ -322,19 +299,17 @@ export async function mutate(
       [attr.lastEntryAt]: stamp,
     };
     refuseOversized(written);
-    const rights = rightsCondition(guard.rights);
     const items: TransactItem[] = [
       {
         Put: {
           TableName: tableName(),
           Item: written,
-          ConditionExpression: `#v = :version AND attribute_not_exists(#del)${rights.expression}`,
-          ExpressionAttributeNames: { '#v': attr.version, '#del': attr.deletedAt, ...rights.names },
-          ExpressionAttributeValues: {
-            ':version': current.version,
-            ...(rights.expression ? { ':caller': guard.caller.id } : {}),
-            ...rights.values,
-          },
+          // The rights were decided on this very version: every change of what they depend on
+          // (owner, assignee, location, allowAnonymousEdits) moves the version, so the decision
+          // and the write are atomic. Another write first means deciding again on what it left.
+          ConditionExpression: '#v = :version AND attribute_not_exists(#del)',
+          ExpressionAttributeNames: { '#v': attr.version, '#del': attr.deletedAt },
+          ExpressionAttributeValues: { ':version': current.version },
         },
       },
       historyPut(entry),

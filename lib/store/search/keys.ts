@@ -3,23 +3,37 @@ import { foldForComparison } from '../../text';
 import type { OrderKey } from '../catalogue';
 import { orderKeys } from '../item';
 import { attr, shardOf } from '../table';
+import { type IndexedLimits, indexedPart } from './grams';
 
 /**
  * Where the search index lives: in the base table, beside the actions, in partitions of its own
  * (no index of its own, so no GSI and no index write per posting).
  * - A posting: partition `g#<field>#<gram>`, sort key the action's created key
  *   (`<createdAt>#<id>`, as `all-by-created` orders it), so a gram's candidates come newest first
- *   (or oldest first), in the default list order, and carry the folded text to verify a whole
- *   fragment against without reading the action.
+ *   (or oldest first), in the default list order, and carry the folded text around the gram
+ *   (`contexts` in `grams.ts`) to verify a fragment against without reading the action.
  * - A pending mark: partition `g#p#<shard>`, sort key the action id: a change whose postings the
  *   stream has not written yet (see `postings.ts`), with the folded texts as they are now.
  */
 
-/** The fields the index serves (`*` on them), each with its code in keys and where its text is. */
+/**
+ * The fields the index serves (`*` on them), each with its code in keys, where its text is, and
+ * how much of its folded text the index covers (`indexed`, see `IndexedLimits`), which bounds what
+ * one action costs to index: at most 200 + 64 postings, each one write unit.
+ * - A title is covered whole as sent (200 UTF-16 units are at most 200 code points and 600
+ *   bytes): only a title that grows under folding past 202 code points or 600 bytes (150 x U+FB2C)
+ *   is cut, and is found by fragments of its first 202 code points (600 bytes) only.
+ * - A producer reference (a producer's id for its record, `INC-2026-000123`) is covered to its
+ *   first 66 code points (200 bytes): fragments past them are not found.
+ */
 export const searchFields = {
-  title: { code: 't', text: (action: IndexedText) => action.title },
-  'actionProducer.reference': { code: 'r', text: (action: IndexedText) => action.reference },
-} as const;
+  title: { code: 't', text: (action: IndexedText) => action.title, indexed: { points: 202, bytes: 600 } },
+  'actionProducer.reference': {
+    code: 'r',
+    text: (action: IndexedText) => action.reference,
+    indexed: { points: 66, bytes: 200 },
+  },
+} as const satisfies Record<string, { code: string; text: (a: IndexedText) => string; indexed: IndexedLimits }>;
 
 export type SearchField = keyof typeof searchFields;
 
@@ -66,8 +80,13 @@ export const PENDING_SHARDS = 4;
 export const pendingPartition = (id: string) => `g#p#${shardOf(id) % PENDING_SHARDS}`;
 export const pendingPartitions: readonly string[] = Array.from({ length: PENDING_SHARDS }, (_, s) => `g#p#${s}`);
 
-/** The folded text of each searched field, by field code, as a pending mark holds it. */
+/**
+ * The folded text of each searched field, by field code, as far as the index covers it
+ * (`indexedPart`): what a pending mark holds and postings are made from.
+ */
 export const foldedTexts = (text: IndexedText): Record<string, string> =>
   Object.fromEntries(
-    Object.values(searchFields).map(({ code, text: of }) => [code, foldForComparison(of(text))] as const),
+    Object.values(searchFields).map(
+      ({ code, text: of, indexed }) => [code, indexedPart(foldForComparison(of(text)), indexed)] as const,
+    ),
   );

@@ -6,7 +6,7 @@ import { batchWriteRequests, type WriteRequest } from '../batch';
 import { inPool, send, sendConditional, tableName, type transact } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
 import { attr, itemKind } from '../table';
-import { gramsOfFolded } from './grams';
+import { contexts, indexedPart } from './grams';
 import {
   createdKeyOf,
   foldedTexts,
@@ -39,27 +39,31 @@ type Texts = Record<string, string>;
 
 /**
  * The puts and deletes that take an action's postings from the texts `before` to `after`
- * (either undefined: created, deleted). A field whose text changed has every gram put again,
- * since each posting carries the whole text; grams it no longer has are deleted.
+ * (either undefined: created, deleted), of the part of each the index covers (`indexedPart`). A
+ * posting carries the text around its gram (`contexts`), so only what changed is written: a gram
+ * whose context is the same is left alone, one it no longer has is deleted. A one-character
+ * change rewrites the postings within `CONTEXT + GRAM - 1` code points of it, not every posting.
  */
 export function postingRequests(createdKey: string, before?: Texts, after?: Texts): WriteRequest[] {
   const requests: WriteRequest[] = [];
-  for (const [field, { code }] of Object.entries(searchFields) as Array<[SearchField, { code: string }]>) {
+  for (const field of Object.keys(searchFields) as SearchField[]) {
+    const { code, indexed } = searchFields[field];
     const old = before?.[code];
     const now = after?.[code];
     if (old === now) continue;
-    const grams = now === undefined ? [] : gramsOfFolded(now);
-    const kept = new Set(grams);
-    for (const gram of old === undefined ? [] : gramsOfFolded(old)) {
-      if (!kept.has(gram))
+    const was = old === undefined ? new Map<string, string>() : contexts(indexedPart(old, indexed));
+    const is = now === undefined ? new Map<string, string>() : contexts(indexedPart(now, indexed));
+    for (const gram of was.keys()) {
+      if (!is.has(gram))
         requests.push({
           DeleteRequest: { Key: { [attr.id]: postingPartition(field, gram), [attr.sortKey]: createdKey } },
         });
     }
-    for (const gram of grams) {
+    for (const [gram, context] of is) {
+      if (was.get(gram) === context) continue;
       requests.push({
         PutRequest: {
-          Item: { [attr.id]: postingPartition(field, gram), [attr.sortKey]: createdKey, [searchAttr.text]: now },
+          Item: { [attr.id]: postingPartition(field, gram), [attr.sortKey]: createdKey, [searchAttr.text]: context },
         },
       });
     }

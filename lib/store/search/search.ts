@@ -2,8 +2,8 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../client';
 import type { Item } from '../item';
 import { BudgetSpent } from '../query/budget';
-import { attr } from '../table';
-import { gramsOfFolded, searchable } from './grams';
+import { attr, filterKey, itemKind, lowerKey } from '../table';
+import { probeGrams, RUN_SEPARATOR, searchable } from './grams';
 import { pendingPartitions, postingPartition, type SearchField, searchAttr, searchFields } from './keys';
 
 /**
@@ -18,6 +18,14 @@ import { pendingPartitions, postingPartition, type SearchField, searchAttr, sear
  *
  * Freshness: the pending marks of changes the stream has not indexed yet are read first, and for
  * those actions the mark decides, not the postings (which may still be missing or stale).
+ *
+ * Forgetting (issue 41 item 4): the marks are read before any posting, both strongly consistent.
+ * The stream removes a change's mark only after that change's postings are written, so an action
+ * with no mark when the marks were read has postings that already reflect every change committed
+ * before that read; a change committed later may show half written in the postings, which shows
+ * the action either as it was or as it became, both states it held during the search. Read side by
+ * side, the postings could be read before a delete's stream removed them and the marks after it
+ * removed the delete's mark: the deleted action was found.
  */
 
 /** Reads one page of a query under the list's budget (`lib/store/query/list.ts`), `BudgetSpent` when it is gone. */
@@ -89,7 +97,7 @@ interface Stream {
   done: boolean;
 }
 
-/** The pending marks: action id -> the mark. */
+/** The pending marks: action id -> the mark. Strongly consistent: see the module comment. */
 async function readPending(read: PageReader): Promise<Map<string, Item>> {
   const marks = new Map<string, Item>();
   await Promise.all(
@@ -102,6 +110,7 @@ async function readPending(read: PageReader): Promise<Map<string, Item>> {
             KeyConditionExpression: '#id = :p',
             ExpressionAttributeNames: { '#id': attr.id },
             ExpressionAttributeValues: { ':p': partition },
+            ConsistentRead: true,
             ...(startKey ? { ExclusiveStartKey: startKey } : {}),
           },
           MAX_PAGE,
@@ -127,6 +136,7 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
       ...(after === undefined ? {} : { ':after': after }),
     },
     ScanIndexForward: !descending,
+    ConsistentRead: true,
     ...(startKey ? { ExclusiveStartKey: startKey } : {}),
   });
   const readOn = async (stream: Stream, want: number) => {
@@ -136,8 +146,17 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
     stream.done = page.LastEvaluatedKey === undefined;
   };
 
-  const probes: Stream[] = spread(gramsOfFolded(fragment), PROBES).map((gram) => ({ gram, items: [], done: false }));
-  const [pending] = await Promise.all([readPending(read), ...probes.map((p) => readOn(p, PROBE_PAGE))]);
+  // No stored text holds the separator of a posting's runs: a fragment with it matches nothing.
+  const { verifiable, grams } = probeGrams(fragment.includes(RUN_SEPARATOR) ? '' : fragment);
+  if (grams.length === 0) return { matches: [], complete: true, gram: '', postings: 0 };
+  const pieces = new Map(grams.map((g) => [g.gram, g.piece]));
+  const probes: Stream[] = spread(
+    grams.map((g) => g.gram),
+    PROBES,
+  ).map((gram) => ({ gram, items: [], done: false }));
+  // Marks first, then postings: never side by side (see the module comment).
+  const pending = await readPending(read);
+  await Promise.all(probes.map((p) => readOn(p, PROBE_PAGE)));
   const lastKey = (s: Stream) => (s.items[s.items.length - 1]?.[attr.sortKey] as string | undefined) ?? '';
   const ended = probes.filter((p) => p.done).sort((a, b) => a.items.length - b.items.length);
   // Not ended: the page that reaches furthest in the read's direction spans the most time, so its gram is the sparsest.
@@ -148,16 +167,27 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   let used = 0;
   let postings = probes.reduce((n, p) => n + p.items.length, 0);
   let complete = false;
+  // What a posting's context must hold: the whole fragment, or the piece of a long one around its gram.
+  const piece = verifiable ? fragment : (pieces.get(chosen.gram) as string);
   const take = async () => {
     const fresh = chosen.items.slice(used);
     used = chosen.items.length;
-    const candidates = fresh.flatMap((item) => {
+    let candidates = fresh.flatMap((item) => {
       const key = item[attr.sortKey] as string;
       // The posting's key is the created key, `<createdAt>#<id>`: the id follows the last `#`.
       const actionId = key.slice(key.lastIndexOf('#') + 1);
       if (pending.has(actionId)) return [];
-      return String(item[searchAttr.text] ?? '').includes(fragment) ? [{ id: actionId, key }] : [];
+      return String(item[searchAttr.text] ?? '').includes(piece) ? [{ id: actionId, key }] : [];
     });
+    if (!verifiable && candidates.length > 0) {
+      const holding = await holdFragment(
+        candidates.map((c) => c.id),
+        field,
+        fragment,
+        read,
+      );
+      candidates = candidates.filter((c) => holding.has(c.id));
+    }
     const kept = verify && candidates.length > 0 ? await verify(candidates.map((c) => c.id)) : undefined;
     matches.push(...(kept ? candidates.filter((c) => kept.has(c.id)) : candidates));
   };
@@ -190,4 +220,42 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   matches.push(...(keptMarks ? marked.filter((m) => keptMarks.has(m.id)) : marked));
   matches.sort((a, b) => (descending ? -1 : 1) * (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { matches, complete, ...(reached ? { reached } : {}), gram: chosen.gram, postings };
+}
+
+/** Where each searched field keeps its whole folded text on the action item, as a condition that it holds `:f`. */
+const holdsCondition: Record<SearchField, { expression: string; names: Record<string, string> }> = {
+  title: { expression: 'contains(#t, :f)', names: { '#t': attr.titleLower } },
+  // The reference's folded copy is kept only where folding changed it; else the reference is its own.
+  'actionProducer.reference': {
+    expression:
+      '(attribute_exists(#m.#l) AND contains(#m.#l, :f)) OR (attribute_not_exists(#m.#l) AND contains(#m.#r, :f))',
+    names: { '#m': attr.filters, '#l': lowerKey(filterKey.producerReference), '#r': filterKey.producerReference },
+  },
+};
+
+/**
+ * Which of `ids` hold a fragment too long for a posting's context, on the action itself: one item
+ * query each, charged to the list's budget as one entry, as the other filters' checks are.
+ */
+async function holdFragment(ids: string[], field: SearchField, fragment: string, read: PageReader) {
+  const { expression, names } = holdsCondition[field];
+  const held = new Set<string>();
+  await Promise.all(
+    ids.map(async (id) => {
+      const page = await read(
+        {
+          TableName: tableName(),
+          KeyConditionExpression: '#id = :id AND #sk = :a',
+          FilterExpression: expression,
+          ProjectionExpression: '#id',
+          ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey, ...names },
+          ExpressionAttributeValues: { ':id': id, ':a': itemKind.action, ':f': fragment },
+          ConsistentRead: true,
+        },
+        1,
+      );
+      if (page.Items?.length) held.add(id);
+    }),
+  );
+  return held;
 }

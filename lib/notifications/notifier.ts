@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { viewerFor } from '../access/viewer';
+import type { PublishedEvent } from '../actions/events';
+import { getConfig } from '../config';
+import { errorFields, logger } from '../logger';
+import { type Placement, placementOf, type Sight, type Viewer } from '../model/access';
+import type { Action } from '../model/action';
+import { getAction } from '../store/actions/writes';
+import { claimSend, keepForDigest, markSent, releaseSend, suppressedSince } from '../store/notifications';
+import { type KnownPerson, knownPeople } from '../store/people';
+import { type Happening, noticeEmail } from './email';
+import { sendEmail } from './mailer';
+import { preferencesFor, unsubscribeUrl } from './people-preferences';
+import { wanted } from './preferences';
+import { type Notice, peopleConcerned, whoIsTold } from './recipients';
+
+/**
+ * The notifier (contract section 16): fed by the published events, the same path as webhooks, it
+ * decides who is told (`whoIsTold`), keeps what a daily digest will tell, and sends the rest by
+ * email at once, once per person per event: a claim per (person, event id) is put on condition
+ * before the send, and marked sent after it, so a redelivered event sends nothing; a send that
+ * fails gives its claim back and throws, so the event comes back and the send is tried again.
+ * Email goes only to the verified address remembered from the person's own token, never to one
+ * typed into an action, and not to an address that bounced or complained since they last signed in.
+ */
+
+/** The events that can tell anyone anything. */
+const TOLD_BY = new Set([
+  'ActionCreated',
+  'ActionUpdated',
+  'ActionCommented',
+  'ActionDueSoon',
+  'ActionOverdue',
+  'ActionEscalated',
+]);
+
+export interface NotifyReport {
+  /** Emails sent. */
+  sent: number;
+  /** Happenings kept for a daily digest. */
+  kept: number;
+  /** Notices not sent: no verified address, a suppressed address, or sent before. */
+  skipped: number;
+}
+
+const idOf = (value: unknown): string | null => {
+  const id = (value as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && id !== 'undefined' ? id : null;
+};
+
+/**
+ * The event's sight as published, or (an event recorded before events carried one) the action as
+ * it stands, with the people and place this change moved put back for `before`.
+ */
+function sightOf(event: PublishedEvent, current: Action | undefined): Sight {
+  if (event.sight) return event.sight;
+  if (!current) return {};
+  const after = placementOf(current);
+  if (event.detailType === 'ActionCreated') return { after };
+  const changes = (event.detail.changes ?? {}) as Record<string, { before?: unknown }>;
+  const before: Placement = {
+    ...after,
+    ...(changes.owner ? { ownerId: idOf(changes.owner.before) ?? after.ownerId } : {}),
+    ...(changes.assignee ? { assigneeId: idOf(changes.assignee.before) } : {}),
+    ...(changes.location ? { location: changes.location.before as Placement['location'] } : {}),
+  };
+  return { before, after };
+}
+
+/** What the person is told of the event, in the words of `email.ts`. */
+function happeningOf(event: PublishedEvent, notice: Notice, title: string): Happening {
+  const detail = event.detail;
+  const status = (detail.changes as Record<string, { before: unknown; after: unknown }> | undefined)?.status;
+  return {
+    eventId: event.id,
+    actionId: String(detail.id),
+    title,
+    topics: notice.topics,
+    actorName: String((detail.actor as { name?: unknown } | undefined)?.name ?? 'Someone'),
+    time: event.time,
+    ...(status ? { status: { before: String(status.before), after: String(status.after) } } : {}),
+    ...(typeof detail.dueAt === 'string' ? { dueAt: detail.dueAt } : {}),
+  };
+}
+
+/** The title the event names, else the action's own. */
+function titleOf(event: PublishedEvent, current: Action | undefined): string | undefined {
+  const subject = event.detail.subject as { title?: unknown } | undefined;
+  const created = event.detail.action as { title?: unknown } | undefined;
+  const named = current?.title ?? subject?.title ?? created?.title;
+  return typeof named === 'string' ? named : undefined;
+}
+
+/** Whether email may go to this person's address now: verified, and not bounced since they last signed in. */
+export async function mayEmail(person: KnownPerson): Promise<string | undefined> {
+  if (!person.email) return undefined;
+  const since = await suppressedSince(person.email);
+  if (since !== undefined && Date.parse(since) >= person.signedInAt * 1000) return undefined;
+  return person.email;
+}
+
+/** Tells everyone one event tells; throws when a send failed (its claim given back), so the event comes again. */
+async function notifyOne(event: PublishedEvent, report: NotifyReport): Promise<void> {
+  if (!TOLD_BY.has(event.detailType)) return;
+  const current = await getAction(String(event.detail.id));
+  const sight = sightOf(event, current);
+  const concerned = peopleConcerned(event, sight);
+  if (concerned.length === 0) return;
+  const title = titleOf(event, current);
+  // Deleted since, and never named: nobody is told about an action gone without a trace.
+  if (title === undefined) return;
+  const [people, viewers] = await Promise.all([
+    knownPeople(concerned),
+    Promise.all(concerned.map(async (id) => [id, await viewerFor(id)] as const)),
+  ]);
+  const viewerById = new Map<string, Viewer>(viewers);
+  // Someone who never signed in has no proved address: they are not asked about at all.
+  const notices = whoIsTold(event, sight, (id) => (people.has(id) ? viewerById.get(id) : undefined));
+  for (const notice of notices) {
+    const person = people.get(notice.personId) as KnownPerson;
+    const preferences = await preferencesFor(person.id);
+    const topics = wanted(preferences.preferences, notice.topics);
+    if (topics.length === 0) continue;
+    const happening = happeningOf(event, { ...notice, topics }, title);
+    if (preferences.preferences.email === 'daily') {
+      await keepForDigest(person.id, event.id, event.time, happening);
+      report.kept++;
+      continue;
+    }
+    const address = await mayEmail(person);
+    if (!address) {
+      report.skipped++;
+      continue;
+    }
+    const token = randomUUID();
+    if (!(await claimSend(person.id, event.id, token))) {
+      report.skipped++;
+      continue;
+    }
+    try {
+      const email = noticeEmail(happening, person.name, preferences.preferences.timeZone, {
+        consoleUrl: getConfig().consoleUrl ?? '',
+        unsubscribeUrl: unsubscribeUrl(person.id, preferences.unsubscribeToken),
+      });
+      await sendEmail(address, email);
+    } catch (error) {
+      await releaseSend(person.id, event.id, token);
+      throw error;
+    }
+    await markSent(person.id, event.id, token);
+    report.sent++;
+  }
+}
+
+/**
+ * Tells people what the events tell them. Returns the ids of the events that failed (a send or a
+ * store call), for the caller to have delivered again; the rest are done.
+ */
+export async function notifyPeople(
+  events: readonly PublishedEvent[],
+): Promise<{ report: NotifyReport; failed: string[] }> {
+  const report: NotifyReport = { sent: 0, kept: 0, skipped: 0 };
+  const failed: string[] = [];
+  if (!getConfig().notificationsFrom) return { report, failed };
+  await Promise.all(
+    events.map(async (event) => {
+      try {
+        await notifyOne(event, report);
+      } catch (error) {
+        failed.push(event.id);
+        logger.error('a notification could not be sent; the event comes again', {
+          eventId: event.id,
+          ...errorFields(error),
+        });
+      }
+    }),
+  );
+  return { report, failed };
+}
