@@ -7,7 +7,7 @@
 /** Where the console's runtime settings are served, beside `index.html`. */
 export const CONSOLE_CONFIG_PATH = '/console-config.json';
 
-/** The console's runtime settings: where to sign in, with which public app client, and the API's base path. */
+/** The console's runtime settings: where to sign in, with which public app client, the API's base path, and where files live. */
 export interface ConsoleConfig {
   /**
    * The origin (and path prefix, if any) that serves `/oauth2/authorize`, `/oauth2/token`,
@@ -18,22 +18,32 @@ export interface ConsoleConfig {
   clientId: string;
   /** The API's base path on the console's own origin. */
   apiBase: string;
+  /**
+   * The origin of the attachment storage (contract section 15): uploads are posted there and
+   * files read from there by presigned URLs, so the CSP's `connect-src` and `img-src` name it.
+   * The local S3 stand-in's address (`s3` in stack.json) locally, the bucket's URL in AWS;
+   * absent where no storage is set up.
+   */
+  storageOrigin?: string;
 }
 
 /**
  * The security headers of every console response. `authOrigin` is the sign-in origin when it is
  * not the console's own (Cognito's domain in AWS): the token call goes there, so `connect-src`
- * and `form-action` must name it.
+ * and `form-action` must name it. `storageOrigin` is where attachments are uploaded to and read
+ * from (presigned POSTs and GETs, contract section 15), so `connect-src` and `img-src` name it;
+ * `blob:` images are the thumbnails the console makes of files it has read.
  */
-export function consoleSecurityHeaders(authOrigin?: string): Record<string, string> {
+export function consoleSecurityHeaders(authOrigin?: string, storageOrigin?: string): Record<string, string> {
   const auth = authOrigin ? ` ${authOrigin}` : '';
+  const storage = storageOrigin ? ` ${storageOrigin}` : '';
   const csp = [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src 'self' data: blob:${storage}`,
     "font-src 'self'",
-    `connect-src 'self'${auth}`,
+    `connect-src 'self'${auth}${storage}`,
     `form-action 'self'${auth}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",

@@ -14,13 +14,25 @@ export const LIST_VIEWS = {
 
 export type ListView = keyof typeof LIST_VIEWS;
 
-export type Screen = { name: 'list'; view: ListView } | { name: 'action'; id: string } | { name: 'new' };
+/** The person's own screens: notification preferences, and (for admins) who may see what. */
+export const ACCOUNT_SCREENS = {
+  notifications: { path: '/notifications', label: 'Notifications' },
+  access: { path: '/access', label: 'People and access' },
+} as const;
+
+export type Screen =
+  | { name: 'list'; view: ListView }
+  | { name: 'action'; id: string }
+  | { name: 'new' }
+  | { name: keyof typeof ACCOUNT_SCREENS };
 
 /** The screen a path shows, or undefined when the console has none there. */
 export function screenOf(pathname: string): Screen | undefined {
   for (const [view, { path }] of Object.entries(LIST_VIEWS))
     if (pathname === path) return { name: 'list', view: view as ListView };
   if (pathname === '/new') return { name: 'new' };
+  for (const [name, { path }] of Object.entries(ACCOUNT_SCREENS))
+    if (pathname === path) return { name: name as keyof typeof ACCOUNT_SCREENS };
   const action = /^\/actions\/([^/]+)$/.exec(pathname);
   if (action?.[1]) {
     try {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { commandLine } from '../infra/command-line';
-import { issueToken } from '../infra/local/issuer';
+import { idTokenClaims, issueToken, signJwt } from '../infra/local/issuer';
 import { startLocalStack } from '../infra/local/stack';
 
 /**
@@ -14,6 +14,23 @@ import { startLocalStack } from '../infra/local/stack';
  * (390 px) width to docs/screenshots/. It also measures, and prints: the time to the first usable
  * list (median of 5 loads) and the list calls each screen makes.
  */
+
+/** A small photo of a guard-coloured scene, drawn by Chromium, for the photo screenshot. */
+const photo = async (page: Page) =>
+  Buffer.from(
+    await page.evaluate<string>(`(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 1600;
+      canvas.height = 1200;
+      const g = canvas.getContext('2d');
+      g.fillStyle = '#f2c200';
+      g.fillRect(0, 0, 1600, 1200);
+      g.fillStyle = '#222';
+      for (let x = -1200; x < 1600; x += 160) { g.beginPath(); g.moveTo(x, 1200); g.lineTo(x + 80, 1200); g.lineTo(x + 1280, 0); g.lineTo(x + 1200, 0); g.fill(); }
+      return canvas.toDataURL('image/jpeg', 0.9).split(',')[1];
+    })()`),
+    'base64',
+  );
 
 commandLine(
   `usage: npm run screenshots
@@ -105,6 +122,39 @@ try {
       await page.getByRole('heading', { name: 'New action' }).waitFor();
     });
     await page.screenshot({ path: join(OUT, `new-action-${suffix}.png`) });
+    // Sections 14-16: Notifications, People and access (the person made admin through the
+    // deployment's ADMIN_GROUP) and a photo on an action, each where the API serves it.
+    await page.goto(`${stack.url}/notifications`);
+    await page.getByRole('heading', { level: 1, name: 'Notifications' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: join(OUT, `notifications-${suffix}.png`), fullPage: suffix === 'desktop' });
+    const admin = signJwt(stack.issuer, {
+      ...idTokenClaims({ sub: 'screenshots-root' }),
+      'cognito:groups': ['action-admins'],
+    });
+    const granted = await fetch(`${stack.url}/api/grants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ principal: { type: 'person', id: who.id }, role: 'admin', scope: {} }),
+    });
+    if (granted.ok) {
+      await page.goto(`${stack.url}/access`);
+      await page.getByRole('heading', { level: 1, name: 'People and access' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: join(OUT, `access-${suffix}.png`), fullPage: suffix === 'desktop' });
+    } else console.log(`People and access: no screenshot, POST /api/grants answered ${granted.status}`);
+    const settings = (await (await fetch(`${stack.url}/console-config.json`)).json()) as { storageOrigin?: string };
+    if (settings.storageOrigin) {
+      await page.goto(`${stack.url}/all`);
+      await page.locator('tbody a').first().click();
+      await page.getByRole('heading', { name: 'History' }).waitFor();
+      await page
+        .getByLabel('Take a photo')
+        .setInputFiles({ name: 'guard.jpg', mimeType: 'image/jpeg', buffer: await photo(page) });
+      await page.getByRole('img', { name: 'guard.jpg' }).waitFor({ timeout: 60_000 });
+      await page.getByRole('heading', { name: /^Photos and files/ }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(OUT, `action-photo-${suffix}.png`) });
+    } else console.log('Photos: no screenshot, the stack gives the console no storage');
     await screen('All actions, filtered', async () => {
       await page.goto(`${stack.url}/all?status=1&sort=-priority`);
       await page.locator('tbody a').first().waitFor();

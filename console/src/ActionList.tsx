@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { actionPath, LIST_VIEWS, type ListView } from '../routes';
+import { knownLocations } from './access/locations';
 import { api } from './api';
 import { FieldErrors, FormAlert } from './fields';
-import { formatTime } from './history-words';
 import {
   apiQuery,
   currentSort,
@@ -13,8 +13,12 @@ import {
   SORTABLE,
   withFilters,
 } from './list-query';
+import { me } from './me';
+import { nameOf } from './people';
+import { problemOf } from './problem';
 import { address, navigate } from './router';
 import { STATUSES, statusName } from './statuses';
+import { formatTime } from './time';
 import type { Action, Problem } from './types';
 
 interface Page {
@@ -65,7 +69,7 @@ export function ActionList({ view }: { view: ListView }) {
       .then(({ data, error }) => {
         if (!current) return;
         setLoading(false);
-        setProblem(error as Problem | undefined);
+        setProblem(error ? problemOf(error) : undefined);
         if (data) {
           const relation = (data as { totalCountRelation?: string }).totalCountRelation;
           setPage({
@@ -107,6 +111,12 @@ export function ActionList({ view }: { view: ListView }) {
     ? `${page.totalCount}${page.lowerBound ? '+' : ''} action${page.totalCount === 1 && !page.lowerBound ? '' : 's'}`
     : '';
   const searched = params.get('q');
+  // The site picker offers the sites the person sees: those of their grants and of the actions listed.
+  const known = knownLocations([
+    ...(me.value?.grants ?? []).map((grant) => grant.scope),
+    ...(page?.actions ?? []).map((action) => action.location),
+  ]);
+  const sites = [...new Set(Object.values(known.sitesOf).flat())].sort();
 
   return (
     <>
@@ -150,6 +160,7 @@ export function ActionList({ view }: { view: ListView }) {
                       min={name === 'priority' ? 0 : undefined}
                       defaultValue={value}
                       placeholder={name === 'assignee' ? 'user id, or me' : undefined}
+                      list={name === 'site' ? 'known-sites' : undefined}
                     />
                   )}
                   <FieldErrors id={`${id}-errors`} messages={messages} />
@@ -157,6 +168,11 @@ export function ActionList({ view }: { view: ListView }) {
               );
             })}
           </div>
+          <datalist id="known-sites">
+            {sites.map((site) => (
+              <option key={site} value={site} />
+            ))}
+          </datalist>
           <div class="buttons">
             <button type="submit">Apply filters</button>
             <button type="button" class="secondary" onClick={clearFilters}>
@@ -201,9 +217,7 @@ export function ActionList({ view }: { view: ListView }) {
                 </td>
                 <td data-label="Priority">{action.priority}</td>
                 <td data-label="Due">{formatTime(action.dueAt)}</td>
-                <td data-label="Assignee">
-                  {action.assignee.id === 'undefined' ? 'Unassigned' : action.assignee.name}
-                </td>
+                <td data-label="Assignee">{nameOf(action.assignee, 'Unassigned')}</td>
                 <td data-label="Site">{action.location.site || '—'}</td>
               </tr>
             ))}

@@ -1,11 +1,23 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { LIST_VIEWS, type ListView, screenOf } from '../routes';
+import { ACCOUNT_SCREENS, LIST_VIEWS, type ListView, type Screen, screenOf } from '../routes';
 import { ActionList } from './ActionList';
-import { ActionPage } from './ActionPage';
+import { PeopleAndAccess } from './access/PeopleAndAccess';
+import { ActionPage } from './action/ActionPage';
 import { retryNotice } from './api';
 import { person, signOut } from './auth';
+import { isAdmin, me } from './me';
 import { NewAction } from './NewAction';
+import { Notifications } from './notifications/Notifications';
 import { address, navigate } from './router';
+
+/** A screen's name for the window's title (an action's page names its action itself). */
+function titleOf(screen: Screen | undefined): string {
+  if (!screen) return 'Not found';
+  if (screen.name === 'list') return LIST_VIEWS[screen.view].label;
+  if (screen.name === 'new') return 'New action';
+  if (screen.name === 'action') return 'Action';
+  return ACCOUNT_SCREENS[screen.name].label;
+}
 
 /** The frame of every screen: header with search and who is signed in, the lists' navigation, the screen. */
 export function App() {
@@ -15,8 +27,7 @@ export function App() {
   const first = useRef(true);
 
   useEffect(() => {
-    if (screen?.name !== 'action')
-      document.title = `${view ? LIST_VIEWS[view].label : screen?.name === 'new' ? 'New action' : 'Not found'} · Actions`;
+    if (screen?.name !== 'action') document.title = `${titleOf(screen)} · Actions`;
     // A new screen (not the first) moves focus to its heading, so a screen reader announces it.
     const opened = first.current;
     first.current = false;
@@ -54,6 +65,25 @@ export function App() {
         </search>
         <div class="who">
           <span>{person.value?.name}</span>
+          <nav aria-label="Account">
+            <ul>
+              <li>
+                <a
+                  href={ACCOUNT_SCREENS.notifications.path}
+                  aria-current={screen?.name === 'notifications' ? 'page' : undefined}
+                >
+                  {ACCOUNT_SCREENS.notifications.label}
+                </a>
+              </li>
+              {isAdmin(me.value) ? (
+                <li>
+                  <a href={ACCOUNT_SCREENS.access.path} aria-current={screen?.name === 'access' ? 'page' : undefined}>
+                    {ACCOUNT_SCREENS.access.label}
+                  </a>
+                </li>
+              ) : null}
+            </ul>
+          </nav>
           <button type="button" class="secondary" onClick={signOut}>
             Sign out
           </button>
@@ -84,9 +114,13 @@ export function App() {
         {screen?.name === 'list' ? (
           <ActionList view={screen.view} />
         ) : screen?.name === 'action' ? (
-          <ActionPage id={screen.id} />
+          <ActionPage key={screen.id} id={screen.id} />
         ) : screen?.name === 'new' ? (
           <NewAction />
+        ) : screen?.name === 'notifications' ? (
+          <Notifications />
+        ) : screen?.name === 'access' ? (
+          <PeopleAndAccess />
         ) : (
           <>
             <h1 tabIndex={-1}>Not found</h1>

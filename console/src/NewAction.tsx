@@ -3,7 +3,9 @@ import { actionPath } from '../routes';
 import { createBody, emptyValues, errorsByField, FIELDS, type FormValues } from './action-form';
 import { api } from './api';
 import { Field, FormAlert } from './fields';
+import { problemOf } from './problem';
 import { navigate } from './router';
+import { timeZone } from './time';
 import type { Problem } from './types';
 
 /** New action (`/new`): every create field; one Idempotency-Key per form, so a double submit makes one action. */
@@ -19,12 +21,12 @@ export function NewAction() {
     setSending(true);
     const { data, error, response } = await api.POST('/api/actions', {
       params: { header: { 'idempotency-key': key } },
-      body: createBody(values),
+      body: createBody(values, timeZone.value),
     });
     setSending(false);
     if (data) navigate(actionPath(data.id));
     else {
-      setProblem(error as Problem);
+      setProblem(problemOf(error, response));
       // A refused body is corrected before the next try, and a key stands for one body; a retry
       // after a lost answer or a busy service keeps it, so the action is made once.
       if (response.status < 500 && response.status !== 409) setKey(crypto.randomUUID());

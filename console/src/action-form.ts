@@ -1,3 +1,5 @@
+import { isSomeone } from './people';
+import { fromZonedInput, toZonedInput } from './time';
 import type { Action, Problem } from './types';
 
 /**
@@ -33,7 +35,7 @@ export const FIELDS: FieldSpec[] = [
   { name: 'actionProducer.name', label: 'Producer', kind: 'text', required: true, createOnly: true },
   { name: 'actionProducer.reference', label: 'Producer reference', kind: 'text', createOnly: true },
   { name: 'actionProducer.url', label: 'Producer URL', kind: 'url' },
-  { name: 'dueAt', label: 'Due', kind: 'due', required: true, hint: 'Date and time in UTC' },
+  { name: 'dueAt', label: 'Due', kind: 'due', required: true },
   { name: 'priority', label: 'Priority', kind: 'number', required: true, hint: 'A whole number, 0 or more' },
   { name: 'status', label: 'Status', kind: 'status', required: true },
   { name: 'assignee.id', label: 'Assignee', kind: 'text', hint: 'Their user id; empty for nobody' },
@@ -45,10 +47,6 @@ export const FIELDS: FieldSpec[] = [
 
 export type FormValues = Record<string, string | boolean>;
 
-/** A due date-time as the form's `datetime-local` control holds it (UTC, to the minute). */
-const toLocalInput = (iso: string) => iso.slice(0, 16);
-const fromLocalInput = (value: string) => (value ? `${value}:00Z` : '');
-
 /** An empty New action form. */
 export function emptyValues(): FormValues {
   const values: FormValues = {};
@@ -58,16 +56,16 @@ export function emptyValues(): FormValues {
   return values;
 }
 
-/** The Edit form's values for an action. */
-export function valuesOf(action: Action): FormValues {
-  const assigned = action.assignee.id !== 'undefined';
+/** The Edit form's values for an action; the due date-time as wall-clock time in `zone`. */
+export function valuesOf(action: Action, zone = 'UTC'): FormValues {
+  const assigned = isSomeone(action.assignee);
   return {
     title: action.title,
     description: action.description,
     'actionProducer.name': action.actionProducer.name,
     'actionProducer.reference': action.actionProducer.reference ?? '',
     'actionProducer.url': action.actionProducer.url ?? '',
-    dueAt: toLocalInput(action.dueAt),
+    dueAt: toZonedInput(action.dueAt, zone),
     priority: action.priority,
     status: action.status,
     'assignee.id': assigned ? action.assignee.id : '',
@@ -86,8 +84,8 @@ const tagsOf = (value: string) =>
     .filter(Boolean);
 const numberOrText = (value: string) => (/^\d+$/.test(value) ? Number(value) : value);
 
-/** The create body of a New action form (the API judges it; the console sends what was typed). */
-export function createBody(values: FormValues) {
+/** The create body of a New action form (the API judges it; the console sends what was typed); the due time read in `zone`. */
+export function createBody(values: FormValues, zone = 'UTC') {
   const assignee = text(values, 'assignee.id').trim();
   const assigneeName = text(values, 'assignee.name').trim();
   const reference = text(values, 'actionProducer.reference');
@@ -100,7 +98,7 @@ export function createBody(values: FormValues) {
       ...(reference ? { reference } : {}),
       ...(url ? { url } : {}),
     },
-    dueAt: fromLocalInput(text(values, 'dueAt')),
+    dueAt: fromZonedInput(text(values, 'dueAt'), zone),
     priority: numberOrText(text(values, 'priority')),
     status: numberOrText(text(values, 'status')),
     ...(assignee ? { assignee: { id: assignee, ...(assigneeName ? { name: assigneeName } : {}) } } : {}),
@@ -111,11 +109,11 @@ export function createBody(values: FormValues) {
 }
 
 /** The merge patch from the values an edit started from to the values typed: changed fields only. */
-export function mergePatch(from: FormValues, to: FormValues) {
+export function mergePatch(from: FormValues, to: FormValues, zone = 'UTC') {
   const changed = (name: string) => from[name] !== to[name];
   const patch: Record<string, unknown> = {};
   for (const name of ['title', 'description'] as const) if (changed(name)) patch[name] = text(to, name);
-  if (changed('dueAt')) patch.dueAt = fromLocalInput(text(to, 'dueAt'));
+  if (changed('dueAt')) patch.dueAt = fromZonedInput(text(to, 'dueAt'), zone);
   for (const name of ['priority', 'status'] as const) if (changed(name)) patch[name] = numberOrText(text(to, name));
   if (changed('assignee.id') || changed('assignee.name')) {
     const id = text(to, 'assignee.id').trim();

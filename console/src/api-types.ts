@@ -357,6 +357,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get my notification preferences
+         * @description What email the caller gets, and when. Email goes only to the verified address of their own token.
+         */
+        get: operations["getNotificationPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change my notification preferences */
+        patch: operations["updateNotificationPreferences"];
+        trace?: never;
+    };
+    "/api/notifications/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unsubscribe from every email (one click)
+         * @description The `List-Unsubscribe` URL of every email (RFC 8058: a mail program POSTs `List-Unsubscribe=One-Click` to it). Turns the person's email off; no token needed, the link's own secret decides. A wrong link is a 404.
+         */
+        post: operations["unsubscribeNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -680,6 +721,30 @@ export interface components {
         };
         ChangeFeedEntry: components["schemas"]["HistoryEntry"] & {
             actionId: string;
+        };
+        /** @description Defaults: immediately, every event on, UTC, 7. */
+        NotificationPreferences: {
+            /**
+             * @description `immediately`: one email per event; `daily`: one digest a day at `digestHour` in `timeZone`, listing what happened and what is overdue; `off`: no email.
+             * @enum {string}
+             */
+            email: "immediately" | "daily" | "off";
+            /** @description What to be told of: `assigned` (someone else assigns you), `dueSoon` and `overdue` (assigned to you, or yours and unassigned), `escalated` (yours or assigned to you), `comments` and `status` (someone else comments on, or changes the status of, an action you own or are assigned to). */
+            events: {
+                assigned: boolean;
+                dueSoon: boolean;
+                overdue: boolean;
+                escalated: boolean;
+                comments: boolean;
+                status: boolean;
+            };
+            /**
+             * @description An IANA time zone name: times in emails, and the digest hour, are in it.
+             * @example Australia/Perth
+             */
+            timeZone: string;
+            /** @description The hour (0-23, in `timeZone`) of the daily digest. */
+            digestHour: number;
         };
     };
     responses: never;
@@ -2976,6 +3041,226 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/merge-patch+json": {
+                    /** @enum {string|null} */
+                    email?: "immediately" | "daily" | "off" | null;
+                    events?: {
+                        assigned?: boolean | null;
+                        dueSoon?: boolean | null;
+                        overdue?: boolean | null;
+                        escalated?: boolean | null;
+                        comments?: boolean | null;
+                        status?: boolean | null;
+                    } | null;
+                    timeZone?: string | null;
+                    digestHour?: number | null;
+                };
+                "application/json": {
+                    /** @enum {string|null} */
+                    email?: "immediately" | "daily" | "off" | null;
+                    events?: {
+                        assigned?: boolean | null;
+                        dueSoon?: boolean | null;
+                        overdue?: boolean | null;
+                        escalated?: boolean | null;
+                        comments?: boolean | null;
+                        status?: boolean | null;
+                    } | null;
+                    timeZone?: string | null;
+                    digestHour?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The preferences now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 65536 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    unsubscribeNotifications: {
+        parameters: {
+            query: {
+                person: string;
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Email is off */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such action (or comment, or webhook subscription of the caller). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: the API's throttle (AWS only). Retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": {
                         /** @example Too Many Requests */
                         message: string;

@@ -1,6 +1,7 @@
 import { signal } from '@preact/signals';
 import createClient from 'openapi-fetch';
 import type { ConsoleConfig } from '../headers';
+import type { PendingPaths } from './api-pending';
 import type { paths } from './api-types';
 import { currentToken } from './auth';
 import type { Action } from './types';
@@ -40,12 +41,12 @@ async function authorizedFetch(request: Request): Promise<Response> {
 }
 
 /** The client, once the settings are read. */
-export let api: ReturnType<typeof createClient<paths>>;
+export let api: ReturnType<typeof createClient<paths & PendingPaths>>;
 
 export function connect(config: ConsoleConfig): void {
   // The document's paths already start with /api; a base that repeats it is taken as the origin.
   const base = config.apiBase.replace(/\/api\/?$/, '').replace(/\/$/, '');
-  api = createClient<paths>({ baseUrl: `${location.origin}${base}`, fetch: authorizedFetch });
+  api = createClient<paths & PendingPaths>({ baseUrl: `${location.origin}${base}`, fetch: authorizedFetch });
 }
 
 /** The version an action's ETag quotes, for If-Match. */

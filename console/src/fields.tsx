@@ -1,5 +1,6 @@
 import type { FieldSpec, FormValues } from './action-form';
 import { STATUSES, statusName } from './statuses';
+import { timeZone } from './time';
 
 /** Problem messages for one field, beside it and named by it (aria-describedby). */
 export function FieldErrors({ id, messages }: { id: string; messages: string[] | undefined }) {
@@ -27,7 +28,8 @@ interface FieldProps {
 export function Field({ spec, values, errors, onChange, form, disabled }: FieldProps) {
   const id = `${form}-${spec.name.replace(/\./g, '-')}`;
   const messages = errors[spec.name];
-  const described = [spec.hint ? `${id}-hint` : '', messages?.length ? `${id}-errors` : ''].filter(Boolean).join(' ');
+  const hint = spec.kind === 'due' ? `Date and time in ${timeZone.value}` : spec.hint;
+  const described = [hint ? `${id}-hint` : '', messages?.length ? `${id}-errors` : ''].filter(Boolean).join(' ');
   const common = {
     id,
     name: spec.name,
@@ -82,9 +84,9 @@ export function Field({ spec, values, errors, onChange, form, disabled }: FieldP
   return (
     <div class={`field field-${spec.kind}`}>
       <label for={id}>{spec.label}</label>
-      {spec.hint ? (
+      {hint ? (
         <span id={`${id}-hint`} class="hint">
-          {spec.hint}
+          {hint}
         </span>
       ) : null}
       {control}

@@ -1,4 +1,6 @@
+import { nameOf } from './people';
 import { statusName } from './statuses';
+import { formatTime } from './time';
 import type { HistoryEntry } from './types';
 
 /**
@@ -26,21 +28,14 @@ const FIELD_NAMES: Record<string, string> = {
   'location.crew': 'crew',
 };
 
-/** A date-time as people read it, in UTC so every reader sees the same words. */
-export function formatTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 16)} UTC`;
-}
-
 function valueInWords(field: string, value: unknown): string {
   if (value === undefined || value === null || value === '') return 'nothing';
   if (field === 'status') return statusName(String(value));
   if (field === 'dueAt') return formatTime(String(value));
   if (field === 'allowAnonymousEdits') return value ? 'anyone' : 'the owner and assignee';
   if (field === 'assignee') {
-    const person = value as { id?: string; name?: string };
-    return person.id === 'undefined' ? 'nobody' : (person.name ?? person.id ?? 'nobody');
+    const person = value as { id: string; name?: string };
+    return nameOf({ id: person.id, name: person.name ?? person.id });
   }
   if (Array.isArray(value))
     return value.length === 0
@@ -64,8 +59,18 @@ function flatten(changes: NonNullable<HistoryEntry['changes']>): [string, unknow
   return flat;
 }
 
+/** An evidence entry's file in words: "a photo, guard.jpg" or "the file permit.pdf". */
+function fileInWords(file: { name?: string; contentType?: string } | undefined): string {
+  if (!file?.name) return 'a file';
+  return file.contentType?.startsWith('image/') ? `a photo, ${file.name}` : `the file ${file.name}`;
+}
+
 export function historyInWords(entry: HistoryEntry): string {
   const who = entry.actor.name;
+  // Section 15's entries, read wider than the generated type until openapi.json documents them.
+  const evidence = entry as { type: string; attachment?: { name?: string; contentType?: string } };
+  if (evidence.type === 'attachment-added') return `${who} added ${fileInWords(evidence.attachment)}`;
+  if (evidence.type === 'attachment-removed') return `${who} removed ${fileInWords(evidence.attachment)}`;
   switch (entry.type) {
     case 'created':
       return `${who} created the action`;

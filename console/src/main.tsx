@@ -4,6 +4,8 @@ import { App } from './App';
 import { connect } from './api';
 import { startSession } from './auth';
 import { loadConfig } from './config';
+import { loadMe } from './me';
+import { loadTimeZone } from './notifications/time-zone';
 import { address } from './router';
 
 /** Reads the settings, signs in (or finishes signing in), then shows the screen the address names. */
@@ -13,6 +15,9 @@ async function start() {
     const config = await loadConfig();
     connect(config);
     await startSession(config);
+    // Who the person is to the API and their time zone arrive beside the first screen, which they refine.
+    void loadMe();
+    void loadTimeZone();
     address.value = new URL(location.href);
     root.replaceChildren();
     render(<App />, root);

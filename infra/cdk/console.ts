@@ -60,6 +60,11 @@ export interface ServiceConsoleProps extends ConsoleOptions {
   api: IHttpApi;
   /** What deleting the stack does to the buckets. */
   removalPolicy: RemovalPolicy;
+  /**
+   * The attachment bucket's origin (`https://<bucket regional domain>`), where the console posts
+   * uploads and reads files by presigned URLs (contract section 15): its CSP and its settings name it.
+   */
+  storageOrigin?: string;
 }
 
 /** The console's built files: in this repository its build output, in the installed package the copy it ships. */
@@ -145,7 +150,7 @@ export class ServiceConsole extends Construct {
     });
     const headers = new ResponseHeadersPolicy(this, 'Headers', {
       comment: 'The console: security headers and its Content-Security-Policy',
-      ...responseHeaders(consoleSecurityHeaders(signInOrigin)),
+      ...responseHeaders(consoleSecurityHeaders(signInOrigin, props.storageOrigin)),
     });
     // The docs page shares the console's origin, so it gets the console's strict headers here as
     // well as from its handler; the API's own answers (API Gateway's 413 or 429 included) nosniff.
@@ -240,6 +245,7 @@ export class ServiceConsole extends Construct {
       authority: signInOrigin,
       clientId: this.client.userPoolClientId,
       apiBase: '/api',
+      ...(props.storageOrigin ? { storageOrigin: props.storageOrigin } : {}),
     };
     const { role, logGroup } = this.copier(props.removalPolicy);
     // Hashed files first, then the pages that name them, so no index.html points at a file not yet there.

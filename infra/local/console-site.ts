@@ -4,13 +4,23 @@ import { CONSOLE_CONFIG_PATH, type ConsoleConfig, consoleSecurityHeaders } from 
 import { screenOf } from '../../console/routes';
 import { LOCAL_CLIENT_ID } from './issuer';
 
+/** Where the local stack's attachment storage listens, once it does (it starts after the site is built). */
+export interface ConsoleSiteOptions {
+  storageOrigin?: () => string | undefined;
+}
+
 /**
  * The console as `npm start` serves it, as CloudFront does in AWS: the built files with the
  * shared security headers, `index.html` never cached and hashed assets cached for good,
  * `index.html` at every screen's address (client routing), and the runtime settings pointing at
- * the local token issuer on the same origin. `/api` and `/docs` stay the gateway's.
+ * the local token issuer on the same origin and at the local storage. `/api` and `/docs` stay
+ * the gateway's.
  */
-export function createConsoleSite(files: ConsoleFile[]) {
+export function createConsoleSite(files: ConsoleFile[], options: ConsoleSiteOptions = {}) {
+  const storageOrigin = () => {
+    const address = options.storageOrigin?.();
+    return address ? new URL(address).origin : undefined;
+  };
   const byPath = new Map(files.map((file) => [file.path, file]));
   const index = byPath.get('/index.html');
   if (!index) throw new Error('console site: the build has no index.html');
@@ -21,7 +31,7 @@ export function createConsoleSite(files: ConsoleFile[]) {
     head: boolean,
   ) => {
     response.writeHead(200, {
-      ...consoleSecurityHeaders(),
+      ...consoleSecurityHeaders(undefined, storageOrigin()),
       'content-type': file.contentType,
       'content-length': String(file.body.length),
       'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
@@ -40,6 +50,7 @@ export function createConsoleSite(files: ConsoleFile[]) {
           authority: `http://${request.headers.host}`,
           clientId: LOCAL_CLIENT_ID,
           apiBase: '/api',
+          storageOrigin: storageOrigin(),
         };
         send(
           response,

@@ -109,11 +109,14 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const issuer = ensureIssuer(dataDir);
   // The console and its sign-in, which CloudFront and Cognito serve in AWS; built before the
   // store starts, so a failed build leaves nothing running.
-  const site = createConsoleSite(await buildConsole());
+  // The console is told where storage is (its CSP and uploads name that origin) once storage starts.
+  let storageEndpoint: string | undefined;
+  const site = createConsoleSite(await buildConsole(), { storageOrigin: () => storageEndpoint });
   const signIn = createSignIn(issuer, options.idTokenSeconds);
   const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
   // The evidence bucket (contract section 15): on DATA_DIR/s3, or a temporary directory for a memory store.
   const storage = await startStorage(options.store === 'memory' ? {} : { directory: join(dataDir, 's3') });
+  storageEndpoint = storage.endpoint;
   Object.assign(process.env, localEnvironment(dataDir, store.endpoint, store.tableName), storageEnvironment(storage));
   // Emails link to this stack's console (and its one-click unsubscribe), so its port is chosen now.
   const port = options.port === 0 ? await freePort() : (options.port ?? 3000);

@@ -1,12 +1,19 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
 import { actionBody, call, uniqueProducer } from '../support/client';
+import {
+  CHROMIUM,
+  expectAccessible,
+  expectNoSidewaysScroll,
+  hasChromium,
+  launchChromium,
+  signIn,
+} from '../support/console-browser';
 
 /**
  * Issue 32: the console as a person uses it, in Debian's Chromium: signs in through the local
@@ -17,12 +24,8 @@ import { actionBody, call, uniqueProducer } from '../support/client';
  * own because overdue needs the due-date sweep, which the shared stack leaves off.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.log(`console browser test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const ANN = { sub: 'u-console-ann', name: 'Ann Lee', email: 'ann@example.com' };
 const BOB = { sub: 'u-console-bob', name: 'Bob Stone', email: 'bob@example.com' };
 
@@ -41,36 +44,6 @@ const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeou
 const tokenOf = (user: typeof ANN) => issueToken(stack.issuer, user);
 const api = <T = any>(method: string, path: string, user = ANN, body?: unknown) =>
   call<T>(method, path, { token: tokenOf(user), body, baseUrl: stack.url });
-
-async function signIn(target: Page, user = ANN) {
-  await target.waitForURL(/\/oauth2\/authorize\?/);
-  await target.getByLabel('User id').fill(user.sub);
-  await target.getByLabel('Name').fill(user.name);
-  await target.getByLabel('Email').fill(user.email);
-  await target.getByRole('button', { name: 'Sign in' }).click();
-  await target.getByRole('button', { name: 'Sign out' }).waitFor();
-}
-
-/** axe-core's WCAG 2.2 AA rules on the page as it is now; injected through the DevTools protocol, which the CSP does not govern. */
-async function expectAccessible(target: Page, what: string) {
-  if (!(await target.evaluate("'axe' in window"))) await target.evaluate(AXE);
-  const violations = await target.evaluate(async (tags) => {
-    const { axe } = globalThis as unknown as { axe: { run(o: unknown): Promise<{ violations: unknown[] }> } };
-    const result = await axe.run({ runOnly: { type: 'tag', values: tags } });
-    return (result.violations as { id: string; nodes: { target: string[] }[] }[]).map(
-      (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    );
-  }, WCAG);
-  expect(violations, what).toEqual([]);
-}
-
-async function expectNoSidewaysScroll(target: Page, what: string) {
-  // Strings run in the page (this file is type-checked without the DOM's types).
-  const widths = await target.evaluate<{ scroll: number; client: number }>(
-    '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
-  );
-  expect(widths.scroll, what).toBeLessThanOrEqual(widths.client);
-}
 
 /** Lists the page asks the API for while `run` runs. */
 async function listCallsDuring(run: () => Promise<void>): Promise<number> {
@@ -92,19 +65,7 @@ beforeAll(async () => {
   Object.assign(process.env, { LOG_LEVEL: 'silent', REMINDER_INTERVAL_SECONDS: '1' });
   // ID tokens of 63 s: the page refreshes each 60 s before it expires, every 3 s.
   stack = await startLocalStack({ dataDir, store: 'memory', port: 0, sweepEverySeconds: 1, idTokenSeconds: 63 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(15_000);
   context.on('request', (request) => {
@@ -156,7 +117,7 @@ describe.skipIf(!hasChromium)('the console', { timeout: 90_000 }, () => {
     await page.waitForURL(/\/oauth2\/authorize\?/);
     expect(new URL(page.url()).searchParams.get('code_challenge_method')).toBe('S256');
     await expectAccessible(page, 'the sign-in form');
-    await signIn(page);
+    await signIn(page, ANN);
     expect(page.url()).toBe(`${stack.url}/all?status=1`);
     await eventually(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('All actions');
     await eventually(() => page.getByRole('banner').textContent()).toContain('Ann Lee');
@@ -385,7 +346,7 @@ describe.skipIf(!hasChromium)('the console', { timeout: 90_000 }, () => {
     // A new tab has no session: it signs in, then shows the same list.
     const other = await context.newPage();
     await other.goto(copied);
-    await signIn(other);
+    await signIn(other, ANN);
     expect(other.url()).toBe(copied);
     await expect
       .poll(() =>
@@ -453,7 +414,7 @@ describe.skipIf(!hasChromium)('the console', { timeout: 90_000 }, () => {
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 390, height: 844 });
     await phone.goto(`${stack.url}/all?site=South%20Pit`);
-    await signIn(phone);
+    await signIn(phone, ANN);
     await phone
       .getByRole('link', { name: /^Paged/ })
       .first()
