@@ -46,6 +46,8 @@ export interface StackOptions {
   sweepEverySeconds?: number;
   /** How long the ID tokens of the console's sign-in last (default an hour, as Cognito's); tests shorten it to see refreshes. */
   idTokenSeconds?: number;
+  /** `ACCESS`, `ADMIN_GROUP` and `ACCESS_CACHE_SECONDS` (README "Who sees what"); unset: the environment's, else the defaults. */
+  access?: { mode?: 'open' | 'scoped'; adminGroup?: string; cacheSeconds?: number };
 }
 
 export interface LocalStack {
@@ -80,6 +82,13 @@ export function localEnvironment(dataDir: string, storeEndpoint: string): Record
   };
 }
 
+/** Section 14's settings from the options; what they leave out stays as the environment has it. */
+const accessEnvironment = (access: StackOptions['access'] = {}): Record<string, string> => ({
+  ...(access.mode ? { ACCESS: access.mode } : {}),
+  ...(access.adminGroup ? { ADMIN_GROUP: access.adminGroup } : {}),
+  ...(access.cacheSeconds !== undefined ? { ACCESS_CACHE_SECONDS: String(access.cacheSeconds) } : {}),
+});
+
 const openStore = (kind: StoreKind, dataDir: string): Promise<LocalStore> =>
   startStore(kind === 'memory' ? {} : { path: join(dataDir, 'dynamodb') });
 
@@ -95,7 +104,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const site = createConsoleSite(await buildConsole());
   const signIn = createSignIn(issuer, options.idTokenSeconds);
   const store: LocalStore = await openStore(options.store ?? 'disk', dataDir);
-  Object.assign(process.env, localEnvironment(dataDir, store.endpoint));
+  Object.assign(process.env, localEnvironment(dataDir, store.endpoint), accessEnvironment(options.access));
 
   await preloadHandlers();
   // Webhooks as in AWS: the published events become deliveries whose first attempts run at once,

@@ -15,6 +15,7 @@ import {
   webhookEventTypes,
   webhookPatchSchema,
 } from '../webhooks/subscriptions';
+import { accessOperations, accessTag, accessTags } from './access';
 import {
   actionViewSchema as actionView,
   commentSchema as comment,
@@ -574,6 +575,7 @@ const operations: {
     security: [],
     responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: z.object({}) } } } },
   }),
+  ...accessOperations(problems),
   docs: (r): Described => {
     const base = {
       method: 'get' as const,
@@ -614,6 +616,7 @@ const tags = [
     name: 'Webhooks',
     description: 'Every change and reminder posted to your own endpoint, signed (Standard Webhooks 1.0).',
   },
+  accessTag,
   { name: 'This document', description: 'The API description as OpenAPI 3.1, and this page.' },
 ] as const;
 
@@ -641,6 +644,7 @@ const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
   pingWebhook: 'Webhooks',
   listWebhookDeliveries: 'Webhooks',
   redeliverWebhook: 'Webhooks',
+  ...accessTags,
   openApi: 'This document',
   docs: 'This document',
 };
