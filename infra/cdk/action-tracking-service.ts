@@ -43,9 +43,9 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/api-docs/docs-assets';
 import {
+  EDGE_ACCESS,
   fallbackRoute,
   ingestFunction,
-  QUOTA_ACCESS,
   routes,
   streamFunction,
   sweepFunction,
@@ -115,6 +115,10 @@ export interface ActionTrackingServiceProps {
   escalateAfterHours?: number;
   /** How often the due-date sweep runs (EventBridge Scheduler: at least a minute). Default: every minute. */
   reminderInterval?: Duration;
+  /** Who sees what (README "Who sees what"): `open`, everyone sees every action, or `scoped`, by grants. Default: `open`. */
+  access?: 'open' | 'scoped';
+  /** The Cognito group whose members are admin of every scope. Default: `action-admins`. */
+  adminGroup?: string;
   /**
    * The console (contract section 13): its files in S3 behind CloudFront, with `/api/*` and
    * `/docs*` passed to the API on the same origin, and sign-in by Cognito managed login (a public
@@ -141,6 +145,7 @@ const operation: Record<TableAccess, Operation> = {
   UpdateItem: Operation.UPDATE_ITEM,
   DeleteItem: Operation.DELETE_ITEM,
   Query: Operation.QUERY,
+  QueryTable: Operation.QUERY,
   BatchGetItem: Operation.BATCH_GET_ITEM,
   BatchWriteItem: Operation.BATCH_WRITE_ITEM,
 };
@@ -327,7 +332,10 @@ export class ActionTrackingService extends Construct {
   private addHandlerFunctions(props: ActionTrackingServiceProps): void {
     // Every authenticated route also updates its caller's quota window.
     for (const route of routes)
-      this.handlerFunction(route.handler, route.public ? route.access : [...new Set([...route.access, QUOTA_ACCESS])]);
+      this.handlerFunction(
+        route.handler,
+        route.public ? route.access : [...new Set([...route.access, ...EDGE_ACCESS])],
+      );
     this.evidence.configure(this.functions);
     this.handlerFunction(fallbackRoute.handler, []);
     const ingest = this.handlerFunction(ingestFunction.handler, ingestFunction.access, INGEST_TIMEOUT);
@@ -604,7 +612,7 @@ export class ActionTrackingService extends Construct {
     this.alarm(
       'TableThrottles',
       this.table.metricThrottledRequestsForOperations({
-        operations: [...operations].map((access) => operation[access]),
+        operations: [...new Set([...operations].map((access) => operation[access]))],
         period: Duration.minutes(5),
       }),
       'DynamoDB throttled requests to the action table.',
@@ -676,7 +684,10 @@ export class ActionTrackingService extends Construct {
   /** Exactly the calls a handler needs: `Query` on the table and its indexes, the rest on the table itself. */
   private permissions(access: readonly TableAccess[]): PolicyStatement[] {
     const statements: PolicyStatement[] = [];
-    const onTable = access.filter((a) => a !== 'Query');
+    // `QueryTable` is `Query` on the table alone; with `Query` it is already granted below.
+    const onTable = access
+      .filter((a) => a !== 'Query' && !(a === 'QueryTable' && access.includes('Query')))
+      .map((a) => (a === 'QueryTable' ? 'Query' : a));
     if (onTable.length > 0) {
       statements.push(
         new PolicyStatement({ actions: onTable.map((a) => `dynamodb:${a}`), resources: [this.table.tableArn] }),
@@ -747,6 +758,8 @@ function functionEnvironment(
     DUE_SOON_HOURS: String(props.dueSoonHours ?? 24),
     ESCALATE_AFTER_HOURS: String(props.escalateAfterHours ?? 168),
     REMINDER_INTERVAL_SECONDS: String(reminderInterval.toSeconds()),
+    ACCESS: props.access ?? 'open',
+    ADMIN_GROUP: props.adminGroup ?? 'action-admins',
   };
 }
 

@@ -51,6 +51,8 @@ export interface StackOptions {
   sweepEverySeconds?: number;
   /** How long the ID tokens of the console's sign-in last (default an hour, as Cognito's); tests shorten it to see refreshes. */
   idTokenSeconds?: number;
+  /** `ACCESS`, `ADMIN_GROUP` and `ACCESS_CACHE_SECONDS` (README "Who sees what"); unset: the environment's, else the defaults. */
+  access?: { mode?: 'open' | 'scoped'; adminGroup?: string; cacheSeconds?: number };
 }
 
 export interface LocalStack {
@@ -93,6 +95,13 @@ export function localEnvironment(
   };
 }
 
+/** Section 14's settings from the options; what they leave out stays as the environment has it. */
+const accessEnvironment = (access: StackOptions['access'] = {}): Record<string, string> => ({
+  ...(access.mode ? { ACCESS: access.mode } : {}),
+  ...(access.adminGroup ? { ADMIN_GROUP: access.adminGroup } : {}),
+  ...(access.cacheSeconds !== undefined ? { ACCESS_CACHE_SECONDS: String(access.cacheSeconds) } : {}),
+});
+
 /** On disk under DATA_DIR; in memory, a JVM of its own or a table on the engine memory stores share. */
 function openStore(kind: StoreKind, dataDir: string): Promise<LocalStore> {
   if (kind === 'disk') return startStore({ path: join(dataDir, 'dynamodb') });
@@ -117,7 +126,12 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   // The evidence bucket (contract section 15): on DATA_DIR/s3, or a temporary directory for a memory store.
   const storage = await startStorage(options.store === 'memory' ? {} : { directory: join(dataDir, 's3') });
   storageEndpoint = storage.endpoint;
-  Object.assign(process.env, localEnvironment(dataDir, store.endpoint, store.tableName), storageEnvironment(storage));
+  Object.assign(
+    process.env,
+    localEnvironment(dataDir, store.endpoint, store.tableName),
+    storageEnvironment(storage),
+    accessEnvironment(options.access),
+  );
   // Emails link to this stack's console (and its one-click unsubscribe), so its port is chosen now.
   const port = options.port === 0 ? await freePort() : (options.port ?? 3000);
   const mail: LocalMail = await startMail();

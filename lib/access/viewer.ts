@@ -55,6 +55,11 @@ export async function viewerOf(caller: Pick<Person, 'id'>, groups: readonly stri
   return { mode, person: { id: caller.id }, roles: mode === 'open' ? [] : await rolesOf(caller.id, groups) };
 }
 
+/** The viewer with their roles resolved, whatever the mode: what an admin check needs. */
+export async function withRoles(viewer: Viewer, groups: readonly string[]): Promise<Viewer> {
+  return viewer.mode === 'open' ? { ...viewer, roles: await rolesOf(viewer.person.id, groups) } : viewer;
+}
+
 /**
  * The viewer of a person who is not calling (a webhook's owner, someone to notify): the groups
  * remembered from their last sign-in, and their grants. Someone never seen holds only their

@@ -15,6 +15,7 @@ import {
   webhookEventTypes,
   webhookPatchSchema,
 } from '../webhooks/subscriptions';
+import { accessOperations, accessTag, accessTags } from './access';
 import { evidenceOperations, evidenceTag } from './evidence';
 import { notificationOperations, notificationsTag, notificationTags } from './notifications';
 import {
@@ -578,6 +579,7 @@ const operations: {
     security: [],
     responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: z.object({}) } } } },
   }),
+  ...accessOperations(problems),
   docs: (r): Described => {
     const base = {
       method: 'get' as const,
@@ -620,6 +622,7 @@ const tags = [
   },
   notificationsTag,
   evidenceTag,
+  accessTag,
   { name: 'This document', description: 'The API description as OpenAPI 3.1, and this page.' },
 ] as const;
 
@@ -648,6 +651,7 @@ const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
   pingWebhook: 'Webhooks',
   listWebhookDeliveries: 'Webhooks',
   redeliverWebhook: 'Webhooks',
+  ...accessTags,
   openApi: 'This document',
   docs: 'This document',
   ...{ createUpload: 'Evidence', attachUpload: 'Evidence', getAttachment: 'Evidence', deleteAttachment: 'Evidence' },

@@ -17,6 +17,8 @@ export type TableAccess =
   | 'UpdateItem'
   | 'DeleteItem'
   | 'Query'
+  /** `Query` on the table itself, not its indexes: a partition read by key (a caller's grants). */
+  | 'QueryTable'
   | 'BatchGetItem'
   | 'BatchWriteItem';
 
@@ -35,12 +37,22 @@ export interface RouteDefinition {
 
 /**
  * What every authenticated route needs besides its own calls: one `UpdateItem` of the caller's
- * quota window (lib/store/quotas.ts). The construct adds it to every route that is not public.
+ * quota window (lib/store/quotas.ts), and the edge's `GetItem` and `UpdateItem` of the person it
+ * remembers and `Query` of their grants' partitions (lib/access/viewer.ts). The construct adds these to every
+ * route that is not public.
  */
-export const QUOTA_ACCESS: TableAccess = 'UpdateItem';
+export const EDGE_ACCESS: readonly TableAccess[] = ['UpdateItem', 'GetItem', 'QueryTable'];
 
 /** What every write of an action needs: read it, then write it, its history and counters in one transaction. */
 const WRITE: readonly TableAccess[] = ['GetItem', 'PutItem', 'UpdateItem'];
+
+/** Section 14's routes: grants and the caller's own view of their access. */
+const accessRoutes = [
+  { method: 'POST', path: '/api/grants', handler: 'createGrant', access: ['GetItem', 'PutItem'] },
+  { method: 'GET', path: '/api/grants', handler: 'listGrants', access: ['QueryTable'] },
+  { method: 'DELETE', path: '/api/grants/{id}', handler: 'deleteGrant', access: ['GetItem', 'DeleteItem'] },
+  { method: 'GET', path: '/api/me', handler: 'getMe', access: ['QueryTable'] },
+] as const satisfies readonly RouteDefinition[];
 
 /**
  * The table itself, kept literal (`as const satisfies`) so the handler names are a type:
@@ -63,7 +75,12 @@ const routeTable = [
   },
   { method: 'PUT', path: '/api/actions/{id}/endorsements/me', handler: 'endorseAction', access: WRITE },
   { method: 'DELETE', path: '/api/actions/{id}/endorsements/me', handler: 'withdrawEndorsement', access: WRITE },
-  { method: 'GET', path: '/api/actions/{id}/history', handler: 'getHistory', access: ['Query', 'BatchGetItem'] },
+  {
+    method: 'GET',
+    path: '/api/actions/{id}/history',
+    handler: 'getHistory',
+    access: ['GetItem', 'Query', 'BatchGetItem'],
+  },
   { method: 'POST', path: '/api/webhooks', handler: 'createWebhook', access: ['PutItem', 'UpdateItem'] },
   { method: 'GET', path: '/api/webhooks', handler: 'listWebhooks', access: ['Query'] },
   { method: 'GET', path: '/api/webhooks/{id}', handler: 'getWebhook', access: ['GetItem'] },
@@ -102,6 +119,7 @@ const routeTable = [
   ...evidenceRoutes,
   { method: 'GET', path: '/api/changes', handler: 'listChanges', access: ['Query', 'BatchGetItem'] },
   ...notificationRoutes,
+  ...accessRoutes,
   { method: 'GET', path: '/api/openapi.json', handler: 'openApi', access: [], public: true },
   { method: 'GET', path: '/docs', handler: 'docs', access: [], public: true },
   { method: 'GET', path: '/docs/{file}', handler: 'docs', access: [], public: true },

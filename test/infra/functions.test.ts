@@ -2,9 +2,9 @@ import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { evidenceSettingsReaders } from '../../lib/http/evidence-routes';
 import {
+  EDGE_ACCESS,
   fallbackRoute,
   ingestFunction,
-  QUOTA_ACCESS,
   routes,
   streamFunction,
   sweepFunction,
@@ -32,7 +32,7 @@ const declared = new Map<string, { access: readonly TableAccess[]; publishes: bo
     (r) =>
       [
         r.handler,
-        { access: r.public ? r.access : [...new Set([...r.access, QUOTA_ACCESS])], publishes: false },
+        { access: r.public ? r.access : [...new Set([...r.access, ...EDGE_ACCESS])], publishes: false },
       ] as const,
   ),
   [fallbackRoute.handler, { access: [], publishes: false }],
@@ -128,6 +128,8 @@ describe('the functions', () => {
       routes.some((r) => r.handler === handler && r.storage) || evidenceSettingsReaders.includes(handler);
     expect(Object.keys(variables).sort()).toEqual(
       [
+        'ACCESS',
+        'ADMIN_GROUP',
         'CLOSED_STATUSES',
         'DUE_SOON_HOURS',
         'ESCALATE_AFTER_HOURS',
@@ -140,6 +142,8 @@ describe('the functions', () => {
       ].sort(),
     );
     expect(variables).toMatchObject({
+      ACCESS: 'open',
+      ADMIN_GROUP: 'action-admins',
       CLOSED_STATUSES: '3,4',
       DUE_SOON_HOURS: '24',
       ESCALATE_AFTER_HOURS: '168',
@@ -159,8 +163,8 @@ describe('least privilege', () => {
     '%s may make exactly its declared DynamoDB calls, Query on the table and its indexes',
     (handler, need) => {
       const expected = new Map<string, string[]>();
-      const onTable = need.access.filter((a) => a !== 'Query').map((a) => `dynamodb:${a}`);
-      if (need.access.includes('Query')) onTable.push('dynamodb:Query');
+      const onTable = need.access.filter((a) => a !== 'Query' && a !== 'QueryTable').map((a) => `dynamodb:${a}`);
+      if (need.access.includes('Query') || need.access.includes('QueryTable')) onTable.push('dynamodb:Query');
       if (onTable.length > 0) expected.set(table, onTable.sort());
       if (need.access.includes('Query')) {
         for (const index of indexList) expected.set(`${table}/index/${index.name}`, ['dynamodb:Query']);
@@ -230,12 +234,13 @@ describe('least privilege', () => {
     const create = [...dynamoGrants('createAction').values()].flat();
     expect(list).toContain('dynamodb:Query');
     expect(list).not.toContain('dynamodb:PutItem');
-    expect(create).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
-    expect(create).not.toContain('dynamodb:Query');
+    // The edge reads the caller's grants (Query on the table's own partitions), never an index.
+    expect(create).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect([...dynamoGrants('createAction').keys()].some((resource) => resource.includes('/index/'))).toBe(false);
     expect(create).not.toContain('dynamodb:Scan');
   });
 
-  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment, the webhook functions, the stream consumer (search postings) and the notification preferences (the digest roster) may delete an item', () => {
+  it('no policy in the stack allows Scan or any DynamoDB wildcard; only deleteComment, deleteGrant, the webhook functions, the stream consumer (search postings) and the notification preferences (the digest roster) may delete an item', () => {
     const actions = deployed
       .ofType('AWS::IAM::Policy')
       .flatMap(([, policy]) =>
@@ -250,6 +255,7 @@ describe('least privilege', () => {
     );
     expect(deleters.sort()).toEqual([
       'deleteComment',
+      'deleteGrant',
       'deleteWebhook',
       'deliverWebhooks',
       // Notification preferences: leaving the daily digest removes the person's roster entry.

@@ -1,0 +1,203 @@
+import { v5 as uuidv5 } from 'uuid';
+import * as z from 'zod';
+import { getConfig } from '../config';
+import { badCursor, cursorKey, encodeCursor } from '../cursor';
+import { nowIso } from '../dates';
+import { clip, ForbiddenError, NotFoundError, ValidationError } from '../errors';
+import { splitQueryString } from '../filter/query';
+import { mayAdminister, roles, type Scope, scopeFields, type Viewer, type Who } from '../model/access';
+import { actionLimits, locationFields } from '../model/action';
+import { oneLine, validateBody } from '../model/validation';
+import { deleteGrant, type Grant, getGrant, grantsHeldBy, grantsPage, principalKey, putGrant } from '../store/grants';
+import { withRoles } from './viewer';
+
+/**
+ * The grants API and `GET /api/me` (contract section 14): who may see and do what, granted and
+ * revoked by the admins of a scope that contains it. The decision itself is `lib/model/access.ts`.
+ */
+
+/** A signed-in caller with their Cognito groups: what admin checks resolve roles from. */
+export type Signed = Who & { groups: readonly string[] };
+
+/** Group names as Cognito allows them: at most 128 characters. */
+const MAX_GROUP_NAME = 128;
+
+const text = (max: number) =>
+  oneLine(z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`));
+
+export const grantBodySchema = z.strictObject({
+  principal: z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('person'), id: text(actionLimits.shortText) }),
+    z.strictObject({ type: z.literal('group'), name: text(MAX_GROUP_NAME) }),
+  ]),
+  role: z.enum(roles),
+  scope: z.strictObject(
+    Object.fromEntries(locationFields.map((f) => [f, text(actionLimits.shortText).optional()])) as Record<
+      (typeof locationFields)[number],
+      z.ZodOptional<ReturnType<typeof text>>
+    >,
+  ),
+});
+
+/** A scope's fields, each named `scope.<field>`, when one is given without every field before it. */
+function scopeGaps(scope: Scope): Array<{ field: string; message: string }> {
+  const given = scopeFields(scope);
+  return given
+    .filter((field) => locationFields.indexOf(field) >= given.length)
+    .map((field) => ({
+      field: `scope.${field}`,
+      message: `may be given only with every location field before it (${locationFields
+        .slice(0, locationFields.indexOf(field))
+        .join(', ')})`,
+    }));
+}
+
+/** Grant ids derive from what a grant gives, so granting the same again finds the grant there is. */
+const GRANT_NAMESPACE = '5c0a8d2e-3f41-4b6a-9e27-7d1c2b9f4a10';
+const grantIdOf = (body: Pick<Grant, 'principal' | 'role' | 'scope'>) =>
+  uuidv5(
+    JSON.stringify([principalKey(body.principal), body.role, scopeFields(body.scope).map((f) => body.scope[f])]),
+    GRANT_NAMESPACE,
+  );
+
+/** The scope in location order, holding only the fields given. */
+const ordered = (scope: Scope): Scope => Object.fromEntries(scopeFields(scope).map((f) => [f, scope[f]]));
+
+const notAdmin = () =>
+  new ForbiddenError('Only an admin of this scope, or of a scope that contains it, may grant or revoke roles on it.');
+const noSuchGrant = (id: string) => new NotFoundError(`No grant has the id '${clip(id)}'.`);
+
+/**
+ * Grants a role on a scope (an admin of a scope containing it). `created` is false when the very
+ * same grant existed already: that one is answered, and nothing changes.
+ */
+export async function createGrant(who: Signed, body: unknown): Promise<{ grant: Grant; created: boolean }> {
+  const input = validateBody(grantBodySchema, body);
+  const scope = ordered(input.scope);
+  const gaps = scopeGaps(scope);
+  if (gaps.length > 0) throw new ValidationError(gaps);
+  const admin = await withRoles(who.viewer, who.groups);
+  if (!mayAdminister(admin, scope)) throw notAdmin();
+  const grant: Grant = {
+    id: grantIdOf({ ...input, scope }),
+    principal: input.principal,
+    role: input.role,
+    scope,
+    grantedBy: who.caller,
+    createdAt: nowIso(),
+  };
+  if (await putGrant(grant)) return { grant, created: true };
+  const existing = await getGrant(grant.id);
+  return existing ? { grant: existing, created: false } : { grant, created: true };
+}
+
+/** Revokes a grant; one outside every scope the caller administers is a 404, like one that never was. */
+export async function revokeGrant(who: Signed, id: string): Promise<void> {
+  const grant = await getGrant(id);
+  const admin = await withRoles(who.viewer, who.groups);
+  if (!grant || !mayAdminister(admin, grant.scope)) throw noSuchGrant(id);
+  await deleteGrant(grant);
+}
+
+export const grantListLimits = { defaultLimit: 50, maxLimit: 100 } as const;
+
+/** The filters of `GET /api/grants`, each compared exactly. */
+const FILTERS = ['principal.id', 'principal.name', 'role', ...locationFields.map((f) => `scope.${f}`)];
+
+interface GrantQuery {
+  limit: number;
+  cursor?: string;
+  filters: Array<[string, string]>;
+}
+
+function parseGrantQuery(raw: string): GrantQuery {
+  const seen = new Map<string, string>();
+  const problems: Array<{ parameter: string; message: string }> = [];
+  for (const [name, value] of splitQueryString(raw)) {
+    if (name !== 'limit' && name !== 'cursor' && !FILTERS.includes(name))
+      problems.push({ parameter: clip(name), message: `is not a known parameter (filters: ${FILTERS.join(', ')})` });
+    else if (seen.has(name)) problems.push({ parameter: name, message: 'may appear only once' });
+    else seen.set(name, value);
+  }
+  const limitText = seen.get('limit');
+  const limit =
+    limitText === undefined
+      ? grantListLimits.defaultLimit
+      : /^\d{1,3}$/.test(limitText)
+        ? Number(limitText)
+        : Number.NaN;
+  if (!(limit >= 1 && limit <= grantListLimits.maxLimit))
+    problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${grantListLimits.maxLimit}` });
+  const role = seen.get('role');
+  if (role !== undefined && !(roles as readonly string[]).includes(role))
+    problems.push({ parameter: 'role', message: `must be one of ${roles.join(', ')}` });
+  const cursor = seen.get('cursor');
+  if (cursor === '') problems.push({ parameter: 'cursor', message: 'must not be empty' });
+  if (problems.length > 0) throw new ValidationError(problems);
+  const filters = FILTERS.flatMap((name): Array<[string, string]> => {
+    const value = seen.get(name);
+    return value === undefined ? [] : [[name, value]];
+  });
+  return { limit, filters, ...(cursor !== undefined ? { cursor } : {}) };
+}
+
+/** A grant's value for a filter. */
+function filteredValue(grant: Grant, filter: string): string | undefined {
+  if (filter === 'principal.id') return grant.principal.type === 'person' ? grant.principal.id : undefined;
+  if (filter === 'principal.name') return grant.principal.type === 'group' ? grant.principal.name : undefined;
+  if (filter === 'role') return grant.role;
+  return grant.scope[filter.slice('scope.'.length) as keyof Scope];
+}
+
+/** How many grants one list reads at a time. */
+const READ_PAGE = 100;
+
+/** The grants inside the caller's admin scopes that match the filters, a page at a time in id order. */
+export async function listGrants(who: Signed, raw: string): Promise<{ grants: Grant[]; nextCursor?: string }> {
+  const query = parseGrantQuery(raw);
+  const scope = `grants:${JSON.stringify(query.filters)}`;
+  let after =
+    query.cursor === undefined
+      ? undefined
+      : cursorKey(query.cursor, scope, (key): key is string => typeof key === 'string');
+  if (query.cursor !== undefined && after === undefined) throw badCursor();
+  const admin: Viewer = await withRoles(who.viewer, who.groups);
+  const grants: Grant[] = [];
+  if (!admin.roles.some((held) => held.role === 'admin')) return { grants };
+  for (;;) {
+    const page = await grantsPage(after, READ_PAGE);
+    for (const [index, grant] of page.grants.entries()) {
+      if (!mayAdminister(admin, grant.scope)) continue;
+      if (!query.filters.every(([name, value]) => filteredValue(grant, name) === value)) continue;
+      grants.push(grant);
+      if (grants.length === query.limit) {
+        const more = index < page.grants.length - 1 || page.last !== undefined;
+        return { grants, ...(more ? { nextCursor: encodeCursor(scope, grant.id) } : {}) };
+      }
+    }
+    if (page.last === undefined) return { grants };
+    after = page.last;
+  }
+}
+
+/** The caller as the service sees them, with their effective grants, direct and through groups. */
+export async function me(who: Signed) {
+  const { adminGroup } = getConfig();
+  const held = await grantsHeldBy([
+    { type: 'person', id: who.caller.id },
+    ...[...new Set(who.groups)].map((name) => ({ type: 'group' as const, name })),
+  ]);
+  return {
+    id: who.caller.id,
+    name: who.caller.name,
+    email: who.caller.email,
+    groups: [...who.groups],
+    grants: [
+      // The deployment's admin group is admin of everything without a stored grant.
+      ...(who.groups.includes(adminGroup)
+        ? [{ principal: { type: 'group' as const, name: adminGroup }, role: 'admin' as const, scope: {} }]
+        : []),
+      ...held,
+    ],
+  };
+}
