@@ -102,7 +102,10 @@ function requests(target: string): Array<{ method: string; path: string; options
 /** Everything an answer shows, but what differs on every request (correlation id, quota fields). */
 function visible(reply: Reply): string {
   const headers = [...reply.headers.entries()].filter(
-    ([name]) => !['x-correlation-id', 'date', 'ratelimit', 'ratelimit-policy', 'content-length'].includes(name),
+    ([name]) =>
+      !['x-correlation-id', 'apigw-requestid', 'date', 'ratelimit', 'ratelimit-policy', 'content-length'].includes(
+        name,
+      ),
   );
   return JSON.stringify({ status: reply.status, headers, body: reply.body });
 }
