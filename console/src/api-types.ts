@@ -398,6 +398,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List grants
+         * @description The grants inside the scopes the caller is admin of (none for anyone else), oldest id first, with exact filters. A revoked grant stops working within 60 seconds.
+         */
+        get: operations["listGrants"];
+        put?: never;
+        /**
+         * Grant a role on a scope
+         * @description Roles, each including the ones before it: viewer (sees the actions in the scope), member (also comments, endorses, and edits under the owner-or-assignee rule), manager (also edits every field, deletes, and moves actions between scopes they manage), admin (also grants and revokes roles on the scope and anything inside it). Only an admin of a scope that contains the grant's may grant it (the deployment's ADMIN_GROUP is admin of {}). Granting what is already granted changes nothing and answers the grant there is, with 200.
+         */
+        post: operations["createGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a grant
+         * @description An admin of a scope containing the grant's; a grant outside the caller's admin scopes is a 404, as one that never existed. It stops working within 60 seconds.
+         */
+        delete: operations["deleteGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who am I, and what may I see
+         * @description The caller as the token names them, their Cognito groups, and their effective grants, direct and through groups (the deployment's admin group shows as a grant of admin on {} without an id), so a client knows what to offer. The API decides.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -745,6 +809,35 @@ export interface components {
             timeZone: string;
             /** @description The hour (0-23, in `timeZone`) of the daily digest. */
             digestHour: number;
+        };
+        Grant: {
+            id: string;
+            principal: components["schemas"]["Principal"];
+            /** @enum {string} */
+            role: "viewer" | "member" | "manager" | "admin";
+            scope: components["schemas"]["Scope"];
+            grantedBy: components["schemas"]["Person"];
+            createdAt: string;
+        };
+        Principal: {
+            /** @enum {string} */
+            type: "person";
+            id: string;
+        } | {
+            /** @enum {string} */
+            type: "group";
+            /** @description A Cognito group */
+            name: string;
+        };
+        /** @description A location prefix in the order businessUnit > site > department > workGroup > productiveUnit > team > crew: {} is everything; a field only with every field before it; values compare exactly. */
+        Scope: {
+            businessUnit?: string;
+            site?: string;
+            department?: string;
+            workGroup?: string;
+            productiveUnit?: string;
+            team?: string;
+            crew?: string;
         };
     };
     responses: never;
@@ -3261,6 +3354,339 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listGrants: {
+        parameters: {
+            query?: {
+                /** @description 1-100, default 50 */
+                limit?: number;
+                /** @description The nextCursor of the page before, with the same filters */
+                cursor?: string;
+                /** @description Grants to this person */
+                "principal.id"?: string;
+                /** @description Grants to this group */
+                "principal.name"?: string;
+                role?: "viewer" | "member" | "manager" | "admin";
+                /** @description Grants whose scope's businessUnit is exactly this */
+                "scope.businessUnit"?: string;
+                /** @description Grants whose scope's site is exactly this */
+                "scope.site"?: string;
+                /** @description Grants whose scope's department is exactly this */
+                "scope.department"?: string;
+                /** @description Grants whose scope's workGroup is exactly this */
+                "scope.workGroup"?: string;
+                /** @description Grants whose scope's productiveUnit is exactly this */
+                "scope.productiveUnit"?: string;
+                /** @description Grants whose scope's team is exactly this */
+                "scope.team"?: string;
+                /** @description Grants whose scope's crew is exactly this */
+                "scope.crew"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of grants; nextCursor is absent on the last page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grants: components["schemas"]["Grant"][];
+                        nextCursor?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    principal: {
+                        /** @enum {string} */
+                        type: "person";
+                        id: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "group";
+                        name: string;
+                    };
+                    /** @enum {string} */
+                    role: "viewer" | "member" | "manager" | "admin";
+                    scope: {
+                        businessUnit?: string;
+                        site?: string;
+                        department?: string;
+                        workGroup?: string;
+                        productiveUnit?: string;
+                        team?: string;
+                        crew?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The very same grant existed already */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Grant"];
+                };
+            };
+            /** @description Granted; Location names it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Grant"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed for this caller. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 65536 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such action (or comment, or webhook subscription of the caller). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        email: string | null;
+                        groups: string[];
+                        grants: {
+                            id?: string;
+                            principal: components["schemas"]["Principal"];
+                            /** @enum {string} */
+                            role: "viewer" | "member" | "manager" | "admin";
+                            scope: components["schemas"]["Scope"];
+                            grantedBy?: components["schemas"]["Person"];
+                            createdAt?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                     "application/json": {
                         /** @example Too Many Requests */
                         message: string;
