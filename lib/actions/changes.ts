@@ -2,6 +2,7 @@ import { cursorKey, encodeCursor } from '../cursor';
 import { parseDateTime } from '../dates';
 import { clip, type Problem, ValidationError } from '../errors';
 import { splitQueryString } from '../filter/query';
+import { type Sight, sawChange, type Viewer } from '../model/access';
 import { commentTextsOf } from '../store/actions/threads';
 import { type FeedEntry, isFeedPosition, readChanges } from '../store/sync/feed';
 import { recordIndexEntries } from '../usage';
@@ -57,10 +58,14 @@ function feedCursor(after: string): string {
   }
 }
 
-/** One page of the feed and the cursor to poll with next (always present). */
-export async function listChanges(raw: string): Promise<{ entries: FeedEntry[]; nextCursor: string }> {
+/**
+ * One page of the feed and the cursor to poll with next (always present). A scoped caller sees
+ * the entries of actions they could see before or after each entry's change (contract section 14).
+ */
+export async function listChanges(raw: string, viewer: Viewer): Promise<{ entries: FeedEntry[]; nextCursor: string }> {
   const { limit, from } = parseChangesQuery(raw);
-  const page = await readChanges(limit, from);
+  const seen = viewer.mode === 'scoped' ? (sight: Sight) => sawChange(viewer, sight) : undefined;
+  const page = await readChanges(limit, from, Date.now(), seen);
   return { entries: await withCommentTexts(page.entries), nextCursor: encodeCursor(FEED_SCOPE, page.next) };
 }
 

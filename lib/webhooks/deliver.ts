@@ -1,9 +1,10 @@
 import { createHash, createHmac } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import { viewerFor } from '../access/viewer';
 import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
 import { errorFields, logger } from '../logger';
-import type { Sight } from '../model/access';
+import { type Sight, sawChange } from '../model/access';
 import {
   type Attempt,
   closeDelivery,
@@ -110,10 +111,20 @@ function deliveryIdOf(subscriptionId: string, event: PublishedEvent): string {
 export async function acceptEvents(events: readonly PublishedEvent[]): Promise<StoredDue[]> {
   if (events.length === 0) return [];
   const subscriptions = await enabledSubscriptions();
+  // Section 14: an event reaches a subscription only when its owner could see the action before or after the change.
+  const viewers = new Map(
+    getConfig().access === 'scoped'
+      ? await Promise.all(
+          [...new Set(subscriptions.map((s) => s.ownerId))].map(async (id) => [id, await viewerFor(id)] as const),
+        )
+      : [],
+  );
   const work: Array<Promise<StoredDue | undefined>> = [];
   for (const event of events) {
     for (const subscription of subscriptions) {
       if (!subscription.events.includes('*') && !subscription.events.includes(event.detailType)) continue;
+      const viewer = viewers.get(subscription.ownerId);
+      if (viewer && !sawChange(viewer, event.sight ?? {})) continue;
       work.push(
         newDelivery(subscription.ownerId, subscription.id, event, deliveryIdOf(subscription.id, event), {
           claimed: true,

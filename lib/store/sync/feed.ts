@@ -1,7 +1,9 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { badCursor } from '../../cursor';
+import type { Sight } from '../../model/access';
 import type { HistoryEntry } from '../../model/history';
-import { listReadAllowance } from '../../usage';
+import { listReadAllowance, recordIndexEntries } from '../../usage';
+import { batchGet } from '../batch';
 import { MAX_SORT_KEY_BYTES, tableName } from '../client';
 import { historyEntryFrom, type Item } from '../item';
 import { ReadBudget } from '../query/budget';
@@ -57,8 +59,19 @@ export interface FeedPage {
   stats: ReadStats;
 }
 
-/** Up to `limit` entries after the position `from`, oldest first, none younger than the settle bound. */
-export async function readChanges(limit: number, from: string, now = Date.now()): Promise<FeedPage> {
+/**
+ * Up to `limit` entries after the position `from`, oldest first, none younger than the settle
+ * bound. With `seen` (a scoped caller, contract section 14), only the entries whose sight it
+ * accepts: the page's sights are read from the history items by key (the `changes` index does not
+ * project them, and an index's projection cannot change in place), so such a page costs its
+ * entries once more; entries it drops still move the cursor.
+ */
+export async function readChanges(
+  limit: number,
+  from: string,
+  now = Date.now(),
+  seen?: (sight: Sight) => boolean,
+): Promise<FeedPage> {
   if (!isFeedPosition(from)) throw badCursor();
   const stats = newStats();
   const bound = new Date(now - FEED_SETTLE_MS).toISOString();
@@ -83,6 +96,7 @@ export async function readChanges(limit: number, from: string, now = Date.now())
   // A page the budget (or the caller's read quota) cut short answers the entries it is sure of, in order.
   const merged = await mergeInOrder(feedPartitions, input, index.sortKey.name, true, limit + 1, budget, stats);
   const items = merged.items;
+  const sights = seen ? await sightsOf(items, stats) : undefined;
   const entries: FeedEntry[] = [];
   let next = from;
   let bytes = 0;
@@ -90,6 +104,10 @@ export async function readChanges(limit: number, from: string, now = Date.now())
     const key = item[attr.feedKey] as string;
     if (key === from) continue;
     if (entries.length === limit) break;
+    if (sights && seen && !seen(sights.get(historyKey(item)) ?? {})) {
+      next = key;
+      continue;
+    }
     const entry = feedEntryFrom(item);
     bytes += Buffer.byteLength(JSON.stringify(entry), 'utf8');
     if (bytes > MAX_FEED_PAGE_BYTES && entries.length > 0) break;
@@ -100,4 +118,19 @@ export async function readChanges(limit: number, from: string, now = Date.now())
   if (entries.length === 0 && merged.cut && merged.reached !== undefined && merged.reached > from)
     next = merged.reached;
   return { entries, next, stats };
+}
+
+const historyKey = (item: Item) => `${item[attr.id]}\u0000${item[attr.sortKey]}`;
+
+/** The sights of the history items behind a page of index items, read by key (counted in `stats`). */
+async function sightsOf(items: readonly Item[], stats: ReadStats): Promise<Map<string, Sight>> {
+  if (items.length === 0) return new Map();
+  const keys = items.map((item) => ({ [attr.id]: item[attr.id], [attr.sortKey]: item[attr.sortKey] }));
+  const read = await batchGet(keys, { attributes: [attr.id, attr.sortKey, 'sight'] });
+  // Charged to the caller's read quota like the entries themselves.
+  recordIndexEntries(read.items.length);
+  stats.itemsRead += read.items.length;
+  stats.readUnits += read.readUnits;
+  stats.requests += read.requests;
+  return new Map(read.items.map((item) => [historyKey(item), (item.sight ?? {}) as Sight]));
 }
