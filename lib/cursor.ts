@@ -1,23 +1,41 @@
-import { createHash } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ValidationError } from './errors';
 
 /**
  * The one cursor format of the API (threads, lists, the change feed): base64url of a small JSON
  * document that names what the cursor belongs to (`s`: an action, a list query, the feed) and
- * where the last page stopped (`k`), closed by a digest of both. A cursor that is truncated,
- * altered or made for something else fails the digest or the scope check: a 400 naming
- * `cursor`, never a 500 and never another list's data. The digest is a checksum, not a secret:
- * whoever rewrites a cursor whole can only ask for what they could ask without one.
+ * where the last page stopped (`k`), closed by an HMAC-SHA256 of both (`d`) under a key every
+ * function instance shares and no client knows (made once, kept in the table:
+ * lib/store/cursor-key.ts, which hands it to `useCursorKey` before a request is served). A cursor
+ * that is truncated, altered, rewritten whole or made for something else fails the MAC or the
+ * scope check: a 400 naming `cursor`, never a 500 and never another query's data. Cursors made
+ * before the MAC had a key (an unkeyed checksum) fail it too.
  */
 
 /** How many characters a cursor may have; a list cursor carries its query, so it can be long. */
 const MAX_CURSOR_CHARS = 200_000;
 
-const digest = (scope: string, key: unknown) =>
-  createHash('sha256')
+let macKey: Buffer | undefined;
+
+/** The key cursors are signed with; the store reads it once per process (lib/store/cursor-key.ts). */
+export function useCursorKey(key: Buffer): void {
+  macKey = key;
+}
+
+const digest = (scope: string, key: unknown) => {
+  // A programming error, not a client's: the HTTP edge loads the key before any handler runs.
+  if (!macKey) throw new Error('the cursor key is not loaded: await loadCursorKey() (lib/store/cursor-key.ts) first');
+  return createHmac('sha256', macKey)
     .update(JSON.stringify([scope, key]))
-    .digest('base64url')
-    .slice(0, 16);
+    .digest('base64url');
+};
+
+/** Compares a cursor's MAC with the one it should carry, in constant time. */
+function sameDigest(sent: string, expected: string): boolean {
+  const a = Buffer.from(sent, 'utf8');
+  const b = Buffer.from(expected, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 export const badCursor = (message = 'is not a cursor this list gave out; start again without it') =>
   new ValidationError([{ parameter: 'cursor', message }]);
@@ -40,7 +58,8 @@ export function openCursor(cursor: string): { scope: string; key: unknown } {
     typeof body !== 'object' ||
     typeof body.s !== 'string' ||
     body.k === undefined ||
-    body.d !== digest(body.s, body.k)
+    typeof body.d !== 'string' ||
+    !sameDigest(body.d, digest(body.s, body.k))
   )
     throw badCursor();
   return { scope: body.s, key: body.k };

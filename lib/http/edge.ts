@@ -17,6 +17,7 @@ import { MAX_BODY_BYTES } from '../limits';
 import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from '../logger';
 import type { Viewer } from '../model/access';
 import type { Person } from '../model/action';
+import { loadCursorKey } from '../store/cursor-key';
 import { rememberCaller } from '../store/people';
 import { BudgetSpent } from '../store/query/budget';
 import { enterUsage, type Usage } from '../usage';
@@ -167,6 +168,9 @@ const authentication = (): Middleware => ({
   },
 });
 
+/** Cursors are signed with the table's key: read once per process, before the first handler that may make or open one. */
+const cursorKey = (): Middleware => ({ before: () => loadCursorKey() });
+
 /**
  * Counts each authenticated request against its caller's quotas before it does anything (a
  * request past a quota is a 429 and writes nothing). A route that reads reserves its read
@@ -275,7 +279,7 @@ export function httpApi(options: ApiOptions = {}): Middleware[] {
     correlation(),
     ...(options.public ? [] : [quotaFields()]),
     problemJson(),
-    ...(options.public ? [] : [authentication(), quotaCheck(options.reads ?? false)]),
+    ...(options.public ? [] : [authentication(), quotaCheck(options.reads ?? false), cursorKey()]),
     ...(options.body ? [bodyLimits(options.body), jsonBodyParser] : []),
   ];
 }

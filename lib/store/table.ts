@@ -178,6 +178,8 @@ export const itemKind = {
   counterShard: (shard: number) => String(shard).padStart(2, '0'),
   /** A caller's use in one quota window (`id` = `q#<sub>#<window>`; see `lib/store/quotas.ts`). */
   quota: 'q',
+  /** The key cursors are signed with (`id` = `k#cursor`, alone in its partition; see `lib/store/cursor-key.ts`). */
+  cursorKey: 'K',
   /** An idempotency key's record: `id` = `i#<digest of caller and key>`, alone in its partition. */
   idempotencyKey: (digest: string) => `i#${digest}`,
   idempotencyRecord: 'I',

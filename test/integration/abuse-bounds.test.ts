@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../lib/cursor';
+import { loadCursorKey } from '../../lib/store/cursor-key';
 import {
   actionBody,
   call,
@@ -199,7 +200,8 @@ describe('input edges', () => {
 
   it('the history of an id that never existed is a 404 whatever the cursor', async () => {
     const never = crypto.randomUUID();
-    // As the service makes them (lib/cursor.ts): a well-formed cursor of the thread asked for.
+    // As the service makes them (lib/cursor.ts, signed with the table's key): a well-formed cursor of the thread asked for.
+    await loadCursorKey();
     const forged = encodeCursor(never, 'h#0000000001');
     expectProblem(await call('GET', `/api/actions/${never}/history`, { token: owner.token }), 404);
     expectProblem(await call('GET', `/api/actions/${never}/history?cursor=${forged}`, { token: owner.token }), 404);

@@ -164,6 +164,7 @@ describe('a cursor walk past 10,000 actions', () => {
     const { listActions } = await import('../../lib/store/query/list');
     const { parseListQuery } = await import('../../lib/filter/query');
     const { openCursor } = await import('../../lib/cursor');
+    await (await import('../../lib/store/cursor-key')).loadCursorKey();
     const atDepth = (await list(ann.token, `${scope}&skip=9900&limit=100`)) as Page;
     const { key } = openCursor(atDepth.nextCursor as string);
     const first = await listActions(parseListQuery(`${scope}&limit=100`));

@@ -1,9 +1,29 @@
+import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { cursorKey, encodeCursor, openCursor } from '../../lib/cursor';
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as cursors from '../../lib/cursor';
 import { ValidationError } from '../../lib/errors';
 
+const { cursorKey, encodeCursor, openCursor } = cursors;
+
 /** The one cursor format: whatever a cursor was made for comes back whole, and nothing else opens. */
+
+/** The key every instance shares comes from the table (lib/store/cursor-key.ts); here, one of the test's own. */
+const useKey = (key: Buffer) => (cursors as unknown as { useCursorKey(key: Buffer): void }).useCursorKey(key);
+beforeAll(() => useKey(randomBytes(32)));
+
+/** A cursor rewritten whole by someone without the key: new scope and key, digest recomputed as before issue 42. */
+const forge = (scope: string, key: unknown) =>
+  Buffer.from(
+    JSON.stringify({
+      s: scope,
+      k: key,
+      d: createHash('sha256')
+        .update(JSON.stringify([scope, key]))
+        .digest('base64url')
+        .slice(0, 16),
+    }),
+  ).toString('base64url');
 
 const key = fc.jsonValue().filter((k) => k !== null);
 const isStringKey = (k: unknown): k is string => typeof k === 'string';
@@ -34,10 +54,10 @@ describe('cursors', () => {
     );
   });
 
-  it('are base64url JSON of {s, k, d}, with a 16-character digest', () => {
+  it('are base64url JSON of {s, k, d}, d an HMAC-SHA256 (43 characters)', () => {
     const body = JSON.parse(Buffer.from(encodeCursor('action#1', ['a', 2]), 'base64url').toString('utf8'));
     expect(body).toMatchObject({ s: 'action#1', k: ['a', 2] });
-    expect(body.d).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(body.d).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
   it('refuse any one character changed', () => {
@@ -72,9 +92,26 @@ describe('cursors', () => {
         bad.slice(0, 40),
       ).toBe(true);
     }
-    // A cursor re-digested by hand for another key opens: the digest is a checksum, not a secret.
-    const reforged = JSON.parse(Buffer.from(encodeCursor('list', 'k2'), 'base64url').toString('utf8'));
-    expect(openCursor(Buffer.from(JSON.stringify(reforged)).toString('base64url')).key).toBe('k2');
+  });
+
+  it('refuse a cursor minted without the key (issue 42): rewritten whole, or made before the MAC had one', () => {
+    expect(refused(() => openCursor(forge('list', 'k2')))).toBe(true);
+    fc.assert(
+      fc.property(fc.string(), key, (scope, k) => {
+        expect(refused(() => openCursor(forge(scope, k)))).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('made under one key do not open under another (another deployment, another table)', () => {
+    const cursor = encodeCursor('list', 'k1');
+    useKey(randomBytes(32));
+    try {
+      expect(refused(() => openCursor(cursor))).toBe(true);
+    } finally {
+      useKey(randomBytes(32));
+    }
   });
 });
 
