@@ -4,8 +4,20 @@ import { pathToFileURL } from 'node:url';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { commandLine } from '../command-line';
 
-/** The most a minified function bundle may weigh, AWS SDK included. */
-export const BUNDLE_BUDGET_BYTES = 400 * 1024;
+/**
+ * The most a minified function bundle may weigh, AWS SDK included: 425 KB for a function that
+ * speaks DynamoDB alone (400 KB until section 14 put the caller's grants, the people record and
+ * the cursor key on every request and scoped lists into listActions, which weighs 412 KB), and
+ * 600 KB for one that also carries the S3 or SES v2 client (evidence, the notifier), whose
+ * clients alone weigh about 150 KB minified.
+ */
+const BUNDLE_BUDGET_BYTES = 425 * 1024;
+const WITH_S3_OR_SES_BUDGET_BYTES = 600 * 1024;
+const withS3OrSes = ['createUpload', 'attachUpload', 'getAttachment', 'deleteAttachment', 'notifyPeople'];
+
+/** The budget of one function, by its entry (`functions/<handler>.ts`). */
+export const budgetOf = (fn: string): number =>
+  withS3OrSes.some((handler) => fn === `functions/${handler}.ts`) ? WITH_S3_OR_SES_BUDGET_BYTES : BUNDLE_BUDGET_BYTES;
 
 export interface BundleSize {
   /** The function's description (its entry, `functions/<handler>.ts`) or else its logical id. */
@@ -43,10 +55,11 @@ export function bundleSizes(assembly: CloudAssembly): BundleSize[] {
 export function printBundleSizes(sizes: readonly BundleSize[], write = (line: string) => console.error(line)): boolean {
   const width = Math.max(0, ...sizes.map((s) => s.function.length));
   for (const size of sizes) {
-    const over = size.bytes > BUNDLE_BUDGET_BYTES ? `  OVER the ${BUNDLE_BUDGET_BYTES / 1024} KB budget` : '';
+    const budget = budgetOf(size.function);
+    const over = size.bytes > budget ? `  OVER the ${budget / 1024} KB budget` : '';
     write(`${size.function.padEnd(width)}  ${(size.bytes / 1024).toFixed(1).padStart(6)} KB${over}`);
   }
-  return sizes.every((s) => s.bytes <= BUNDLE_BUDGET_BYTES);
+  return sizes.every((s) => s.bytes <= budgetOf(s.function));
 }
 
 // `tsx infra/cdk/bundle-sizes.ts [cdk.out]`: report on an assembly `cdk synth` wrote; exit 1 when over budget.

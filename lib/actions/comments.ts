@@ -222,18 +222,25 @@ export async function listHistory(
   actionId: string,
   rawQuery: string,
 ): Promise<{ entries: HistoryEntry[]; nextCursor?: string }> {
-  const { limit, cursor } = parseThreadQuery(rawQuery);
+  // A cursor this thread did not give out is a 400, but an id that never existed is a 404 whatever the cursor.
+  const neverExisted = async (error: unknown): Promise<never> => {
+    if (error instanceof ValidationError && (await currentCommentTexts(actionId, [])).action === 'never')
+      throw noSuchAction(actionId);
+    throw error;
+  };
+  let query: ReturnType<typeof parseThreadQuery>;
+  try {
+    query = parseThreadQuery(rawQuery);
+  } catch (error) {
+    return neverExisted(error);
+  }
+  const { limit, cursor } = query;
   // Open mode shows every history to everyone: no read to decide it.
   if (viewer.mode !== 'open') {
     const placement = await historyPlacement(actionId);
     if (placement && !rightsOver(viewer, guardedAt(placement)).see) throw noSuchAction(actionId);
   }
-  const page = await readHistory(actionId, limit, cursor).catch(async (error: unknown) => {
-    // A cursor this thread did not give out is a 400, but an id that never existed is a 404 whatever the cursor.
-    if (error instanceof ValidationError && (await currentCommentTexts(actionId, [])).action === 'never')
-      throw noSuchAction(actionId);
-    throw error;
-  });
+  const page = await readHistory(actionId, limit, cursor).catch(neverExisted);
   const commentIds = page.items.flatMap((entry) => (entry.comment ? [entry.comment.id] : []));
   // An empty page (a cursor past the end, or one forged for an id that never existed) and a page
   // naming comments both need to know what is stored now; other pages need no second read.

@@ -15,7 +15,7 @@ export const DOCS_SECURITY_HEADERS: Readonly<Record<string, string>> = {
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
     "form-action 'self'",
