@@ -388,7 +388,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Unsubscribe from every email (one click)
+         * Unsubscribe from every email, one click
          * @description The `List-Unsubscribe` URL of every email (RFC 8058: a mail program POSTs `List-Unsubscribe=One-Click` to it). Turns the person's email off; no token needed, the link's own secret decides. A wrong link is a 404.
          */
         post: operations["unsubscribeNotifications"];

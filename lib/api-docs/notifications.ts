@@ -90,7 +90,7 @@ export const notificationOperations = (problems: Problems) => {
     unsubscribeNotifications: (r: RouteDefinition): Operation => ({
       method: 'post',
       path: r.path,
-      summary: 'Unsubscribe from every email (one click)',
+      summary: 'Unsubscribe from every email, one click',
       description:
         "The `List-Unsubscribe` URL of every email (RFC 8058: a mail program POSTs `List-Unsubscribe=One-Click` to it). Turns the person's email off; no token needed, the link's own secret decides. A wrong link is a 404.",
       security: [],

@@ -86,6 +86,9 @@ describe('GET /api/openapi.json', () => {
       'Comments and endorsements',
       'History and the change feed',
       'Webhooks',
+      'Notifications',
+      'Evidence',
+      'People and access',
       'This document',
     ]);
     for (const tag of tags) expect(tag.description.length, tag.name).toBeGreaterThan(20);

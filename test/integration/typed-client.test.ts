@@ -54,10 +54,23 @@ export async function everyRoute(): Promise<number> {
   const delivery = { id: webhook.id, deliveryId: log.data?.deliveries[0]?.id ?? '' };
   await client.POST('/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: delivery } });
   await client.DELETE('/api/webhooks/{id}', { params: { path: webhook } });
+  const upload = await client.POST('/api/actions/{id}/uploads', { params: { path }, body: { name: 'guard.jpg', contentType: 'image/jpeg', size: 1024 } });
+  const attached = await client.POST('/api/actions/{id}/attachments', { params: { path }, body: { uploadId: upload.data?.uploadId ?? '' } });
+  const file = { id: 'a1', attachmentId: attached.data?.id ?? '' };
+  await client.GET('/api/actions/{id}/attachments/{attachmentId}', { params: { path: file } });
+  await client.DELETE('/api/actions/{id}/attachments/{attachmentId}', { params: { path: file } });
+  const granted = await client.POST('/api/grants', { body: { principal: { type: 'person', id: 'u-carl' }, role: 'viewer', scope: { businessUnit: 'Iron Ore', site: 'North Pit' } } });
+  await client.GET('/api/grants', { params: { query: { limit: 10 } } });
+  await client.DELETE('/api/grants/{id}', { params: { path: { id: granted.data?.id ?? '' } } });
+  const me = await client.GET('/api/me');
+  const myGroups: string[] | undefined = me.data?.groups;
+  await client.GET('/api/me/notifications');
+  await client.PATCH('/api/me/notifications', { body: { email: 'daily', digestHour: 7 } });
+  await client.POST('/api/notifications/unsubscribe', { params: { query: { person: 'u-ann', token: 't' } } });
   await client.GET('/api/openapi.json');
   await client.GET('/docs');
   await client.GET('/docs/{file}', { params: { path: { file: 'swagger-ui.css' } } });
-  return (total ?? 0) + (versions?.length ?? 0) + (created.data?.id.length ?? 0) + (endorsedAt?.length ?? 0) + (feedCursor?.length ?? 0);
+  return (total ?? 0) + (versions?.length ?? 0) + (created.data?.id.length ?? 0) + (endorsedAt?.length ?? 0) + (feedCursor?.length ?? 0) + (myGroups?.length ?? 0);
 }
 `;
 
