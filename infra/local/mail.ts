@@ -1,6 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import startSesStandIn from 'aws-ses-v2-local';
+import * as sesStandIn from 'aws-ses-v2-local';
+
+type StartSesStandIn = typeof sesStandIn.default;
+/**
+ * The package is CommonJS compiled from ESM (`exports.default`): under Node's own ESM loader
+ * (`npm start`) its default import is the whole `exports` object, under vitest's the function.
+ */
+const startSesStandIn: StartSesStandIn =
+  typeof sesStandIn.default === 'function'
+    ? sesStandIn.default
+    : (sesStandIn.default as unknown as { default: StartSesStandIn }).default;
 
 /**
  * The local stand-in for Amazon SES (contract section 16): `aws-ses-v2-local` from the npm
