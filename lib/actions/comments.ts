@@ -228,6 +228,12 @@ export async function listHistory(
       throw noSuchAction(actionId);
     throw error;
   };
+  // Open mode shows every history to everyone: no read to decide it. An action the caller may not
+  // see is a 404 before its query is read, as an id that never existed is (no 400 tells them apart).
+  if (viewer.mode !== 'open') {
+    const placement = await historyPlacement(actionId);
+    if (placement && !rightsOver(viewer, guardedAt(placement)).see) throw noSuchAction(actionId);
+  }
   let query: ReturnType<typeof parseThreadQuery>;
   try {
     query = parseThreadQuery(rawQuery);
@@ -235,11 +241,6 @@ export async function listHistory(
     return neverExisted(error);
   }
   const { limit, cursor } = query;
-  // Open mode shows every history to everyone: no read to decide it.
-  if (viewer.mode !== 'open') {
-    const placement = await historyPlacement(actionId);
-    if (placement && !rightsOver(viewer, guardedAt(placement)).see) throw noSuchAction(actionId);
-  }
   const page = await readHistory(actionId, limit, cursor).catch(neverExisted);
   const commentIds = page.items.flatMap((entry) => (entry.comment ? [entry.comment.id] : []));
   // An empty page (a cursor past the end, or one forged for an id that never existed) and a page
