@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { localEnvironment } from '../../infra/local/stack';
 import { encodeCursor } from '../../lib/cursor';
 import { loadCursorKey } from '../../lib/store/cursor-key';
 import {
@@ -201,6 +202,8 @@ describe('input edges', () => {
   it('the history of an id that never existed is a 404 whatever the cursor', async () => {
     const never = crypto.randomUUID();
     // As the service makes them (lib/cursor.ts, signed with the table's key): a well-formed cursor of the thread asked for.
+    // The shared stack's table: a file before this one in the same worker may have pointed the env elsewhere.
+    Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
     await loadCursorKey();
     const forged = encodeCursor(never, 'h#0000000001');
     expectProblem(await call('GET', `/api/actions/${never}/history`, { token: owner.token }), 404);
