@@ -72,7 +72,9 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  packages: 'external',
+  // Only the peer dependencies stay outside: the package has no dependencies of its own, so what
+  // else the construct imports (unicode-case-folding, through the text rules) is bundled in.
+  external: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
