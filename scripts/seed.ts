@@ -60,14 +60,15 @@ if (resumed) {
 }
 await endBulkLoad();
 const seconds = (performance.now() - started) / 1000;
+// What was done first, then where the time went.
+console.log(
+  `Seeded ${written} new actions (${existed} already there) of ${actions} (seed ${seed}) into the stack running at ${running.url} (DATA_DIR=${dataDir}).`,
+);
 console.log(
   `${Math.round(seconds * 10) / 10} s, ${Math.round((written + existed) / seconds)} actions a second; phases (ms, summed over workers): ${Object.entries(
     phases,
   )
     .map(([name, ms]) => `${name} ${Math.round(ms)}`)
     .join(', ')}`,
-);
-console.log(
-  `Seeded ${written} new actions (${existed} already there) of ${actions} (seed ${seed}) into the stack running at ${running.url} (DATA_DIR=${dataDir}).`,
 );
 process.exit(0);
