@@ -55,7 +55,9 @@ async function personAt(user: Person, width = 1280): Promise<{ context: BrowserC
 beforeAll(async () => {
   if (!hasChromium) return;
   dataDir = mkdtempSync(join(tmpdir(), 'actions-console-sections-'));
-  Object.assign(process.env, { LOG_LEVEL: 'silent', ACCESS: 'scoped' });
+  // Roles are not cached here (ACCESS_CACHE_SECONDS=0): the page must show a grant at its next
+  // load, not within the cache's 30 s; the cache itself is tested in access.test.ts.
+  Object.assign(process.env, { LOG_LEVEL: 'silent', ACCESS: 'scoped', ACCESS_CACHE_SECONDS: '0' });
   stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
   browser = await launchChromium();
 }, 180_000);

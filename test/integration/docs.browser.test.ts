@@ -86,12 +86,15 @@ describe('the docs page', () => {
 
       // The operations in their groups (the document's tags), in the document's order; none left in "default".
       const groups = page.locator('h3.opblock-tag');
-      await expect.poll(() => groups.count(), { timeout: 15_000 }).toBe(5);
+      await expect.poll(() => groups.count(), { timeout: 15_000 }).toBe(8);
       expect(await groups.evaluateAll((headings) => headings.map((h) => h.getAttribute('data-tag')))).toEqual([
         'Actions',
         'Comments and endorsements',
         'History and the change feed',
         'Webhooks',
+        'Notifications',
+        'Evidence',
+        'People and access',
         'This document',
       ]);
       // Swagger UI names an operation `operations-<tag>-<operationId>`.
