@@ -135,12 +135,16 @@ describe('a cursor walk past 10,000 actions', () => {
     const producer = uniqueProducer('deep');
     const { generateActions, writeActions } = await import('../../bench/generate');
     const owner = { id: `u-${randomUUID()}`, name: 'Deep Owner', email: null };
-    // One owner, nobody assigned, no location: a few counters to write, not thousands.
+    // One owner, nobody assigned, no location: a few counters to write, not thousands. Short
+    // titles: a few search postings each, not dozens (this walk searches nothing; 10,050 actions'
+    // postings on the shared store took it past 300 s in a full run).
+    let n = 0;
     const seeded = function* () {
       for (const action of generateActions(SIZE, 7))
         yield {
           ...action,
           id: randomUUID(),
+          title: `Deep ${n++}`,
           actionProducer: { name: producer },
           owner,
           initiator: owner,

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { localEnvironment } from '../../infra/local/stack';
+import { describe, expect, it } from 'vitest';
 import { send, tableName } from '../../lib/store/client';
 import { recount } from '../../lib/store/counters/recount';
 import { pendingPartition } from '../../lib/store/search/keys';
-import { actionBody, call, create, dataDir, list, newUser, q, uniqueProducer } from '../support/client';
+import { actionBody, call, create, list, newUser, q, uniqueProducer, useOwnStack } from '../support/client';
 
 /**
  * Issue 42 (Low-medium): an action left without postings (a bulk load cut short between the
@@ -21,9 +20,9 @@ const word = () =>
     .slice(0, 10)
     .replace(/[0-9]/g, (d) => String.fromCharCode(103 + Number(d)))}q`;
 
-beforeAll(() => {
-  Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
-});
+// A recount reads the whole table: on the shared stack that is every other file's actions and
+// postings too (344 s in a full run), so this file has a stack of its own (its env is that stack's).
+useOwnStack();
 
 async function untilIndexed(id: string) {
   const deadline = Date.now() + 120_000;
