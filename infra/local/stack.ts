@@ -179,14 +179,14 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     eventsFile: join(dataDir, 'events.ndjson'),
     mail: mail.url,
     close: async () => {
-      await dueDates?.stop();
+      // No new requests, then the background work stops (each finishing what it started), then
+      // what it used: side by side where they do not depend on each other, so a loaded machine
+      // waits for the slowest, not the sum.
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      await reader.stop();
-      await sweeper.stop();
-      await mail.close();
-      await store.close();
-      await storage.close();
+      // The reader hands events to the delivery sweeper, so it stops first.
+      await Promise.all([dueDates?.stop(), reader.stop().then(() => sweeper.stop())]);
+      await Promise.all([mail.close(), store.close(), storage.close()]);
       rmSync(stackFile(dataDir), { force: true });
     },
   };
