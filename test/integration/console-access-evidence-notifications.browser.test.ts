@@ -139,7 +139,7 @@ describe.skipIf(!hasChromium)('People and access (section 14)', { timeout: 180_0
     const listed = await carl.page.locator('tbody a').allTextContents();
     expect(listed.sort()).toEqual([titles.north1, titles.north2].sort());
     // The site picker offers the site he can see.
-    await carl.page.getByText('Filters').click();
+    await carl.page.getByText('Filters', { exact: true }).click();
     const sites = await carl.page
       .locator('#known-sites option')
       .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
