@@ -27,6 +27,7 @@ let stack: LocalStack;
 let token: string;
 let listed: ListedAction[] = [];
 
+// A bulk load of 3,000 actions and their search postings beside three other files took over 300 s.
 beforeAll(async () => {
   Object.assign(process.env, {
     LIST_READ_BUDGET: String(BUDGET),
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const actions: ListedAction[] = [];
   await scanActions(SEEDED * 2, (action) => actions.push(toView(action) as unknown as ListedAction));
   listed = actions;
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await stack?.close();
