@@ -221,9 +221,11 @@ describe('endorsements', () => {
     const id = await create(owner.token, actionBody(uniqueProducer('endorse-many')));
     const path = `/api/actions/${id}/endorsements/me`;
     const users = Array.from({ length: 101 }, (_, i) => newUser(`Endorser ${i}`));
-    for (let i = 0; i < 100; i += 20) {
-      const replies = await Promise.all(users.slice(i, i + 20).map((u) => call('PUT', path, { token: u.token })));
-      expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
+    // Five at a time: this test is about the limit; a burst on one action is contention.test.ts's
+    // subject, run alone (20 at once on the shared stack met the store timeout in a full run).
+    for (let i = 0; i < 100; i += 5) {
+      const replies = await Promise.all(users.slice(i, i + 5).map((u) => call('PUT', path, { token: u.token })));
+      expect(replies.map((r) => r.status)).toEqual(Array(5).fill(200));
     }
     expectProblem(await call('PUT', path, { token: (users[100] as TestUser).token }), 409);
     const got = (await getOne(owner.token, id)).body;
