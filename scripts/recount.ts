@@ -54,4 +54,8 @@ console.log(
       : `${report.drift.length} counters drifted${report.fixed ? ', repaired' : ' (run with --fix to repair)'}`
   }`,
 );
+if (report.unsettled)
+  console.log(
+    'The store changed under each of three scans: what differed may be writes under way, so nothing was repaired. Run it again when the store is quiet.',
+  );
 process.exit(report.drift.length + postingDrift > 0 && !report.fixed ? 1 : 0);
