@@ -13,7 +13,8 @@ import { defineConfig } from 'vitest/config';
  *   with `useOwnStack()` (test/support/client.ts), `startLocalStack` or `startSeededStack`: a
  *   table of its own on its worker's DynamoDB Local (test/support/worker-engine.ts), not a JVM.
  * - integration-alone: the few integration files that measure a burst of concurrent writes
- *   (contention, races, counters) or delays (webhook fairness, due-date sweeps, stream restarts): on two cores, other files at
+ *   (contention, races, counters) or delays (webhook fairness, due-date sweeps, stream restarts),
+ *   or that bulk-load thousands of actions first (list-scaled, readme-examples): on two cores, other files at
  *   work take the CPU their DynamoDB Local needs and turn the burst's retries into 503s. They run one at a time, after
  *   every other project (`sequence.groupOrder`), with the machine to themselves.
  * - infra: the synthesized template; no stack either.
@@ -31,6 +32,12 @@ const alone = [
   'test/integration/due-dates.test.ts',
   // A stack killed mid-burst and a bus that fails for a while: timed waits for a fresh npm start.
   'test/integration/stream-events.test.ts',
+  // Bulk loads of 3,000 and 800 actions with their search postings (35 items an action): about
+  // 150 s and 40 s alone, but over 600 s beside the other files, and the shared stack's stream
+  // and bursts fell behind while they ran (a full run: 503s on 50 concurrent comments, webhook
+  // deliveries over 10 s late).
+  'test/integration/list-scaled.test.ts',
+  'test/integration/readme-examples.test.ts',
 ];
 
 const shared = {
