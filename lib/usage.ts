@@ -9,8 +9,29 @@ import { getConfig } from './config';
  */
 export interface Usage {
   indexEntries: number;
-  /** Entries reserved for this request's list at admission; none outside the API (scripts, sweeps). */
+  /** What this request's list may read in all; none outside the API (scripts, sweeps). */
   allowance?: number;
+  /**
+   * The caller's read quota behind the allowance, reserved a slice at a time as the list's
+   * queries are granted entries (`coverReads`), so a list that reads little holds little.
+   */
+  quota?: QuotaCover;
+}
+
+/** How much of the read quota a request holds, and how it asks for more. */
+export interface QuotaCover {
+  /** Entries of the quota reserved for this request so far. */
+  covered: number;
+  /** Entries granted to this request's queries and not given back. */
+  promised: number;
+  /** Reserves up to `want` more entries of the quota; answers how many it got. */
+  more(want: number): Promise<number>;
+  /** The least it asks for at a time (what it held at admission). */
+  step: number;
+  /** The quota gave less than was asked: nothing more is to be had. */
+  exhausted?: boolean;
+  /** A reservation under way, which the others wait for. */
+  growing?: Promise<void>;
 }
 
 const current = new AsyncLocalStorage<Usage>();
@@ -34,4 +55,46 @@ export function recordIndexEntries(entries: number): void {
  */
 export function listReadAllowance(): number {
   return current.getStore()?.allowance ?? getConfig().listReadBudget;
+}
+
+/**
+ * Covers `want` entries a query is about to be granted with the caller's read quota: reserves
+ * more when what is held falls short, what is short and at least a `step` (so a list that reads
+ * its whole budget asks at most 50 times; asking as much again as it held instead starved
+ * concurrent small lists of a quota they together fit in). Answers how many of `want` are covered:
+ * all of them outside a metered request, fewer (down to 0) once the quota has no more to give.
+ */
+export async function coverReads(want: number): Promise<number> {
+  const quota = current.getStore()?.quota;
+  if (!quota) return want;
+  for (;;) {
+    if (quota.growing) {
+      await quota.growing;
+      continue;
+    }
+    const short = quota.promised + want - quota.covered;
+    if (short <= 0 || quota.exhausted) break;
+    const asked = Math.max(short, quota.step);
+    quota.growing = quota.more(asked).then(
+      (got) => {
+        quota.covered += got;
+        if (got < asked) quota.exhausted = true;
+        quota.growing = undefined;
+      },
+      (error: unknown) => {
+        quota.growing = undefined;
+        throw error;
+      },
+    );
+    await quota.growing;
+  }
+  const covered = Math.max(0, Math.min(want, quota.covered - quota.promised));
+  quota.promised += covered;
+  return covered;
+}
+
+/** Gives back entries granted to a query that it did not read. */
+export function releaseReads(entries: number): void {
+  const quota = current.getStore()?.quota;
+  if (quota) quota.promised -= entries;
 }

@@ -22,7 +22,7 @@ import { rememberCaller } from '../store/people';
 import { BudgetSpent } from '../store/query/budget';
 import { enterUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
-import { admit, charge, type QuotaState, quotaHeaders, readsSpent } from './quotas';
+import { admit, charge, type QuotaState, quotaHeaders, readsSpent, reserveMore } from './quotas';
 import { responseHeaders } from './response-headers';
 
 /**
@@ -171,6 +171,15 @@ const authentication = (): Middleware => ({
 /** Cursors are signed with the table's key: read once per process, before the first handler that may make or open one. */
 const cursorKey = (): Middleware => ({ before: () => loadCursorKey() });
 
+/** What a list's page reads at least, `skip + limit + 1`, from its query as sent (0 where a number is not). */
+function pageNeed(event: { queryStringParameters?: Record<string, string | undefined> | null }): number {
+  const number = (name: string) => {
+    const value = Number(event.queryStringParameters?.[name] ?? 0);
+    return Number.isSafeInteger(value) && value > 0 ? value : 0;
+  };
+  return number('skip') + number('limit') + 1;
+}
+
 /**
  * Counts each authenticated request against its caller's quotas before it does anything (a
  * request past a quota is a 429 and writes nothing). A route that reads reserves its read
@@ -179,8 +188,21 @@ const cursorKey = (): Middleware => ({ before: () => loadCursorKey() });
 const quotaCheck = (reads: boolean): Middleware => ({
   before: async (request) => {
     const meter = metered(request);
-    meter.state = await admit(request.event.caller.id, reads ? getConfig().listReadBudget : 0);
-    if (reads && meter.usage) meter.usage.allowance = meter.state.allowance;
+    const state = await admit(
+      request.event.caller.id,
+      reads ? getConfig().listReadBudget : 0,
+      reads ? pageNeed(request.event) : 0,
+    );
+    meter.state = state;
+    if (reads && meter.usage) {
+      meter.usage.allowance = state.allowance;
+      meter.usage.quota = {
+        covered: state.reserved,
+        step: Math.max(1, state.reserved),
+        promised: 0,
+        more: (want) => reserveMore(state, want),
+      };
+    }
   },
   // A read the quota's allowance stopped before it had anything to answer is a 429, never a 500.
   onError: (request) => {

@@ -1,7 +1,7 @@
 import { getConfig } from '../config';
 import { TooManyRequestsError } from '../errors';
 import { logger } from '../logger';
-import { admitRequest, chargeReads, type QuotaLimits, type WindowUse } from '../store/quotas';
+import { admitRequest, chargeReads, type QuotaLimits, reserveReads, type WindowUse } from '../store/quotas';
 
 /**
  * Per-caller quotas (contract section 12; the fields of draft-ietf-httpapi-ratelimit-headers-10):
@@ -9,10 +9,11 @@ import { admitRequest, chargeReads, type QuotaLimits, type WindowUse } from '../
  * `RATE_LIMIT_READS` index entries in each fixed window of a minute. The counts live in the table
  * (`lib/store/quotas.ts`), so every function instance sees the same ones. A request past either
  * quota is refused before it does anything. A request that reads (a list, the change feed)
- * reserves its allowance when it is admitted, in the same conditional update: min(budget, what is
- * left of the read quota), charged at once, so concurrent lists cannot take a caller past the
- * quota (what is reserved is counted before anyone reads); after it read, what it did not use is
- * given back.
+ * holds what it may read in the same conditional updates: a first slice at admission (what its page
+ * needs, at least a fiftieth of its budget), then more as its queries are granted entries (`reserveMore`, through the request's
+ * `coverReads`), each never past the quota; so concurrent lists cannot take a caller past the
+ * quota (what is held is counted before anyone reads), and fifteen small lists at once hold
+ * fifteen slices, not fifteen budgets. After it read, what it did not use is given back.
  */
 
 /** The window, in seconds: the `w` of both policies. */
@@ -25,11 +26,21 @@ export interface QuotaState {
   caller: string;
   windowStart: number;
   use: WindowUse;
-  /** Index entries charged at admission, settled against what was read. */
+  /** Index entries charged so far (at admission and after), settled against what was read. */
   reserved: number;
-  /** Of those, what the request may read: the reservation, cut to what was left of the quota. */
+  /** What the request may read in all: its budget, cut to what was left of the quota. */
   allowance: number;
+  /** The quota gave less than was asked: this request is the one that reaches it. */
+  cut: boolean;
 }
+
+/**
+ * What a list holds of the read quota at admission: what its page needs at least (`skip + limit +
+ * 1` entries, so concurrent lists do not all start and then starve each other half way), and no
+ * less than a fiftieth of its budget (4,000 of the default 200,000); never more than the budget.
+ */
+const firstSlice = (budget: number, need = 0) =>
+  budget > 0 ? Math.min(budget, Math.max(Math.ceil(budget / 50), need)) : 0;
 
 const windowAt = (nowMs: number) => Math.floor(nowMs / 1000 / QUOTA_WINDOW_SECONDS) * QUOTA_WINDOW_SECONDS;
 
@@ -60,16 +71,20 @@ export function quotaHeaders(state: QuotaState, nowMs = Date.now()): Record<stri
 
 /**
  * Counts this request against the caller's quotas, or refuses it (429) when one is used up.
- * `reserveReads`: the index entries the request may read (a list's budget), reserved now.
+ * `budget`: the index entries the request may read (a list's budget), `need` what its page needs
+ * at least; its first slice (`firstSlice`) is reserved now.
  */
-export async function admit(caller: string, reserveReads = 0, nowMs = Date.now()): Promise<QuotaState> {
+export async function admit(caller: string, budget = 0, need = 0, nowMs = Date.now()): Promise<QuotaState> {
   const windowStart = windowAt(nowMs);
   const q = quotaLimits();
-  const { admitted, use } = await admitRequest(caller, windowStart, QUOTA_WINDOW_SECONDS, q, reserveReads);
-  const reserved = admitted ? reserveReads : 0;
+  const slice = firstSlice(budget, need);
+  const { admitted, use } = await admitRequest(caller, windowStart, QUOTA_WINDOW_SECONDS, q, slice);
+  const reserved = admitted ? slice : 0;
   // What was used before this reservation was under the quota (the condition); the rest is ours.
-  const allowance = Math.min(reserved, q.reads - (use.reads - reserved));
-  const state = { caller, windowStart, use, reserved, allowance };
+  const left = q.reads - (use.reads - reserved);
+  const allowance = Math.min(admitted ? budget : 0, left);
+  // A list whose budget the quota cut is the one that reaches it (see `charge`).
+  const state = { caller, windowStart, use, reserved, allowance, cut: left < Math.max(budget, reserved) };
   logger.debug('quota', { admitted, writeUnits: use.writeUnits });
   if (!admitted) {
     const over = use.requests >= q.requests ? `${q.requests} requests` : `${q.reads} index entries read`;
@@ -84,14 +99,34 @@ export async function admit(caller: string, reserveReads = 0, nowMs = Date.now()
 }
 
 /**
+ * Reserves up to `want` more of the caller's read quota for the request of `state` (never past
+ * its allowance or the quota), and records it there; answers how many it got.
+ */
+export async function reserveMore(state: QuotaState, want: number): Promise<number> {
+  const ask = Math.min(want, state.allowance - state.reserved);
+  if (ask <= 0) return 0;
+  const { reserved, use } = await reserveReads(
+    state.caller,
+    state.windowStart,
+    QUOTA_WINDOW_SECONDS,
+    quotaLimits().reads,
+    ask,
+  );
+  state.reserved += reserved;
+  state.use = use.requests > 0 ? use : state.use;
+  if (reserved < ask) state.cut = true;
+  return reserved;
+}
+
+/**
  * Charges what a request read to its window, less what it reserved (so an unused reservation is
- * given back); the state after. A list whose allowance the quota cut (it was given what was left)
- * keeps the whole of it charged: it is the list that passes the quota, and the next request is
- * refused. Refunding its unread rest would leave a little under the quota each time, and lists
- * would go on being admitted for ever smaller allowances.
+ * given back); the state after. A list the quota cut (it was given what was left) keeps the whole
+ * of it charged: it is the list that reaches the quota, and the next request is refused.
+ * Refunding its unread rest would leave a little under the quota each time, and lists would go on
+ * being admitted for ever smaller allowances.
  */
 export async function charge(state: QuotaState, indexEntries: number): Promise<QuotaState> {
-  const charged = state.allowance < state.reserved ? Math.max(indexEntries, state.reserved) : indexEntries;
+  const charged = state.cut ? Math.max(indexEntries, state.reserved) : indexEntries;
   const difference = charged - state.reserved;
   if (difference === 0) return state;
   const use = await chargeReads(state.caller, state.windowStart, QUOTA_WINDOW_SECONDS, difference);

@@ -96,3 +96,44 @@ export async function chargeReads(
   );
   return use(reply.Attributes, reply.ConsumedCapacity?.CapacityUnits ?? 0);
 }
+
+/**
+ * Reserves up to `want` more index entries of the caller's read quota, never past `quota`: the
+ * whole of `want` when it fits, else what is left (read from the refused update and asked again).
+ * Answers how many were reserved (0 when nothing is left) and the use after.
+ */
+export async function reserveReads(
+  caller: string,
+  windowStart: number,
+  windowSeconds: number,
+  quota: number,
+  want: number,
+): Promise<{ reserved: number; use: WindowUse }> {
+  let ask = want;
+  let writeUnits = 0;
+  let last: Record<string, unknown> | undefined;
+  for (let attempt = 0; attempt < 3 && ask > 0; attempt++) {
+    const reply = await sendIf<UpdateReply>(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keyOf(caller, windowStart),
+        UpdateExpression: 'ADD #e :n SET #ttl = if_not_exists(#ttl, :ttl)',
+        ConditionExpression: 'attribute_not_exists(#e) OR #e <= :room',
+        ExpressionAttributeNames: { '#e': attr.quotaReads, '#ttl': attr.expiresAt },
+        ExpressionAttributeValues: { ':n': ask, ':room': quota - ask, ':ttl': windowStart + 2 * windowSeconds },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    if (reply.written) {
+      writeUnits += reply.output.ConsumedCapacity?.CapacityUnits ?? 0;
+      return { reserved: ask, use: use(reply.output.Attributes, writeUnits) };
+    }
+    writeUnits += 1;
+    last = reply.item;
+    // Others reserved first: ask for what they left.
+    ask = Math.min(ask, quota - use(last, 0).reads);
+  }
+  return { reserved: 0, use: use(last, writeUnits) };
+}

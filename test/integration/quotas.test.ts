@@ -213,6 +213,21 @@ describe('per-caller quotas', () => {
     expect(reads).toBeLessThanOrEqual(READS + BUDGET);
   });
 
+  it('ten small lists at once all answer: each holds what it reads of the read quota, not its whole budget', async () => {
+    // Issue 42: each reserved its budget (100) at admission, so a quota of 400 admitted four and
+    // refused six that each read about twenty entries (one or two a shard).
+    const caller = newCaller();
+    const at = await windowWithRoom(20);
+    const lists = await Promise.all(
+      Array.from({ length: 10 }, () => send('GET', '/api/actions?limit=1', { token: caller.token })),
+    );
+    expect(lists.map((reply) => reply.status)).toEqual(Array(10).fill(200));
+    for (const reply of lists) expect(reply.body.actions).toHaveLength(1);
+    const { reads } = await used(caller.id, at);
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThanOrEqual(READS);
+  });
+
   it('past the read quota: the list that passed it is answered, the next request is a 429', async () => {
     const [cat, dan] = [newCaller(), newCaller()];
     const at = await windowWithRoom(20);

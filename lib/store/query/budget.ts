@@ -1,3 +1,5 @@
+import { coverReads, releaseReads } from '../../usage';
+
 /**
  * A list's read budget (`LIST_READ_BUDGET`), shared by every query the list makes, so that what
  * it reads in all, skipped entries and read-ahead included, never passes the budget: each query
@@ -9,7 +11,12 @@ export class ReadBudget {
   private reserved = 0;
   private waiting: Array<() => void> = [];
 
-  constructor(readonly limit: number) {}
+  /**
+   * `limit`: what the list may read in all. Within a request, each grant is also covered by the
+   * caller's read quota as it is made (`coverReads`): when the quota has no more to give, the
+   * limit comes down to what the budget holds.
+   */
+  constructor(public limit: number) {}
 
   /** Entries read so far. */
   get spent(): number {
@@ -35,7 +42,13 @@ export class ReadBudget {
       if (this.available > 0) {
         const granted = Math.min(Math.max(1, want), this.available);
         this.reserved += granted;
-        return granted;
+        const covered = await coverReads(granted);
+        if (covered === granted) return granted;
+        // The quota gave less: the budget ends at what it holds, and whoever waits for it is told.
+        this.reserved -= granted - covered;
+        this.limit = Math.min(this.limit, this.used + this.reserved);
+        this.wake();
+        if (covered > 0) return covered;
       }
       if (this.reserved === 0) return 0;
       await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -46,6 +59,11 @@ export class ReadBudget {
   settle(granted: number, read: number): void {
     this.reserved -= granted;
     this.used += read;
+    releaseReads(granted - read);
+    this.wake();
+  }
+
+  private wake(): void {
     const waiting = this.waiting;
     this.waiting = [];
     for (const wake of waiting) wake();

@@ -23,6 +23,7 @@ const at = (requests: number, reads: number): QuotaState => ({
   use: { requests, reads, writeUnits: 0 },
   reserved: 0,
   allowance: 0,
+  cut: false,
 });
 const startMs = WINDOW * 1000;
 

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { ReadBudget } from '../../../lib/store/query/budget';
+import { enterUsage } from '../../../lib/usage';
+
+/**
+ * Issue 42 (Low): each list reserved its whole budget of the caller's read quota at admission, so
+ * 15 concurrent `limit=1` lists met 429s. A budget's grants are now covered by the quota a slice
+ * at a time (`coverReads`); a quota of `left` entries stands in for the table's window here.
+ */
+function metered(slice: number, left: number) {
+  const asked: number[] = [];
+  let remaining = left - slice;
+  const usage = enterUsage();
+  usage.quota = {
+    covered: slice,
+    step: slice,
+    promised: 0,
+    more: async (want) => {
+      asked.push(want);
+      await new Promise((r) => setTimeout(r, 1));
+      const got = Math.max(0, Math.min(want, remaining));
+      remaining -= got;
+      return got;
+    },
+  };
+  return { asked, quota: usage.quota, remaining: () => remaining };
+}
+
+describe('a read budget within a metered request', () => {
+  it('reserves no more of the quota than its queries are granted, what is short and at least a step', async () => {
+    const { asked, quota } = metered(40, 1_000_000);
+    const budget = new ReadBudget(200_000);
+    expect(await budget.take(10)).toBe(10);
+    budget.settle(10, 3);
+    expect(asked).toEqual([]);
+    // 100 at once: 40 held, 3 read; the 63 short are asked for (at least as much again as held).
+    expect(await budget.take(100)).toBe(100);
+    expect(asked).toEqual([63]);
+    budget.settle(100, 100);
+    expect(await budget.take(500)).toBe(500);
+    expect(asked).toEqual([63, 500]);
+    expect(quota.covered).toBe(603);
+  });
+
+  it('concurrent queries reserve one at a time, each what it is short, and all of it is used', async () => {
+    const { asked, quota } = metered(10, 1_000_000);
+    const budget = new ReadBudget(1_000);
+    const grants = await Promise.all(Array.from({ length: 8 }, () => budget.take(25)));
+    expect(grants).toEqual(Array(8).fill(25));
+    expect(quota.promised).toBe(200);
+    expect(quota.covered).toBeGreaterThanOrEqual(200);
+    expect(asked).toEqual([15, 25, 25, 25, 25, 25, 25, 25]);
+    expect(quota.covered).toBe(200);
+  });
+
+  it('ends at what the quota gave: a short grant, then 0 once its queries are settled', async () => {
+    const { quota } = metered(10, 60);
+    const budget = new ReadBudget(1_000);
+    expect(await budget.take(30)).toBe(30);
+    expect(await budget.take(50)).toBe(30);
+    expect(quota.exhausted).toBe(true);
+    expect(budget.limit).toBe(60);
+    budget.settle(30, 30);
+    budget.settle(30, 30);
+    expect(await budget.take(5)).toBe(0);
+  });
+
+  it('gives back what a query did not read, for the next one', async () => {
+    const { quota } = metered(10, 50);
+    const budget = new ReadBudget(1_000);
+    expect(await budget.take(50)).toBe(50);
+    budget.settle(50, 5);
+    expect(quota.promised).toBe(5);
+    expect(await budget.take(45)).toBe(45);
+  });
+
+  it('outside a request (a script, a sweep) grants within its limit alone', async () => {
+    const budget = new ReadBudget(100);
+    expect(await budget.take(60)).toBe(60);
+    expect(await budget.take(60)).toBe(40);
+  });
+});
