@@ -38,6 +38,10 @@ const alone = [
   // deliveries over 10 s late).
   'test/integration/list-scaled.test.ts',
   'test/integration/readme-examples.test.ts',
+  // 50 concurrent comments and 25 endorsements on one action: they take turns, one transaction a
+  // turn, within 8 s; beside other files a turn took too long and the last of them were 503s
+  // (three full runs).
+  'test/integration/comments.test.ts',
 ];
 
 const shared = {
