@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Action } from '../../lib/model/action';
-import { writeInBulk } from '../../lib/store/bulk/bulk';
+import { type BulkOptions, writeInBulk } from '../../lib/store/bulk/bulk';
 import { type LocalStack, startLocalStack } from './stack';
 
 /**
@@ -11,9 +11,14 @@ import { type LocalStack, startLocalStack } from './stack';
  * free port and a fresh DATA_DIR that `close()` removes, holding `actions` as their owners
  * created them. They go in through the store's bulk load (`lib/store/bulk/bulk.ts`: the items a
  * create writes, in batches): the write path is not what such a run measures, and one
- * transaction an action on a busy machine takes minutes and times out.
+ * transaction an action on a busy machine takes minutes and times out. `postings: false` leaves
+ * out the search postings, for data no query searches (see `BulkOptions`).
  */
-export async function startSeededStack(name: string, actions: Iterable<Action>): Promise<LocalStack> {
+export async function startSeededStack(
+  name: string,
+  actions: Iterable<Action>,
+  options: BulkOptions = {},
+): Promise<LocalStack> {
   const dataDir = mkdtempSync(join(tmpdir(), `actions-${name}-`));
   const stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
   const close = async () => {
@@ -25,6 +30,8 @@ export async function startSeededStack(name: string, actions: Iterable<Action>):
       (function* () {
         for (const action of actions) yield { action, actor: action.owner };
       })(),
+      undefined,
+      options,
     );
   } catch (error) {
     await close();

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { send, tableName } from '../../lib/store/client';
 import { recount } from '../../lib/store/counters/recount';
-import { pendingPartition, pendingPartitions } from '../../lib/store/search/keys';
+import { pendingPartition } from '../../lib/store/search/keys';
 import { actionBody, call, create, list, newUser, q, uniqueProducer, useOwnStack } from '../support/client';
+import { untilAllIndexed } from '../support/indexed';
 
 /**
  * Issue 42 (Low-medium): an action left without postings (a bulk load cut short between the
@@ -33,29 +34,6 @@ async function untilIndexed(id: string) {
     if (!mark.Item) return;
     if (Date.now() > deadline) throw new Error(`the stream did not index ${id}`);
     await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Until the stream has indexed every write: no pending mark left. */
-async function untilAllIndexed() {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    let marks = 0;
-    for (const partition of pendingPartitions) {
-      const page = await send<{ Count?: number }>(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'id = :p',
-          ExpressionAttributeValues: { ':p': partition },
-          ConsistentRead: true,
-          Select: 'COUNT',
-        }),
-      );
-      marks += page.Count ?? 0;
-    }
-    if (marks === 0) return;
-    if (Date.now() > deadline) throw new Error(`the stream left ${marks} writes unindexed`);
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
