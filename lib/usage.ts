@@ -20,11 +20,11 @@ export interface Usage {
 
 /** How much of the read quota a request holds, and how it asks for more. */
 export interface QuotaCover {
-  /** Entries of the quota reserved for this request so far. */
-  covered: number;
+  /** Entries of the quota reserved for this request so far (the holder's count: `more` adds to it). */
+  readonly covered: number;
   /** Entries granted to this request's queries and not given back. */
   promised: number;
-  /** Reserves up to `want` more entries of the quota; answers how many it got. */
+  /** Reserves up to `want` more entries of the quota, adding them to `covered`; answers how many it got. */
   more(want: number): Promise<number>;
   /** The least it asks for at a time (what it held at admission). */
   step: number;
@@ -77,7 +77,6 @@ export async function coverReads(want: number): Promise<number> {
     const asked = Math.max(short, quota.step);
     quota.growing = quota.more(asked).then(
       (got) => {
-        quota.covered += got;
         if (got < asked) quota.exhausted = true;
         quota.growing = undefined;
       },

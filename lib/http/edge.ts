@@ -197,7 +197,9 @@ const quotaCheck = (reads: boolean): Middleware => ({
     if (reads && meter.usage) {
       meter.usage.allowance = state.allowance;
       meter.usage.quota = {
-        covered: state.reserved,
+        get covered() {
+          return state.reserved;
+        },
         step: Math.max(1, state.reserved),
         promised: 0,
         more: (want) => reserveMore(state, want),

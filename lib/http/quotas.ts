@@ -113,7 +113,7 @@ export async function reserveMore(state: QuotaState, want: number): Promise<numb
     ask,
   );
   state.reserved += reserved;
-  state.use = use.requests > 0 ? use : state.use;
+  state.use = use;
   if (reserved < ask) state.cut = true;
   return reserved;
 }

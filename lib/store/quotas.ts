@@ -76,6 +76,27 @@ export async function admitRequest(
   return { admitted: false, use: use(reply.item, 1) };
 }
 
+/**
+ * The update that adds `entries` to the caller's window's reads; with `room`, only while the reads
+ * stand at or below it (so the addition never passes the quota).
+ */
+const addReads = (caller: string, windowStart: number, windowSeconds: number, entries: number, room?: number) =>
+  new UpdateCommand({
+    TableName: tableName(),
+    Key: keyOf(caller, windowStart),
+    UpdateExpression: 'ADD #e :n SET #ttl = if_not_exists(#ttl, :ttl)',
+    ...(room === undefined ? {} : { ConditionExpression: 'attribute_not_exists(#e) OR #e <= :room' }),
+    ExpressionAttributeNames: { '#e': attr.quotaReads, '#ttl': attr.expiresAt },
+    ExpressionAttributeValues: {
+      ':n': entries,
+      ':ttl': windowStart + 2 * windowSeconds,
+      ...(room === undefined ? {} : { ':room': room }),
+    },
+    ReturnValues: 'ALL_NEW',
+    ...(room === undefined ? {} : { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }),
+    ReturnConsumedCapacity: 'TOTAL',
+  });
+
 /** Adds index entries to the caller's window: a negative count gives back what a reservation did not use. */
 export async function chargeReads(
   caller: string,
@@ -83,17 +104,7 @@ export async function chargeReads(
   windowSeconds: number,
   entries: number,
 ): Promise<WindowUse> {
-  const reply = await send<UpdateReply>(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keyOf(caller, windowStart),
-      UpdateExpression: 'ADD #e :n SET #ttl = if_not_exists(#ttl, :ttl)',
-      ExpressionAttributeNames: { '#e': attr.quotaReads, '#ttl': attr.expiresAt },
-      ExpressionAttributeValues: { ':n': entries, ':ttl': windowStart + 2 * windowSeconds },
-      ReturnValues: 'ALL_NEW',
-      ReturnConsumedCapacity: 'TOTAL',
-    }),
-  );
+  const reply = await send<UpdateReply>(addReads(caller, windowStart, windowSeconds, entries));
   return use(reply.Attributes, reply.ConsumedCapacity?.CapacityUnits ?? 0);
 }
 
@@ -113,19 +124,7 @@ export async function reserveReads(
   let writeUnits = 0;
   let last: Record<string, unknown> | undefined;
   for (let attempt = 0; attempt < 3 && ask > 0; attempt++) {
-    const reply = await sendIf<UpdateReply>(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keyOf(caller, windowStart),
-        UpdateExpression: 'ADD #e :n SET #ttl = if_not_exists(#ttl, :ttl)',
-        ConditionExpression: 'attribute_not_exists(#e) OR #e <= :room',
-        ExpressionAttributeNames: { '#e': attr.quotaReads, '#ttl': attr.expiresAt },
-        ExpressionAttributeValues: { ':n': ask, ':room': quota - ask, ':ttl': windowStart + 2 * windowSeconds },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
+    const reply = await sendIf<UpdateReply>(addReads(caller, windowStart, windowSeconds, ask, quota - ask));
     if (reply.written) {
       writeUnits += reply.output.ConsumedCapacity?.CapacityUnits ?? 0;
       return { reserved: ask, use: use(reply.output.Attributes, writeUnits) };

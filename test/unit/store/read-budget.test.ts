@@ -10,9 +10,12 @@ import { enterUsage } from '../../../lib/usage';
 function metered(slice: number, left: number) {
   const asked: number[] = [];
   let remaining = left - slice;
+  let covered = slice;
   const usage = enterUsage();
   usage.quota = {
-    covered: slice,
+    get covered() {
+      return covered;
+    },
     step: slice,
     promised: 0,
     more: async (want) => {
@@ -20,6 +23,7 @@ function metered(slice: number, left: number) {
       await new Promise((r) => setTimeout(r, 1));
       const got = Math.max(0, Math.min(want, remaining));
       remaining -= got;
+      covered += got;
       return got;
     },
   };
@@ -33,7 +37,7 @@ describe('a read budget within a metered request', () => {
     expect(await budget.take(10)).toBe(10);
     budget.settle(10, 3);
     expect(asked).toEqual([]);
-    // 100 at once: 40 held, 3 read; the 63 short are asked for (at least as much again as held).
+    // 100 at once: 40 held, 3 read; the 63 short are asked for (at least a step, 40).
     expect(await budget.take(100)).toBe(100);
     expect(asked).toEqual([63]);
     budget.settle(100, 100);
