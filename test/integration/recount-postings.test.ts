@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { send, tableName } from '../../lib/store/client';
 import { recount } from '../../lib/store/counters/recount';
-import { pendingPartition } from '../../lib/store/search/keys';
 import { actionBody, call, create, list, newUser, q, uniqueProducer, useOwnStack } from '../support/client';
-import { untilAllIndexed } from '../support/indexed';
+import { untilAllIndexed, untilIndexed } from '../support/indexed';
 
 /**
  * Issue 42 (Low-medium): an action left without postings (a bulk load cut short between the
@@ -25,23 +24,11 @@ const word = () =>
 // postings too (344 s in a full run), so this file has a stack of its own (its env is that stack's).
 useOwnStack();
 
-async function untilIndexed(id: string) {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const mark = await send<{ Item?: unknown }>(
-      new GetCommand({ TableName: tableName(), Key: { id: pendingPartition(id), sk: id }, ConsistentRead: true }),
-    );
-    if (!mark.Item) return;
-    if (Date.now() > deadline) throw new Error(`the stream did not index ${id}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('npm run recount proves and repairs the search postings', () => {
   it('finds an action without postings and a posting without an action, and --fix repairs both', async () => {
     const needle = word();
     const id = await create(user.token, actionBody(uniqueProducer('rp'), { title: `Lost ${needle} pump` }));
-    await untilIndexed(id);
+    await untilIndexed([id]);
     const got = await call('GET', `/api/actions/${id}`, { token: user.token });
     const createdKey = `${got.body.createdAt}#${id}`;
     // The postings of its needle are gone, as a load cut short would leave them; one of a

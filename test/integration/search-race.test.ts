@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localEnvironment } from '../../infra/local/stack';
-import { send, tableName } from '../../lib/store/client';
-import { pendingPartition } from '../../lib/store/search/keys';
 import { actionBody, call, create, dataDir, list, newUser, q, uniqueProducer } from '../support/client';
+import { marked, untilIndexed } from '../support/indexed';
 
 /**
  * Issue 41 item 4, "search that forgets": a deleted or renamed action is never found by its old
@@ -29,21 +27,6 @@ beforeAll(() => {
   Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
 });
 
-const marked = async (id: string) =>
-  (
-    await send<{ Item?: unknown }>(
-      new GetCommand({ TableName: tableName(), Key: { id: pendingPartition(id), sk: id }, ConsistentRead: true }),
-    )
-  ).Item !== undefined;
-
-async function untilIndexed(id: string) {
-  const deadline = Date.now() + 120_000;
-  while (await marked(id)) {
-    if (Date.now() > deadline) throw new Error(`the stream did not index ${id} within 120 s`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** Searches for `fragment` until the stream has indexed the action's last change, and once more after. */
 async function searchesWhileIndexing(id: string, fragment: string) {
   const answers: Array<{ totalCount: number; ids: string[] }> = [];
@@ -64,7 +47,7 @@ describe('search forgets at once what was deleted or renamed', () => {
       for (let round = n; round < ROUNDS && seen.length === 0; round += LANES) {
         const before = word();
         const id = await create(user.token, actionBody(uniqueProducer('race'), { title: `Race ${before} belt` }));
-        await untilIndexed(id);
+        await untilIndexed([id]);
         const renamed = round % 2 === 1;
         const after = word();
         const change = renamed

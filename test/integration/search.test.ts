@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localEnvironment } from '../../infra/local/stack';
 import { send, tableName } from '../../lib/store/client';
-import { pendingPartition } from '../../lib/store/search/keys';
 import { actionBody, call, create, dataDir, list, newUser, q, uniqueProducer } from '../support/client';
+import { marked, untilIndexed } from '../support/indexed';
 
 /**
  * Issue 31 item 3, contract section 4 ("Search finds the needle", "Search is as fresh as the
@@ -30,24 +30,8 @@ beforeAll(() => {
   Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
 });
 
-/** Whether the action's pending mark is still there (the stream has not indexed its last change). */
-async function marked(id: string): Promise<boolean> {
-  const got = await send<{ Item?: unknown }>(
-    new GetCommand({ TableName: tableName(), Key: { id: pendingPartition(id), sk: id }, ConsistentRead: true }),
-  );
-  return got.Item !== undefined;
-}
-
 /** Waits until the stream has indexed every change of these actions. */
-async function indexed(...ids: string[]): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (const id of ids) {
-    while (await marked(id)) {
-      if (Date.now() > deadline) throw new Error(`the stream did not index ${id} within 15 s`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+const indexed = (...ids: string[]) => untilIndexed(ids, 15_000);
 
 /** The ids of a gram's postings (what the stream wrote). */
 async function postingIds(field: 't' | 'r', gram: string): Promise<string[]> {
