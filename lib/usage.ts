@@ -58,6 +58,17 @@ export function listReadAllowance(): number {
 }
 
 /**
+ * Whether the caller's read quota, not the list's budget, is what stops the current request's
+ * reads: its allowance was cut at admission, or a later slice was refused. A list it stops short
+ * of its page is a 429 (retry when the window refills), never the 400 of a skip past the budget.
+ */
+export function quotaStopsReads(): boolean {
+  const usage = current.getStore();
+  if (!usage) return false;
+  return Boolean(usage.quota?.exhausted) || (usage.allowance ?? Infinity) < getConfig().listReadBudget;
+}
+
+/**
  * Covers `want` entries a query is about to be granted with the caller's read quota: reserves
  * more when what is held falls short, what is short and at least a `step` (so a list that reads
  * its whole budget asks at most 50 times; asking as much again as it held instead starved

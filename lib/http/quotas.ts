@@ -35,8 +35,8 @@ export interface QuotaState {
 }
 
 /**
- * What a list holds of the read quota at admission: what its page needs at least (`skip + limit +
- * 1` entries, so concurrent lists do not all start and then starve each other half way), and no
+ * What a list holds of the read quota at admission: what its page needs (`need`, from the edge's
+ * `pageNeed`, so concurrent lists do not all start and then starve each other half way), and no
  * less than a fiftieth of its budget (4,000 of the default 200,000); never more than the budget.
  */
 const firstSlice = (budget: number, need = 0) =>

@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
 import { startSeededStack } from '../../infra/local/seeded';
@@ -211,6 +211,30 @@ describe('per-caller quotas', () => {
     const { reads } = await used(caller.id, at);
     expect(reads).toBeGreaterThanOrEqual(answered.length * 61);
     expect(reads).toBeLessThanOrEqual(READS + BUDGET);
+  });
+
+  it('a skip the read quota, not the budget, leaves out of reach is a 429 to retry, never a 400', async () => {
+    const caller = newCaller();
+    const at = await windowWithRoom(20);
+    // The caller has read all but 30 entries of its quota: a list that must read past 50 to
+    // skip them could answer once the window refills, so it is the quota's 429. (It was a 400
+    // that named a budget of 30, and under load thirty concurrent lists all got it.)
+    const windowStart = Math.floor(at / 1000 / WINDOW) * WINDOW;
+    await getDocumentClient().send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: { id: `q#${caller.id}#${windowStart}`, sk: 'q' },
+        UpdateExpression: 'ADD qe :spent',
+        ExpressionAttributeValues: { ':spent': READS - 30 },
+      }),
+    );
+    const reply = await send('GET', '/api/actions?skip=50&limit=10', { token: caller.token });
+    expectProblem(reply, 429);
+    expect(reply.body.detail).toMatch(/too little left of its read quota/);
+    expect(Number(reply.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The budget's own limit is still a 400: the same skip past it, from a caller with room.
+    const deep = await send('GET', '/api/actions?skip=150&limit=10', { token: newCaller().token });
+    expectProblem(deep, 400, { parameter: 'skip' });
   });
 
   it('ten small lists at once all answer: each holds what it reads of the read quota, not its whole budget', async () => {

@@ -6,7 +6,7 @@ import type { Clause, ListQuery } from '../../filter/query';
 import type { Action } from '../../model/action';
 import { ReminderLevel } from '../../model/reminders';
 import { cutToBytes } from '../../text';
-import { listReadAllowance, recordIndexEntries } from '../../usage';
+import { listReadAllowance, quotaStopsReads, recordIndexEntries } from '../../usage';
 import { batchGet } from '../batch';
 import type { OrderKey } from '../catalogue';
 import { settleAll as all, canBeKey, MAX_SORT_KEY_BYTES, send, tableName } from '../client';
@@ -507,8 +507,13 @@ async function pairedTotal([a, b]: [Clause, Clause], stats: ReadStats): Promise<
   return other.values[0] ? overdue : (await readCounts(field, values, stats)) - overdue;
 }
 
-/** The one list refused for its cost: a `skip` past what the budget can read. */
-function skipTooDeep(budget?: number): ValidationError {
+/**
+ * The one list refused for its cost: a `skip` past what the budget can read. When the caller's
+ * read quota stopped the read short of the skip, it is the quota's 429 instead (`BudgetSpent` at
+ * the edge): the same list answers once the window refills.
+ */
+function skipTooDeep(budget?: number): Error {
+  if (quotaStopsReads()) return new BudgetSpent(budget ?? 0);
   const within = budget === undefined ? 'the read budget' : `the read budget of ${budget} index entries`;
   return new ValidationError([
     { parameter: 'skip', message: `skips past what ${within} can reach; page with cursor (nextCursor) instead` },
