@@ -122,10 +122,12 @@ describe.skipIf(!hasChromium)('People and access (section 14)', { timeout: 180_0
     await ann.page.getByLabel("Person's user id").fill(CARL.sub);
     await ann.page.getByLabel('Role').selectOption('viewer');
     await ann.page.getByLabel('Business unit').fill('Iron Ore');
-    const offered = await ann.page
-      .locator('#known-business-units option')
-      .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
-    expect(offered).toEqual(expect.arrayContaining(['Coal', 'Iron Ore']));
+    // The places offered arrive after the page (their own request): wait for them, not a moment.
+    await eventually(() =>
+      ann.page
+        .locator('#known-business-units option')
+        .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value)),
+    ).toEqual(expect.arrayContaining(['Coal', 'Iron Ore']));
     await ann.page.getByLabel('Site').fill('North Pit');
     await ann.page.getByRole('button', { name: 'Grant access' }).click();
     const row = ann.page.getByRole('row').filter({ hasText: CARL.sub });
