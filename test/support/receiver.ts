@@ -77,7 +77,7 @@ export async function startReceiver(answers: Behaviour[] = [200]): Promise<Recei
       received.filter(
         (r) => (id === undefined || r.json?.data?.id === id) && (type === undefined || r.json?.type === type),
       ),
-    waitFor: async (filter, count = 1, timeoutMs = 10_000) => {
+    waitFor: async (filter, count = 1, timeoutMs = 30_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = received.filter(filter);
