@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { badCursor } from '../../cursor';
 import { ValidationError } from '../../errors';
@@ -80,7 +81,17 @@ export interface ListResult {
   stats: ReadStats;
   /** Where the page stopped, when more matches follow it: what a cursor carries (see `Position`). */
   next?: Position;
+  /** Under `positionsOnly`: the page's ids and places, its actions left unfetched (`actions` is empty). */
+  positions?: Array<{ id: string; at: Position }>;
 }
+
+const deferring = new AsyncLocalStorage<boolean>();
+
+/**
+ * Runs a list that answers its page as ids and places where it can, fetching no action: a scoped
+ * list's parts (`scoped.ts`) merge places and fetch only the merged page.
+ */
+export const positionsOnly = <T>(list: () => Promise<T>): Promise<T> => deferring.run(true, list);
 
 /**
  * A place in a list's order, the same whichever index serves the list: for a field an ordered
@@ -412,16 +423,20 @@ async function page(
   if (read.cut && query.skip > 0 && rows.length <= query.skip) throw skipTooDeep();
   const shown = rows.slice(query.skip, query.skip + query.limit);
   const more = rows.length > query.skip + query.limit;
-  const actions = await fetchActions(
-    shown.map((r) => r.id),
-    stats,
-    fetched,
-  );
+  const deferred = deferring.getStore() === true;
+  const actions = deferred
+    ? []
+    : await fetchActions(
+        shown.map((r) => r.id),
+        stats,
+        fetched,
+      );
   const last = shown[shown.length - 1];
   // Cut short: continue after the last key the read was sure of (or, if it got nowhere, where it began).
   const next = more ? (last?.value as string | undefined) : read.cut ? (read.reached ?? after) : undefined;
   return {
     actions,
+    ...(deferred ? { positions: shown.map((r) => ({ id: r.id, at: r.value as Position })) } : {}),
     totalCount,
     totalCountRelation: relation,
     strategy: 'counted',
@@ -614,16 +629,20 @@ async function sortedPage(
   }
   const shown = positions.slice(start, start + query.limit);
   const more = query.limit > 0 && start + query.limit < positions.length;
-  const actions = await fetchActions(
-    shown.map((p) => p.id),
-    stats,
-  );
+  const deferred = deferring.getStore() === true;
+  const actions = deferred
+    ? []
+    : await fetchActions(
+        shown.map((p) => p.id),
+        stats,
+      );
   const last = shown[shown.length - 1];
   return {
     strategy: 'planned',
     plan: chosen,
     index: chosen.read.index.name,
     actions,
+    ...(deferred ? { positions: shown } : {}),
     totalCount: rows.length,
     totalCountRelation: 'eq',
     partitions: chosen.read.partitions.length,

@@ -18,6 +18,7 @@ import {
   newStats,
   type Position,
   positionOf,
+  positionsOnly,
   query,
   type ReadStats,
 } from './list';
@@ -81,18 +82,23 @@ async function scopePart(
   const known = await scopeCount(list, scope, stats);
   if (window === 0 && known !== undefined)
     return { matches: [], totalCount: known, exact: true, more: false, cut: false };
-  const result = await listWithin(
-    { ...list, filters: [...list.filters, ...scopeClauses(scope)], skip: 0, limit: window },
-    budget,
-    stats,
-    after,
-    known,
+  // Places only, where the part's read can give them: the merged page is fetched once, not k pages.
+  const result = await positionsOnly(() =>
+    listWithin(
+      { ...list, filters: [...list.filters, ...scopeClauses(scope)], skip: 0, limit: window },
+      budget,
+      stats,
+      after,
+      known,
+    ),
   );
-  const matches = result.actions.map((action) => ({
-    at: positionOfItem(field, toItem(action)),
-    action,
-    id: action.id,
-  }));
+  const matches: Part['matches'] =
+    result.positions ??
+    result.actions.map((action) => ({
+      at: positionOfItem(field, toItem(action)),
+      action,
+      id: action.id,
+    }));
   // A page shorter than asked with a cursor stopped where the budget did (or an action was deleted
   // since its entry was read): either way it is sure only up to its cursor.
   const cut = window > 0 && result.next !== undefined && matches.length < window;
