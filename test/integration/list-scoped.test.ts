@@ -109,6 +109,9 @@ const queries = [
   `location.site=${encodeURIComponent(actions[0]?.location.site ?? '')}`,
   `title=*${encodeURIComponent((actions[3]?.title ?? 'abc').slice(2, 6).toLowerCase())}`,
   'createdAt=>2000-01-01&sort=createdAt',
+  // A scope whose site or business unit a filter rules out is not read; the others still are.
+  `location.site=!${encodeURIComponent(actions[0]?.location.site ?? '')}&status=~1,2`,
+  `location.businessUnit=~${encodeURIComponent(actions[1]?.location.businessUnit ?? '')},${encodeURIComponent(actions[2]?.location.businessUnit ?? '')}`,
 ];
 
 describe('a scoped list', () => {

@@ -58,6 +58,20 @@ function scopeClauses(scope: Scope): Clause[] {
   }));
 }
 
+/**
+ * Whether the list's filters on the fields a scope fixes leave the scope anything: every action in
+ * it has the scope's value there, so a clause that value fails (a filter naming another site)
+ * empties its part, which is then not read at all (it read the counters and an index before).
+ */
+function scopeMayMatch(list: ListQuery, scope: Scope): boolean {
+  const fixed = scopeFields(scope);
+  const item: Item = { [attr.filters]: Object.fromEntries(fixed.map((f) => [locationKeys[f], scope[f]])) };
+  return list.filters.every((clause) => {
+    const field = fixed.find((f) => clause.field.name === `location.${f}`);
+    return field === undefined || clauseHolds(clause, item);
+  });
+}
+
 /** Where an action stands in the list's order (see `Position`), from its stored form. */
 function positionOfItem(field: FieldSpec, item: Item): Position {
   const sortAttribute = sortAttributeOf(field);
@@ -200,7 +214,8 @@ export async function listScoped(
   // The caller's own first: they are few, and a list must never lose them to a budget its scopes spent.
   const own = await ownPart(list, scopes, personId, budget, stats, after);
   const parts = [own];
-  for (const scope of scopes) parts.push(await scopePart(list, scope, window, budget, stats, after));
+  for (const scope of scopes.filter((s) => scopeMayMatch(list, s)))
+    parts.push(await scopePart(list, scope, window, budget, stats, after));
   // Where every cut part is sure of its matches: the merged page stops at the nearest such place.
   const cuts = parts.filter((p) => p.cut);
   const unsure = cuts.some((p) => p.reached === undefined);
