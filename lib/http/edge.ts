@@ -19,8 +19,7 @@ import type { Viewer } from '../model/access';
 import type { Person } from '../model/action';
 import { loadCursorKey } from '../store/cursor-key';
 import { rememberCaller } from '../store/people';
-import { BudgetSpent } from '../store/query/budget';
-import { SHARDS } from '../store/table';
+import { BudgetSpent, readsForPage } from '../store/query/budget';
 import { enterUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
 import { admit, charge, type QuotaState, quotaHeaders, readsSpent, reserveMore } from './quotas';
@@ -172,19 +171,13 @@ const authentication = (): Middleware => ({
 /** Cursors are signed with the table's key: read once per process, before the first handler that may make or open one. */
 const cursorKey = (): Middleware => ({ before: () => loadCursorKey() });
 
-/**
- * What a list's page reads, about, from its query as sent (0 where a number is not): a window of
- * `skip + limit + 1` entries merged from the shards of an index reads a page of each shard
- * (window / shards + 1 entries) and refills those the merge drew from, about twice the window
- * and two entries a shard. Held at admission, it lets the lists admitted together finish;
- * holding only the window, thirty concurrent lists each ran out half way and none answered.
- */
+/** What a list's page reads, about (`readsForPage`), from its query as sent (0 where a number is not). */
 function pageNeed(event: { queryStringParameters?: Record<string, string | undefined> | null }): number {
   const number = (name: string) => {
     const value = Number(event.queryStringParameters?.[name] ?? 0);
     return Number.isSafeInteger(value) && value > 0 ? value : 0;
   };
-  return 2 * (number('skip') + number('limit') + 1) + 2 * SHARDS;
+  return readsForPage(number('skip') + number('limit') + 1);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { coverReads, releaseReads } from '../../usage';
+import { SHARDS } from '../table';
 
 /**
  * A list's read budget (`LIST_READ_BUDGET`), shared by every query the list makes, so that what
@@ -77,3 +78,12 @@ export class BudgetSpent extends Error {
     this.name = 'BudgetSpent';
   }
 }
+
+/**
+ * What a list reads, about, for a window of `window` entries: merged from the shards of an index,
+ * it reads a page of each shard (window / shards + 1 entries) and refills those the merge drew
+ * from, about twice the window and two entries a shard. Held of the read quota at admission, it
+ * lets the lists admitted together finish; holding only the window, thirty concurrent lists each
+ * ran out half way and none answered.
+ */
+export const readsForPage = (window: number): number => 2 * window + 2 * SHARDS;
