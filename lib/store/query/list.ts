@@ -354,6 +354,7 @@ async function listCounted(
   budget: ReadBudget,
   stats: ReadStats,
   after?: Position,
+  known?: number,
 ): Promise<ListResult | undefined> {
   const sort = query.sort ?? DEFAULT_SORT;
   // A count-only call (`limit=0`) reads no entries, whatever its `skip`: the counters answer it.
@@ -389,7 +390,7 @@ async function listCounted(
     query.skip,
     window,
     budget,
-    () => readCounts(clause.field.name, values, stats),
+    () => (known === undefined ? readCounts(clause.field.name, values, stats) : Promise.resolve(known)),
     () => readMerged(index, partitions, !sort.descending, window, budget, stats, from),
   );
   return page(rows, query, totalCount, 'eq', index, partitions.length, stats, from);
@@ -627,26 +628,29 @@ async function sortedPage(
     start = positions.findIndex((p) => direction * comparePositions(p.at, from) > 0);
     if (start < 0) start = positions.length;
   }
-  const shown = positions.slice(start, start + query.limit);
-  const more = query.limit > 0 && start + query.limit < positions.length;
-  const deferred = deferring.getStore() === true;
-  const actions = deferred
-    ? []
-    : await fetchActions(
-        shown.map((p) => p.id),
-        stats,
-      );
-  const last = shown[shown.length - 1];
-  return {
+  const base = {
     strategy: 'planned',
     plan: chosen,
     index: chosen.read.index.name,
-    actions,
-    ...(deferred ? { positions: shown } : {}),
     totalCount: rows.length,
     totalCountRelation: 'eq',
     partitions: chosen.read.partitions.length,
     stats,
+  } as const;
+  // Places only (a scoped list's part): every place after the page's start, read anyway, so the
+  // merge never sorts the part again for its next page.
+  if (deferring.getStore() === true && query.limit > 0)
+    return { ...base, actions: [], positions: positions.slice(start) };
+  const shown = positions.slice(start, start + query.limit);
+  const more = query.limit > 0 && start + query.limit < positions.length;
+  const actions = await fetchActions(
+    shown.map((p) => p.id),
+    stats,
+  );
+  const last = shown[shown.length - 1];
+  return {
+    ...base,
+    actions,
     ...(more && last ? { next: last.at } : {}),
   };
 }
@@ -781,7 +785,7 @@ export async function listWithin(
 ) {
   return (
     (await listSearched(query, budget, stats, after)) ??
-    (await listCounted(query, budget, stats, after)) ??
+    (await listCounted(query, budget, stats, after, known)) ??
     (await listPlanned(query, budget, stats, after, known))
   );
 }

@@ -36,9 +36,16 @@ import { scopeCount } from './scope-count';
  * which are the same whichever index served a part (`Position`), so one cursor continues them all.
  */
 
+/** A match of a part: its place in the list's order, and the action where the part's read fetched it. */
+interface Match {
+  at: Position;
+  action?: Action;
+  id: string;
+}
+
 /** One part's matches in order, each with its position, and how far the part is sure of them. */
 interface Part {
-  matches: Array<{ at: Position; action?: Action; id: string }>;
+  matches: Match[];
   totalCount: number;
   exact: boolean;
   /** More matches follow the ones read. */
@@ -82,48 +89,120 @@ function positionOfItem(field: FieldSpec, item: Item): Position {
   });
 }
 
-/** One scope's part: the caller's list within the scope, `window` long, after `after`. */
-async function scopePart(
-  list: ListQuery,
-  scope: Scope,
-  window: number,
-  budget: ReadBudget,
-  stats: ReadStats,
-  after?: Position,
-): Promise<Part> {
+/** One scope's part as the merge reads it: a page at a time, each after the last. */
+interface Stream {
+  scope: Scope;
+  part: Part;
+  /** How many of the part's matches the merge has taken. */
+  taken: number;
+  /** Where the part's next page starts: its last page's cursor (at first, the list's). */
+  next?: Position;
+  /** The part's count from the counters, where they count its shape: then no page counts again. */
+  known?: number;
+  /** The length of its last page; the next is up to twice it. */
+  size: number;
+}
+
+/**
+ * Reads the next `size` matches of a stream's part (places only, where the part's read can give
+ * them: the merged page is fetched once, not once a part), and adds them to it.
+ */
+async function readOn(list: ListQuery, stream: Stream, size: number, budget: ReadBudget, stats: ReadStats) {
   const field = (list.sort ?? DEFAULT_SORT).field;
-  // The counters count most shapes of a part exactly; then a count reads nothing, and a page only its page.
-  const known = await scopeCount(list, scope, stats);
-  if (window === 0 && known !== undefined)
-    return { matches: [], totalCount: known, exact: true, more: false, cut: false };
-  // Places only, where the part's read can give them: the merged page is fetched once, not k pages.
   const result = await positionsOnly(() =>
     listWithin(
-      { ...list, filters: [...list.filters, ...scopeClauses(scope)], skip: 0, limit: window },
+      { ...list, filters: [...list.filters, ...scopeClauses(stream.scope)], skip: 0, limit: size },
       budget,
       stats,
-      after,
-      known,
+      stream.next,
+      stream.known,
     ),
   );
   const matches: Part['matches'] =
     result.positions ??
-    result.actions.map((action) => ({
-      at: positionOfItem(field, toItem(action)),
-      action,
-      id: action.id,
-    }));
+    result.actions.map((action) => ({ at: positionOfItem(field, toItem(action)), action, id: action.id }));
+  stream.part.matches.push(...matches);
+  stream.size = size;
+  stream.next = result.next;
+  stream.part.more = result.next !== undefined;
   // A page shorter than asked with a cursor stopped where the budget did (or an action was deleted
   // since its entry was read): either way it is sure only up to its cursor.
-  const cut = window > 0 && result.next !== undefined && matches.length < window;
-  return {
-    matches,
-    totalCount: known ?? result.totalCount,
-    exact: known !== undefined || result.totalCountRelation === 'eq',
-    more: result.next !== undefined,
-    cut,
-    ...(cut ? { reached: result.next } : {}),
-  };
+  if (size > 0 && result.next !== undefined && matches.length < size) {
+    stream.part.cut = true;
+    stream.part.reached = result.next;
+  }
+  return result;
+}
+
+/** One scope's part, counted, with its first page of `size` matches after `after` read. */
+async function openScope(
+  list: ListQuery,
+  scope: Scope,
+  size: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<Stream> {
+  // The counters count most shapes of a part exactly; then a count reads nothing, and a page only its page.
+  const known = await scopeCount(list, scope, stats);
+  const part: Part = { matches: [], totalCount: known ?? 0, exact: known !== undefined, more: false, cut: false };
+  const stream: Stream = { scope, part, taken: 0, ...(after !== undefined ? { next: after } : {}), known, size };
+  if (size === 0 && known !== undefined) return stream;
+  const result = await readOn(list, stream, size, budget, stats);
+  if (known === undefined) {
+    part.totalCount = result.totalCount;
+    part.exact = result.totalCountRelation === 'eq';
+  }
+  return stream;
+}
+
+/**
+ * Reads the scopes' parts on, a page at a time, until the merge of them (and the caller's own) is
+ * sure of its first `want` matches: a part whose matches read the merge has all taken is read on
+ * (up to twice its last page, never more than the merge still wants) before anything after it is
+ * taken, so k scopes read about the window and a page of each, not k windows. Where a part the
+ * budget cut has no more to give, nothing past it is sure: every part is then sure only up to
+ * where it read.
+ */
+async function readInOrder(
+  list: ListQuery,
+  own: Part,
+  streams: Stream[],
+  want: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+): Promise<void> {
+  const direction = (list.sort ?? DEFAULT_SORT).descending ? -1 : 1;
+  const mine = { part: own, taken: 0 };
+  const left = (s: { part: Part; taken: number }) => s.part.matches.length - s.taken;
+  let stuck = false;
+  for (let taken = 0; taken < want; taken++) {
+    for (const stream of streams.filter((s) => left(s) === 0 && s.part.more && !s.part.cut)) {
+      try {
+        await readOn(list, stream, Math.max(1, Math.min(want - taken, 2 * stream.size)), budget, stats);
+      } catch (error) {
+        if (!(error instanceof BudgetSpent)) throw error;
+        stream.part.cut = true;
+        stream.part.reached = stream.next;
+      }
+    }
+    stuck = streams.some((s) => left(s) === 0 && s.part.cut);
+    if (stuck) break;
+    let next: { part: Part; taken: number } | undefined;
+    for (const s of [mine, ...streams]) {
+      const head = s.part.matches[s.taken];
+      if (head && (!next || direction * comparePositions(head.at, (next.part.matches[next.taken] as Match).at) < 0))
+        next = s;
+    }
+    if (!next) break;
+    next.taken++;
+  }
+  if (!stuck) return;
+  for (const stream of streams) {
+    if (stream.part.cut || !stream.part.more) continue;
+    stream.part.cut = true;
+    stream.part.reached = stream.next;
+  }
 }
 
 /** Every entry of one partition of an index of a person (`by-owner`, `by-assignee`). */
@@ -213,9 +292,14 @@ export async function listScoped(
   const window = list.limit === 0 ? 0 : list.skip + list.limit;
   // The caller's own first: they are few, and a list must never lose them to a budget its scopes spent.
   const own = await ownPart(list, scopes, personId, budget, stats, after);
-  const parts = [own];
-  for (const scope of scopes.filter((s) => scopeMayMatch(list, s)))
-    parts.push(await scopePart(list, scope, window, budget, stats, after));
+  const live = scopes.filter((s) => scopeMayMatch(list, s));
+  // A first page of each scope's part sized so that together they hold about the window.
+  const first = window === 0 ? 0 : Math.min(window, Math.ceil(window / Math.max(1, live.length)) + 1);
+  const streams: Stream[] = [];
+  for (const scope of live) streams.push(await openScope(list, scope, first, budget, stats, after));
+  // The merge takes the window's matches; whether more follow, each part's last page says.
+  if (window > 0) await readInOrder(list, own, streams, window, budget, stats);
+  const parts = [own, ...streams.map((s) => s.part)];
   // Where every cut part is sure of its matches: the merged page stops at the nearest such place.
   const cuts = parts.filter((p) => p.cut);
   const unsure = cuts.some((p) => p.reached === undefined);
