@@ -28,8 +28,11 @@ export interface QuotaCover {
   more(want: number): Promise<number>;
   /** The least it asks for at a time (what it held at admission). */
   step: number;
-  /** The quota gave less than was asked: nothing more is to be had. */
-  exhausted?: boolean;
+  /**
+   * The quota, not the budget, gave less than was asked (at admission or since): nothing more is
+   * to be had. The holder's flag (`QuotaState.cut`): a reservation its allowance capped is not it.
+   */
+  readonly exhausted: boolean;
   /** A reservation under way, which the others wait for. */
   growing?: Promise<void>;
 }
@@ -63,9 +66,7 @@ export function listReadAllowance(): number {
  * of its page is a 429 (retry when the window refills), never the 400 of a skip past the budget.
  */
 export function quotaStopsReads(): boolean {
-  const usage = current.getStore();
-  if (!usage) return false;
-  return Boolean(usage.quota?.exhausted) || (usage.allowance ?? Infinity) < getConfig().listReadBudget;
+  return current.getStore()?.quota?.exhausted === true;
 }
 
 /**
@@ -86,9 +87,10 @@ export async function coverReads(want: number): Promise<number> {
     const short = quota.promised + want - quota.covered;
     if (short <= 0 || quota.exhausted) break;
     const asked = Math.max(short, quota.step);
+    let got = 0;
     quota.growing = quota.more(asked).then(
-      (got) => {
-        if (got < asked) quota.exhausted = true;
+      (n) => {
+        got = n;
         quota.growing = undefined;
       },
       (error: unknown) => {
@@ -97,6 +99,8 @@ export async function coverReads(want: number): Promise<number> {
       },
     );
     await quota.growing;
+    // Less than asked: the quota (`exhausted`) or the allowance has no more to give this request.
+    if (got < asked) break;
   }
   const covered = Math.max(0, Math.min(want, quota.covered - quota.promised));
   quota.promised += covered;

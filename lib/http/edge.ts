@@ -200,6 +200,9 @@ const quotaCheck = (reads: boolean): Middleware => ({
         get covered() {
           return state.reserved;
         },
+        get exhausted() {
+          return state.cut;
+        },
         step: Math.max(1, state.reserved),
         promised: 0,
         more: (want) => reserveMore(state, want),

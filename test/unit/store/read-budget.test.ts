@@ -7,21 +7,28 @@ import { enterUsage } from '../../../lib/usage';
  * 15 concurrent `limit=1` lists met 429s. A budget's grants are now covered by the quota a slice
  * at a time (`coverReads`); a quota of `left` entries stands in for the table's window here.
  */
-function metered(slice: number, left: number) {
+function metered(slice: number, left: number, allowance = Number.POSITIVE_INFINITY) {
   const asked: number[] = [];
   let remaining = left - slice;
   let covered = slice;
+  let cut = false;
   const usage = enterUsage();
   usage.quota = {
     get covered() {
       return covered;
     },
+    get exhausted() {
+      return cut;
+    },
     step: slice,
     promised: 0,
+    // As `reserveMore` does: never past the request's allowance; the quota's shortfall is the cut.
     more: async (want) => {
       asked.push(want);
       await new Promise((r) => setTimeout(r, 1));
-      const got = Math.max(0, Math.min(want, remaining));
+      const ask = Math.max(0, Math.min(want, allowance - covered));
+      const got = Math.min(ask, remaining);
+      if (got < ask) cut = true;
       remaining -= got;
       covered += got;
       return got;
@@ -66,6 +73,23 @@ describe('a read budget within a metered request', () => {
     expect(budget.limit).toBe(60);
     budget.settle(30, 30);
     budget.settle(30, 30);
+    expect(await budget.take(5)).toBe(0);
+  });
+
+  it('a list that reads up to its own allowance is not cut by the quota (its skip stays a 400, not a 429)', async () => {
+    // The last slice asked for (a step, 40) passes the allowance's last 20: the allowance, not
+    // the quota, gave less. Counting that as the quota's cut made a skip past the budget a 429.
+    const { asked, quota } = metered(40, 1_000_000, 100);
+    const budget = new ReadBudget(100);
+    expect(await budget.take(30)).toBe(30);
+    expect(await budget.take(50)).toBe(50);
+    expect(await budget.take(20)).toBe(20);
+    expect(asked).toEqual([40, 40]);
+    expect(quota.covered).toBe(100);
+    expect(quota.exhausted).toBe(false);
+    budget.settle(30, 30);
+    budget.settle(50, 50);
+    budget.settle(20, 20);
     expect(await budget.take(5)).toBe(0);
   });
 
