@@ -233,10 +233,11 @@ export function ActionList({ view }: { view: ListView }) {
         <button type="button" disabled={!previous} onClick={() => previous && go(previous)}>
           Previous page
         </button>
+        {/* While a new sort or filter loads, the cursor shown is the last list's: no next page from it. */}
         <button
           type="button"
-          disabled={!page?.nextCursor}
-          onClick={() => page?.nextCursor && go(nextPage(params, page.nextCursor))}
+          disabled={loading || !page?.nextCursor}
+          onClick={() => !loading && page?.nextCursor && go(nextPage(params, page.nextCursor))}
         >
           Next page
         </button>
