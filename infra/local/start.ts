@@ -98,10 +98,21 @@ let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  void stack.close().then(() => {
-    unlock();
-    process.exit(0);
-  });
+  // Each step is printed, so a stop that hangs or fails says where (a test's output shows it).
+  const started = Date.now();
+  console.log('Stopping...');
+  stack.close().then(
+    () => {
+      unlock();
+      console.log(`Stopped in ${Date.now() - started} ms.`);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      console.error('Could not stop cleanly:', error instanceof Error ? error.message : error);
+      unlock();
+      process.exit(1);
+    },
+  );
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
