@@ -695,7 +695,7 @@ export interface components {
             uploadedBy: components["schemas"]["Person"];
             uploadedAt: string;
             /**
-             * @description The malware scan when the file was attached: `not-scanned` where no scanner runs, `pending`, `clean` or `threat`. Downloads check the current result.
+             * @description The malware scan: `not-scanned` where no scanner runs; `pending` until the scanner's verdict is recorded (history entry `attachment-scanned`), then `clean` or `threat`. Downloads of a `pending` file check the scanner's current result themselves.
              * @enum {string}
              */
             scan: "not-scanned" | "pending" | "clean" | "threat";
@@ -712,10 +712,10 @@ export interface components {
             /** @description Versions run 1, 2, 3... with no gaps */
             version: number;
             /**
-             * @description Each entry is also published as an event: ActionCreated (`created`), ActionUpdated (`updated`), ActionDeleted (`deleted`), ActionCommented (`commented`), ActionCommentEdited (`comment-edited`), ActionCommentDeleted (`comment-deleted`), ActionEndorsed (`endorsed`), ActionEndorsementWithdrawn (`endorsement-withdrawn`), ActionDueSoon (`due-soon`), ActionOverdue (`overdue`), ActionEscalated (`escalated`), ActionAttachmentAdded (`attachment-added`), ActionAttachmentRemoved (`attachment-removed`). The due-date reminders (`due-soon`, `overdue`, `escalated`) are written by the service (actor `system`), once per dueAt value.
+             * @description Each entry is also published as an event: ActionCreated (`created`), ActionUpdated (`updated`), ActionDeleted (`deleted`), ActionCommented (`commented`), ActionCommentEdited (`comment-edited`), ActionCommentDeleted (`comment-deleted`), ActionEndorsed (`endorsed`), ActionEndorsementWithdrawn (`endorsement-withdrawn`), ActionDueSoon (`due-soon`), ActionOverdue (`overdue`), ActionEscalated (`escalated`), ActionAttachmentAdded (`attachment-added`), ActionAttachmentRemoved (`attachment-removed`), ActionAttachmentScanned (`attachment-scanned`). The due-date reminders (`due-soon`, `overdue`, `escalated`) are written by the service (actor `system`), once per dueAt value; so is `attachment-scanned`, when the malware scan of an uploaded file ends in a verdict.
              * @enum {string}
              */
-            type: "created" | "updated" | "deleted" | "commented" | "comment-edited" | "comment-deleted" | "endorsed" | "endorsement-withdrawn" | "due-soon" | "overdue" | "escalated" | "attachment-added" | "attachment-removed";
+            type: "created" | "updated" | "deleted" | "commented" | "comment-edited" | "comment-deleted" | "endorsed" | "endorsement-withdrawn" | "due-soon" | "overdue" | "escalated" | "attachment-added" | "attachment-removed" | "attachment-scanned";
             actor: components["schemas"]["Person"];
             time: string;
             /** @description For `updated`: exactly the fields that changed */
@@ -734,18 +734,23 @@ export interface components {
             };
             /** @description For the reminders (`due-soon`, `overdue`, `escalated`): the dueAt they are about */
             dueAt?: string;
-            /** @description For `attachment-added` and `attachment-removed`: which uploaded file */
+            /** @description For `attachment-added`, `attachment-removed` and `attachment-scanned` (written by the service, actor `system`, when the malware scan of the file ends in a verdict): which uploaded file */
             attachment?: {
                 id: string;
                 name: string;
                 contentType: string;
                 size: number;
+                /**
+                 * @description For `attachment-scanned`: the malware scanner's verdict
+                 * @enum {string}
+                 */
+                scan?: "clean" | "threat";
             };
         };
         Webhook: {
             id: string;
             url: string;
-            /** @description Event types, or ["*"] for all: ActionCreated, ActionUpdated, ActionDeleted, ActionCommented, ActionCommentEdited, ActionCommentDeleted, ActionEndorsed, ActionEndorsementWithdrawn, ActionDueSoon, ActionOverdue, ActionEscalated, ActionAttachmentAdded, ActionAttachmentRemoved */
+            /** @description Event types, or ["*"] for all: ActionCreated, ActionUpdated, ActionDeleted, ActionCommented, ActionCommentEdited, ActionCommentDeleted, ActionEndorsed, ActionEndorsementWithdrawn, ActionDueSoon, ActionOverdue, ActionEscalated, ActionAttachmentAdded, ActionAttachmentRemoved, ActionAttachmentScanned */
             events: string[];
             description: string;
             enabled: boolean;

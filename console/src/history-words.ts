@@ -67,10 +67,6 @@ function fileInWords(file: { name?: string; contentType?: string } | undefined):
 
 export function historyInWords(entry: HistoryEntry): string {
   const who = entry.actor.name;
-  // Section 15's entries, read wider than the generated type until openapi.json documents them.
-  const evidence = entry as { type: string; attachment?: { name?: string; contentType?: string } };
-  if (evidence.type === 'attachment-added') return `${who} added ${fileInWords(evidence.attachment)}`;
-  if (evidence.type === 'attachment-removed') return `${who} removed ${fileInWords(evidence.attachment)}`;
   switch (entry.type) {
     case 'created':
       return `${who} created the action`;
@@ -99,10 +95,13 @@ export function historyInWords(entry: HistoryEntry): string {
       return 'Overdue';
     case 'escalated':
       return 'Escalated';
-    // Placeholders until the console's evidence screens (issue 38, item 6) word them.
     case 'attachment-added':
-      return `${who} added ${entry.attachment?.name ?? 'a file'}`;
+      return `${who} added ${fileInWords(entry.attachment)}`;
     case 'attachment-removed':
-      return `${who} removed ${entry.attachment?.name ?? 'a file'}`;
+      return `${who} removed ${fileInWords(entry.attachment)}`;
+    case 'attachment-scanned':
+      return entry.attachment?.scan === 'threat'
+        ? `The malware scan found a threat in ${fileInWords(entry.attachment)}; it is never served`
+        : `The malware scan found no threat in ${fileInWords(entry.attachment)}`;
   }
 }

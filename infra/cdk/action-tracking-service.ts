@@ -42,11 +42,14 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../../lib/api-docs/docs-assets';
+import { SCAN_RESULT_DETAIL_TYPE } from '../../lib/evidence/scan-results';
+import { ATTACHMENTS_PREFIX } from '../../lib/http/evidence-routes';
 import {
   EDGE_ACCESS,
   fallbackRoute,
   ingestFunction,
   routes,
+  scanResultFunction,
   streamFunction,
   sweepFunction,
   type TableAccess,
@@ -246,6 +249,7 @@ export class ActionTrackingService extends Construct {
     this.eventsDeadLetterQueue = this.addEventPublisher(props);
     ({ webhookDeadLetterQueue: this.webhookDeadLetterQueue, webhookQueue: this.webhookQueue } =
       this.addWebhooks(props));
+    if (this.evidence.malwareProtectionPlan) this.addScanResults();
     if (props.notificationsFrom) this.notifications = this.addNotifications(props, reminderInterval);
     this.addAlarms(props);
   }
@@ -593,6 +597,27 @@ export class ActionTrackingService extends Construct {
       targets: [new LambdaFunction(webhookSweep.function, { retryAttempts: 0 })],
     });
     return { webhookDeadLetterQueue, webhookQueue };
+  }
+
+  /**
+   * GuardDuty's malware scan results for the evidence bucket's attached files, from the account's
+   * default bus (where GuardDuty publishes them), to the function that records each verdict on its
+   * attachment. A failed run is retried by EventBridge for up to a day; its errors raise the
+   * function's alarm like any other's.
+   */
+  private addScanResults(): void {
+    const { bucket } = this.evidence;
+    const record = this.handlerFunction(scanResultFunction.handler, scanResultFunction.access);
+    record.function.addEnvironment('EVIDENCE_BUCKET', bucket.bucketName);
+    new Rule(this, 'ScanResults', {
+      description: "GuardDuty's malware scan results for attached files, recorded on their attachments",
+      eventPattern: {
+        source: ['aws.guardduty'],
+        detailType: [SCAN_RESULT_DETAIL_TYPE],
+        detail: { s3ObjectDetails: { bucketName: [bucket.bucketName], objectKey: [{ prefix: ATTACHMENTS_PREFIX }] } },
+      },
+      targets: [new LambdaFunction(record.function, { retryAttempts: 20, maxEventAge: Duration.hours(24) })],
+    });
   }
 
   /** Alarms: any 5xx, any function error or throttle, any table throttle, anything dead-lettered. */

@@ -43,7 +43,7 @@ export const uploadedAttachmentSchema = z
     uploadedAt: z.string(),
     scan: z.enum(['not-scanned', 'pending', 'clean', 'threat']).openapi({
       description:
-        'The malware scan when the file was attached: `not-scanned` where no scanner runs, `pending`, `clean` or `threat`. Downloads check the current result.',
+        "The malware scan: `not-scanned` where no scanner runs; `pending` until the scanner's verdict is recorded (history entry `attachment-scanned`), then `clean` or `threat`. Downloads of a `pending` file check the scanner's current result themselves.",
     }),
   })
   .openapi('UploadedAttachment');
@@ -58,7 +58,7 @@ export const historyEntrySchema = z
         .map(([type, event]) => `${event} (\`${type}\`)`)
         .join(
           ', ',
-        )}. The due-date reminders (\`due-soon\`, \`overdue\`, \`escalated\`) are written by the service (actor \`system\`), once per dueAt value.`,
+        )}. The due-date reminders (\`due-soon\`, \`overdue\`, \`escalated\`) are written by the service (actor \`system\`), once per dueAt value; so is \`attachment-scanned\`, when the malware scan of an uploaded file ends in a verdict.`,
     }),
     actor: person,
     time: z.string(),
@@ -82,9 +82,20 @@ export const historyEntrySchema = z
       .optional()
       .openapi({ description: 'For the reminders (`due-soon`, `overdue`, `escalated`): the dueAt they are about' }),
     attachment: z
-      .object({ id: z.string(), name: z.string(), contentType: z.string(), size: z.number().int() })
+      .object({
+        id: z.string(),
+        name: z.string(),
+        contentType: z.string(),
+        size: z.number().int(),
+        scan: z.enum(['clean', 'threat']).optional().openapi({
+          description: "For `attachment-scanned`: the malware scanner's verdict",
+        }),
+      })
       .optional()
-      .openapi({ description: 'For `attachment-added` and `attachment-removed`: which uploaded file' }),
+      .openapi({
+        description:
+          'For `attachment-added`, `attachment-removed` and `attachment-scanned` (written by the service, actor `system`, when the malware scan of the file ends in a verdict): which uploaded file',
+      }),
   })
   .openapi('HistoryEntry');
 

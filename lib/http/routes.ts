@@ -157,6 +157,12 @@ export const streamFunction = {
   access: ['GetItem', 'DeleteItem', 'BatchWriteItem'],
 } as const satisfies { handler: string; access: readonly TableAccess[] };
 
+/**
+ * Records GuardDuty's malware scan verdicts on attached files (contract section 15), run by a rule
+ * on the account's default bus: reads the action and writes the change as every change is written.
+ */
+export const scanResultFunction = { handler: 'recordScanResults', access: WRITE } as const;
+
 /** What delivering webhooks does to the table: subscriptions, deliveries and the attempts due. */
 const DELIVER: readonly TableAccess[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'];
 
@@ -178,6 +184,7 @@ export const functionHandlers: readonly string[] = [
     ingestFunction.handler,
     streamFunction.handler,
     sweepFunction.handler,
+    scanResultFunction.handler,
     webhookFunctions.deliver.handler,
     webhookFunctions.sweep.handler,
     ...Object.values(notificationFunctions).map((f) => f.handler),

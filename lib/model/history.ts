@@ -20,7 +20,8 @@ export type HistoryType =
   | 'overdue'
   | 'escalated'
   | 'attachment-added'
-  | 'attachment-removed';
+  | 'attachment-removed'
+  | 'attachment-scanned';
 
 export type Changes = Record<string, { before: unknown; after: unknown }>;
 
@@ -39,8 +40,11 @@ export interface HistoryEntry {
   comment?: { id: string; author?: Person; text?: string };
   /** For the reminder types (`due-soon`, `overdue`, `escalated`): the `dueAt` the reminder is about. */
   dueAt?: string;
-  /** For `attachment-added` and `attachment-removed`: which uploaded file (section 15). */
-  attachment?: { id: string; name: string; contentType: string; size: number };
+  /**
+   * For the attachment types: which uploaded file (section 15); for `attachment-scanned`, written
+   * by the service (actor `system`) when the malware scanner's verdict arrives, also that verdict.
+   */
+  attachment?: { id: string; name: string; contentType: string; size: number; scan?: 'clean' | 'threat' };
 }
 
 /** A stored entry also keeps the action as it was created or deleted, for the event. */
@@ -77,4 +81,5 @@ export const eventTypeOf: Record<HistoryType, string> = {
   escalated: 'ActionEscalated',
   'attachment-added': 'ActionAttachmentAdded',
   'attachment-removed': 'ActionAttachmentRemoved',
+  'attachment-scanned': 'ActionAttachmentScanned',
 };

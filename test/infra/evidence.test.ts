@@ -84,6 +84,29 @@ describe('evidence in AWS', () => {
     expect(offEnvironment.MALWARE_SCAN).toBe('false');
   }, 120_000);
 
+  it("GuardDuty's scan results for this bucket's attached files reach the function that records them; none without a scanner", () => {
+    const scanResults = (synthesized: typeof deployed) =>
+      synthesized
+        .ofType('AWS::Events::Rule')
+        .map(([, r]) => r.Properties)
+        .filter((r) => r.EventPattern?.source?.includes('aws.guardduty'));
+    const rules = scanResults(deployed);
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]!;
+    // GuardDuty publishes on the account's default bus: the rule names no bus of its own.
+    expect(rule.EventBusName).toBeUndefined();
+    expect(rule.EventPattern['detail-type']).toEqual(['GuardDuty Malware Protection Object Scan Result']);
+    const object = rule.EventPattern.detail.s3ObjectDetails;
+    expect(object.bucketName.map(render)).toEqual([bucketId]);
+    expect(object.objectKey).toEqual([{ prefix: 'attachments/' }]);
+    const record = service.functions.recordScanResults!;
+    expect(render(rule.Targets[0].Arn)).toBe(`${deployed.id(record.function)}.Arn`);
+    expect(rule.Targets[0].RetryPolicy).toMatchObject({ MaximumRetryAttempts: 20 });
+    // It writes the verdict to the table and reads nothing of the bucket.
+    expect(bucketStatements().recordScanResults).toEqual([]);
+    expect(scanResults(synthesize({ malwareScan: false }))).toEqual([]);
+  }, 120_000);
+
   it('only the evidence functions may touch the bucket, each exactly the calls its route lists, on its prefix', () => {
     const byHandler = bucketStatements();
     const expected = Object.fromEntries(evidenceRoutes.map((r) => [r.handler, r.storage]));

@@ -6,6 +6,7 @@ import {
   fallbackRoute,
   ingestFunction,
   routes,
+  scanResultFunction,
   streamFunction,
   sweepFunction,
   type TableAccess,
@@ -39,6 +40,7 @@ const declared = new Map<string, { access: readonly TableAccess[]; publishes: bo
   [ingestFunction.handler, { access: ingestFunction.access, publishes: false }],
   [streamFunction.handler, { access: streamFunction.access, publishes: true }],
   [sweepFunction.handler, { access: sweepFunction.access, publishes: false }],
+  [scanResultFunction.handler, { access: scanResultFunction.access, publishes: false }],
   [webhookFunctions.deliver.handler, { access: webhookFunctions.deliver.access, publishes: false }],
   [webhookFunctions.sweep.handler, { access: webhookFunctions.sweep.access, publishes: false }],
 ]);
@@ -76,7 +78,7 @@ const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
 ];
 
 describe('the functions', () => {
-  it('are one per handler of lib/http/routes.ts, the fallback, ingest, the stream consumer, the sweep and webhook delivery', () => {
+  it('are one per handler of lib/http/routes.ts, the fallback, ingest, the stream consumer, the sweep, scan results and webhook delivery', () => {
     expect(Object.keys(deployed.service.functions).sort()).toEqual([...declared.keys()].sort());
     const [ours, others] = partition(deployed.ofType('AWS::Lambda::Function'), ([, fn]) =>
       String(fn.Properties.Description).startsWith('functions/'),
@@ -139,6 +141,8 @@ describe('the functions', () => {
         'USER_POOL_CLIENT_ID',
         'USER_POOL_ID',
         ...(evidence ? ['EVIDENCE_BUCKET', 'MALWARE_SCAN', 'SERVE_UNSCANNED'] : []),
+        // The scan results it records are this bucket's only.
+        ...(handler === scanResultFunction.handler ? ['EVIDENCE_BUCKET'] : []),
       ].sort(),
     );
     expect(variables).toMatchObject({

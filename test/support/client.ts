@@ -19,13 +19,16 @@ export const dataDir = () => own?.dataDir ?? inject('dataDir');
  * producers. A file whose subject is the whole stack (the change feed every write joins, webhook
  * subscriptions that hear every event) calls this at its top level instead: from its `beforeAll`
  * on, every helper here talks to a stack of its own (its own table, with its own stream, on its
- * worker's DynamoDB Local: test/support/worker-engine.ts), started once for the file. Its issuer keys are the shared stack's, so users made before it started
- * still sign in.
+ * worker's DynamoDB Local: test/support/worker-engine.ts), started once for the file, with the
+ * settings `environment` adds. Its issuer keys are the shared stack's, so users made before it
+ * started still sign in.
  */
-export function useOwnStack(): void {
+export function useOwnStack(environment: Record<string, string> = {}): void {
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'actions-own-stack-'));
     for (const file of ['issuer-key.json', 'jwks.json']) copyFileSync(join(inject('dataDir'), file), join(dir, file));
+    // Settings of its own (read once, when the stack starts in this file's process).
+    Object.assign(process.env, environment);
     // Loaded here, not at the top: only the few files that ask for a stack of their own pay for it.
     const { startLocalStack } = await import('../../infra/local/stack');
     own = await startLocalStack({ dataDir: dir, store: 'memory', port: 0 });

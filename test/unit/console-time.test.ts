@@ -92,6 +92,12 @@ describe('console people and problems', () => {
       'Ann Lee removed the file permit.pdf',
     );
     expect(evidence('attachment-added')).toBe('Ann Lee added a file');
+    expect(evidence('attachment-scanned', { name: 'guard.jpg', contentType: 'image/jpeg', scan: 'clean' })).toBe(
+      'The malware scan found no threat in a photo, guard.jpg',
+    );
+    expect(evidence('attachment-scanned', { name: 'permit.pdf', contentType: 'application/pdf', scan: 'threat' })).toBe(
+      'The malware scan found a threat in the file permit.pdf; it is never served',
+    );
   });
 
   it('turns any error into a problem: the API’s own, or one named by the status', () => {
