@@ -1,8 +1,8 @@
 import { evaluate, type ListedAction } from '../contract/oracle';
 import type { Action } from '../lib/model/action';
 import { toView } from '../lib/model/view';
-import type { ReadStats } from '../lib/store/query/list';
-import { scanActions } from '../lib/store/query/scan';
+import type { ReadStats } from '../lib/store/list/list';
+import { scanActions } from '../lib/store/list/scan';
 
 /**
  * The naive list the benchmark measures against: a Scan of the whole base table (actions,

@@ -1,5 +1,5 @@
 import { type CountedField, counterKey, readCount } from '../lib/store/counters/counters';
-import { scanEvery } from '../lib/store/query/scan';
+import { scanEvery } from '../lib/store/list/scan';
 import { attr, filterKey, itemKind } from '../lib/store/table';
 
 /**

@@ -4,7 +4,7 @@ import { issueToken } from '../../infra/local/issuer';
 import { startSeededStack } from '../../infra/local/seeded';
 import type { LocalStack } from '../../infra/local/stack';
 import { toView } from '../../lib/model/view';
-import { scanActions } from '../../lib/store/query/scan';
+import { scanActions } from '../../lib/store/list/scan';
 import { seedActions } from '../../scripts/seed-data';
 import { type CallOptions, call, q } from '../support/client';
 

@@ -5,8 +5,8 @@ import type { LocalStack } from '../../infra/local/stack';
 import { parseListQuery } from '../../lib/filter/query';
 import { listed, type Role, type Scope, type Viewer } from '../../lib/model/access';
 import { type Action, type Location, locationFields } from '../../lib/model/action';
-import { listActions, type Position } from '../../lib/store/query/list';
-import { listVisible } from '../../lib/store/query/scoped';
+import { listActions, type Position } from '../../lib/store/list/list';
+import { listVisible } from '../../lib/store/list/scoped';
 import { seedActions } from '../../scripts/seed-data';
 import { type CallOptions, call, expectProblem } from '../support/client';
 

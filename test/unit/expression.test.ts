@@ -9,7 +9,7 @@ import {
   expressionLimits,
   filterExpression,
   Placeholders,
-} from '../../lib/store/query/expression';
+} from '../../lib/store/list/expression';
 
 const field = (name: string) => fieldsByName.get(name) as FieldSpec;
 

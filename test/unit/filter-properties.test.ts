@@ -4,8 +4,8 @@ import { nextMillisecond, parseDateTime, parseDay } from '../../lib/dates';
 import { ValidationError } from '../../lib/errors';
 import { fields } from '../../lib/filter/fields';
 import { type Clause, type ListQuery, parseListQuery, queryLimits, splitList } from '../../lib/filter/query';
-import { expressionLimits, filterExpression, Placeholders } from '../../lib/store/query/expression';
-import { type IndexRead, plan } from '../../lib/store/query/plan';
+import { expressionLimits, filterExpression, Placeholders } from '../../lib/store/list/expression';
+import { type IndexRead, plan } from '../../lib/store/list/plan';
 import { attr, everythingPartitions, filterKey, indexes, lowerKey } from '../../lib/store/table';
 
 /**

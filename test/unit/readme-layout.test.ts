@@ -32,6 +32,6 @@ describe('the README layout', () => {
 
   it('fails for a folder it does not name', () => {
     expect(named('lib/no-such-capability')).toBe(false);
-    expect(named('lib/store/query')).toBe(true);
+    expect(named('lib/store/list')).toBe(true);
   });
 });

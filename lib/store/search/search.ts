@@ -1,7 +1,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../client';
 import type { Item } from '../item';
-import { BudgetSpent } from '../query/budget';
+import { BudgetSpent } from '../list/budget';
 import { attr, filterKey, itemKind, lowerKey } from '../table';
 import { probeGrams, RUN_SEPARATOR, searchable } from './grams';
 import { pendingPartitions, postingPartition, type SearchField, searchAttr, searchFields } from './keys';
@@ -28,7 +28,7 @@ import { pendingPartitions, postingPartition, type SearchField, searchAttr, sear
  * removed the delete's mark: the deleted action was found.
  */
 
-/** Reads one page of a query under the list's budget (`lib/store/query/list.ts`), `BudgetSpent` when it is gone. */
+/** Reads one page of a query under the list's budget (`lib/store/list/list.ts`), `BudgetSpent` when it is gone. */
 export type PageReader = (
   input: QueryCommandInput,
   want: number,

@@ -6,9 +6,9 @@ import { listReadAllowance, recordIndexEntries } from '../../usage';
 import { batchGet } from '../batch';
 import { MAX_SORT_KEY_BYTES, tableName } from '../client';
 import { historyEntryFrom, type Item } from '../item';
-import { ReadBudget } from '../query/budget';
-import { Placeholders } from '../query/expression';
-import { mergeInOrder, newStats, type ReadStats } from '../query/list';
+import { ReadBudget } from '../list/budget';
+import { Placeholders } from '../list/expression';
+import { mergeInOrder, newStats, type ReadStats } from '../list/list';
 import { attr, feedPartitions, indexes } from '../table';
 
 /**

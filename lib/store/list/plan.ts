@@ -57,7 +57,7 @@ export interface Plan {
    * `entries` is a count, not a guess: the counters know every value the key condition names
    * and no key range narrows the read. Only an exact figure may refuse a list before it reads;
    * a guess (the share a date range keeps) never lets it read more than the budget either,
-   * since every read stops when the budget runs out (`lib/store/query/budget.ts`).
+   * since every read stops when the budget runs out (`lib/store/list/budget.ts`).
    */
   exact: boolean;
   /**
