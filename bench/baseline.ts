@@ -1,7 +1,7 @@
 import { evaluate, type ListedAction } from '../contract/oracle';
 import type { Action } from '../lib/model/action';
 import { toView } from '../lib/model/view';
-import type { ReadStats } from '../lib/store/list/list';
+import type { ReadStats } from '../lib/store/list/result';
 import { scanActions } from '../lib/store/list/scan';
 
 /**

@@ -19,7 +19,7 @@ import { requireEvidence } from '../model/evidence';
 import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from '../model/validation';
 import { toView } from '../model/view';
 import { type GuardedWrite, getAction as getStored, mutate, putNewAction } from '../store/actions/writes';
-import type { Position } from '../store/list/list';
+import type { Position } from '../store/list/result';
 import { listVisible } from '../store/list/scoped';
 
 /**

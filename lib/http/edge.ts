@@ -18,8 +18,8 @@ import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from '../
 import type { Viewer } from '../model/access';
 import type { Person } from '../model/action';
 import { loadCursorKey } from '../store/cursor-key';
-import { rememberCaller } from '../store/people';
 import { BudgetSpent, readsForPage } from '../store/list/budget';
+import { rememberCaller } from '../store/people';
 import { enterUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
 import { admit, charge, type QuotaState, quotaHeaders, readsSpent, reserveMore } from './quotas';

@@ -19,7 +19,7 @@ import {
  * which value of an action it holds, whether it is counted, which index serves an equality on it
  * and which ordered index its sort reads, and how those index keys are composed from it. The
  * item mapping (`item.ts`), where filters look (`fields.ts`), the planner's tables (`plan.ts`),
- * the counted fields (`counters.ts`) and the refused list's advice (`list.ts`) are derived from
+ * the counted fields (`counters.ts`) and the refused list's advice (`list/planned.ts`) are derived from
  * it, and the index definitions themselves are `indexes` in `table.ts` (deployed: their names
  * never change). `satisfies Record<FieldName, …>` makes a field declared on one side only a
  * compile error.

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { send, tableName } from './client';
 import type { Item } from './item';
-import type { ReadStats } from './list/list';
+import type { ReadStats } from './list/result';
 import { attr, indexes, reminderPartitions } from './table';
 
 /**

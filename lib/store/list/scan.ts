@@ -3,7 +3,7 @@ import type { Action } from '../../model/action';
 import { getDocumentClient, tableName } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
 import { attr, itemKind } from '../table';
-import type { ReadStats } from './list';
+import type { ReadStats } from './result';
 
 /**
  * Every item of the table, read by one Scan split into many parallel segments, with what it

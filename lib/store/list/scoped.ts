@@ -10,19 +10,12 @@ import { type Item, toItem, valueAt } from '../item';
 import { attr, type IndexDefinition, indexes, locationKeys } from '../table';
 import { BudgetSpent, ReadBudget } from './budget';
 import { clauseHolds, Placeholders } from './expression';
-import {
-  comparePositions,
-  fetchActions,
-  type ListResult,
-  listWithin,
-  newStats,
-  type Position,
-  positionOf,
-  positionsOnly,
-  query,
-  type ReadStats,
-} from './list';
+import { listWithin } from './list';
+import { readPage } from './merge';
 import { DEFAULT_SORT } from './plan';
+import { comparePositions, positionOf } from './positions';
+import { fetchActions } from './reads';
+import { type ListResult, newStats, type Position, positionsOnly, type ReadStats } from './result';
 import { scopeCount } from './scope-count';
 
 /**
@@ -224,7 +217,7 @@ async function readPerson(
       ExpressionAttributeValues: p.values,
       ...(startKey ? { ExclusiveStartKey: startKey } : {}),
     };
-    const page = await query(input, 1000, budget, stats);
+    const page = await readPage(input, 1000, budget, stats);
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);

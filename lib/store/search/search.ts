@@ -28,7 +28,7 @@ import { pendingPartitions, postingPartition, type SearchField, searchAttr, sear
  * removed the delete's mark: the deleted action was found.
  */
 
-/** Reads one page of a query under the list's budget (`lib/store/list/list.ts`), `BudgetSpent` when it is gone. */
+/** Reads one page of a query under the list's budget (`lib/store/list/merge.ts`), `BudgetSpent` when it is gone. */
 export type PageReader = (
   input: QueryCommandInput,
   want: number,

@@ -8,7 +8,8 @@ import { MAX_SORT_KEY_BYTES, tableName } from '../client';
 import { historyEntryFrom, type Item } from '../item';
 import { ReadBudget } from '../list/budget';
 import { Placeholders } from '../list/expression';
-import { mergeInOrder, newStats, type ReadStats } from '../list/list';
+import { mergeInOrder } from '../list/merge';
+import { newStats, type ReadStats } from '../list/result';
 import { attr, feedPartitions, indexes } from '../table';
 
 /**

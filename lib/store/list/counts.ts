@@ -1,0 +1,92 @@
+import type { Clause, ListQuery } from '../../filter/query';
+import { settleAll as all } from '../client';
+import {
+  byOverdue,
+  byStatus,
+  type CountedField,
+  isCounted,
+  pairedFields,
+  readCount,
+  readCounts,
+  statusPair,
+} from '../counters/counters';
+import { MAX_MERGED_VALUES } from './counted';
+import type { Sizes } from './plan';
+import type { ReadStats } from './result';
+
+/** What the counters say about a list: the sizes the planner estimates with, and exact totals. */
+
+/** What the counters say about the fields a query names, for the planner's estimates. */
+export async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
+  const sizes: Sizes = { total: await readCount('all', '', stats), values: {} };
+  const lookups: Array<Promise<void>> = [];
+  for (const clause of query.filters) {
+    const field = clause.field.name;
+    if (!isCounted(field) || (clause.op !== '=' && clause.op !== '~')) continue;
+    if (clause.type === 'boolean' && clause.values[0] !== true) continue;
+    const values = [...new Set((clause.values as Array<string | number>).map(String))];
+    if (values.length > MAX_MERGED_VALUES) continue;
+    const known: Record<string, number> = sizes.values[field] ?? {};
+    sizes.values[field] = known;
+    for (const value of values) {
+      lookups.push(
+        readCount(field, value, stats).then((n) => {
+          known[value] = n;
+        }),
+      );
+    }
+  }
+  await all(lookups);
+  return sizes;
+}
+
+/**
+ * The exact count of a list of one clause on a counted field, from the counters alone (about a
+ * read unit a value, and no index entry): `=` and `~` a sum of values, `!` the total less the
+ * value, `overdue=false` the total less the overdue. `undefined` for any other list.
+ */
+export async function countedTotal(query: ListQuery, stats: ReadStats): Promise<number | undefined> {
+  if (query.filters.length === 2) return pairedTotal(query.filters as [Clause, Clause], stats);
+  if (query.filters.length !== 1) return undefined;
+  const clause = query.filters[0] as Clause;
+  const field = clause.field.name;
+  if (!isCounted(field)) return undefined;
+  if (clause.type === 'boolean') {
+    const overdue = await readCount(field, 'true', stats);
+    return clause.values[0] ? overdue : (await readCount('all', '', stats)) - overdue;
+  }
+  const values = (clause.values as Array<string | number>).map(String);
+  if (clause.op === '=' || clause.op === '~') return readCounts(field, values, stats);
+  if (clause.op !== '!') return undefined;
+  const [total, matching] = await all<[number, number]>([
+    readCount('all', '', stats),
+    readCount(field, values[0] as string, stats),
+  ]);
+  return total - matching;
+}
+
+/**
+ * The exact count of the daily shapes, from the paired counters: one `=`/`~` on a person, site,
+ * business unit or producer with one `=`/`~` on `status` (a sum over value x status) or with
+ * `overdue` (the overdue counters, or the value's count less them).
+ */
+async function pairedTotal([a, b]: [Clause, Clause], stats: ReadStats): Promise<number | undefined> {
+  const paired = (pairedFields as readonly string[]).includes(a.field.name) ? a : b;
+  const other = paired === a ? b : a;
+  const field = paired.field.name as (typeof pairedFields)[number];
+  if (!(pairedFields as readonly string[]).includes(field) || (paired.op !== '=' && paired.op !== '~'))
+    return undefined;
+  const values = [...new Set((paired.values as string[]).map(String))];
+  const sum = (counter: CountedField, keys: string[]) =>
+    all<number[]>(keys.map((key) => readCount(counter, key, stats))).then((n) => n.reduce((x, y) => x + y, 0));
+  if (other.field.name === 'status' && (other.op === '=' || other.op === '~')) {
+    const statuses = [...new Set((other.values as number[]).map(String))];
+    return sum(
+      byStatus(field),
+      values.flatMap((v) => statuses.map((s) => statusPair(s, v))),
+    );
+  }
+  if (other.type !== 'boolean' || other.field.name !== 'overdue') return undefined;
+  const overdue = await sum(byOverdue(field), values);
+  return other.values[0] ? overdue : (await readCounts(field, values, stats)) - overdue;
+}

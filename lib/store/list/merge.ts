@@ -1,0 +1,171 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { recordIndexEntries } from '../../usage';
+import { settleAll as all, canBeKey, send } from '../client';
+import type { Item } from '../item';
+import { BudgetSpent, type ReadBudget } from './budget';
+import type { ReadStats } from './result';
+
+/**
+ * The budgeted page read (`readPage`) and the streaming merge of an index's partitions in its
+ * order, which counted lists, walks and the change feed (`lib/store/sync/feed.ts`) share.
+ */
+
+interface QueryPage {
+  Items?: Item[];
+  Count?: number;
+  ScannedCount?: number;
+  LastEvaluatedKey?: Item;
+  ConsumedCapacity?: { CapacityUnits?: number };
+}
+
+/**
+ * One page of an index, of at most `want` entries and never past the budget: `BudgetSpent` when
+ * the budget is gone.
+ */
+export async function readPage(
+  input: QueryCommandInput,
+  want: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+): Promise<QueryPage> {
+  const granted = await budget.take(want);
+  if (granted === 0) throw new BudgetSpent(budget.limit);
+  let read = 0;
+  try {
+    const page = await send<QueryPage>(new QueryCommand({ ...input, Limit: granted, ReturnConsumedCapacity: 'TOTAL' }));
+    read = page.ScannedCount ?? 0;
+    stats.requests++;
+    stats.itemsRead += read;
+    stats.indexEntries += read;
+    stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    recordIndexEntries(read);
+    return page;
+  } finally {
+    budget.settle(granted, read);
+  }
+}
+
+/** DynamoDB orders strings by UTF-8 bytes, which is code point order; JavaScript's `<` is not. */
+export function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a ?? '');
+  const y = String(b ?? '');
+  if (x === y) return 0;
+  if (/[\ud800-\udfff]/.test(x) || /[\ud800-\udfff]/.test(y)) return Buffer.compare(Buffer.from(x), Buffer.from(y));
+  return x < y ? -1 : 1;
+}
+
+/** One partition of an index, read page by page as the merge consumes it. */
+interface Cursor {
+  partition: string | number;
+  buffer: Item[];
+  startKey?: Item;
+  done: boolean;
+  /** Some page of it was read. */
+  read?: boolean;
+}
+
+/** What a merge read: the first items in order, and, when the budget ran out first, how far it got. */
+export interface Merged {
+  items: Item[];
+  /** The budget ran out before the window was read. */
+  cut: boolean;
+  /**
+   * When cut: a sort key every partition was read past (or to its end), so every match up to it
+   * is in `items` and a later read may continue after it; absent when some partition was not
+   * read at all.
+   */
+  reached?: string;
+}
+
+/**
+ * The first `window` items of several partitions in the order of `sortKey`, merged: each
+ * partition is read a page at a time (a page sized so the partitions together cover the
+ * window, or `pageSize`), and a partition is read further only when the merge has used up what
+ * it gave. `input` is the query of one partition; it must read in the merge's direction (and
+ * never reads the key `past`, where a cursor continues, twice: it is dropped). When
+ * the budget runs out, the items merged so far are still the first ones in order: the merge
+ * answers them (`cut`) with the key it is sure of.
+ */
+export async function mergeInOrder(
+  partitions: ReadonlyArray<string | number>,
+  input: (partition: string | number) => QueryCommandInput,
+  sortKey: string,
+  forward: boolean,
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  pageSize?: number,
+  past?: string,
+): Promise<Merged> {
+  const merged: Item[] = [];
+  const live = partitions.filter(canBeKey);
+  if (window === 0 || live.length === 0) return { items: merged, cut: false };
+  // Pages small enough that one round of every partition fits what is left of the budget, so a
+  // merge the budget stops has still read each partition once (and so got somewhere).
+  const fair = Math.max(1, Math.floor(budget.available / live.length));
+  const size = Math.min(1000, fair, pageSize ?? Math.ceil(window / live.length) + 1);
+  const cursors: Cursor[] = live.map((partition) => ({ partition, buffer: [], done: false }));
+  const fill = async (cursor: Cursor) => {
+    const page = await readPage(
+      {
+        ...input(cursor.partition),
+        ScanIndexForward: forward,
+        ...(cursor.startKey ? { ExclusiveStartKey: cursor.startKey } : {}),
+      },
+      size,
+      budget,
+      stats,
+    );
+    // A read continuing past a cursor may include the cursor's own key (a `BETWEEN`); it was shown.
+    cursor.buffer.push(...(page.Items ?? []).filter((item) => past === undefined || item[sortKey] !== past));
+    cursor.startKey = page.LastEvaluatedKey;
+    cursor.done = page.LastEvaluatedKey === undefined;
+    cursor.read = true;
+  };
+  const direction = forward ? 1 : -1;
+  while (merged.length < window) {
+    try {
+      // Every partition still open must offer a head before the merge picks: a page its filter
+      // emptied says nothing of what comes next in it, so it is read again.
+      for (
+        let empty = cursors.filter((c) => c.buffer.length === 0 && !c.done);
+        empty.length > 0;
+        empty = cursors.filter((c) => c.buffer.length === 0 && !c.done)
+      )
+        await all(empty.map(fill));
+    } catch (error) {
+      if (!(error instanceof BudgetSpent)) throw error;
+      return cutShort(merged, cursors, sortKey, direction, window);
+    }
+    let next: Cursor | undefined;
+    for (const cursor of cursors) {
+      const head = cursor.buffer[0];
+      if (head === undefined) continue;
+      if (!next || direction * compareValues(head[sortKey], (next.buffer[0] as Item)[sortKey]) < 0) next = cursor;
+    }
+    if (!next) break;
+    merged.push(next.buffer.shift() as Item);
+  }
+  return { items: merged, cut: false };
+}
+
+/**
+ * A merge the budget stopped: every partition still open was read up to its last key, so the
+ * nearest of those keys is where the merge is sure of every match; the buffered items up to it
+ * follow what was merged, in order.
+ */
+function cutShort(merged: Item[], cursors: Cursor[], sortKey: string, direction: number, window: number): Merged {
+  const open = cursors.filter((c) => !c.done);
+  if (open.some((c) => !c.read || c.startKey === undefined)) return { items: merged, cut: true };
+  const ends = open.map((c) => (c.startKey as Item)[sortKey]);
+  const reached = ends.reduce((a, b) => (direction * compareValues(b, a) < 0 ? b : a)) as string;
+  const rest = cursors
+    .flatMap((c) => c.buffer)
+    .filter((item) => direction * compareValues(item[sortKey], reached) <= 0)
+    .sort((a, b) => direction * compareValues(a[sortKey], b[sortKey]));
+  const items = [...merged, ...rest];
+  // A full window is a page like any other: it ends at its own last item.
+  if (items.length >= window) return { items: items.slice(0, window), cut: false };
+  return { items, cut: true, reached };
+}

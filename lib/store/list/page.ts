@@ -1,0 +1,67 @@
+import { ValidationError } from '../../errors';
+import type { ListQuery } from '../../filter/query';
+import { quotaStopsReads } from '../../usage';
+import type { Item } from '../item';
+import type { IndexDefinition } from '../table';
+import { BudgetSpent } from './budget';
+import { fetchActions } from './reads';
+import { type CountRelation, deferred, type ListResult, type Position, type ReadStats, type Rows } from './result';
+
+/** A page of entries read in order, and the one list refused for its cost (a `skip` past the budget). */
+
+/**
+ * The page of entries read in order. When the budget cut the read short, the page holds the
+ * matches found and the cursor continues from where the read was sure of every match; a `skip`
+ * the read did not get past is the one thing refused.
+ */
+export async function page(
+  read: Rows,
+  query: ListQuery,
+  totalCount: number,
+  relation: CountRelation,
+  index: IndexDefinition,
+  partitions: number,
+  stats: ReadStats,
+  after: string | undefined,
+  fetched?: ReadonlyMap<string, Item>,
+): Promise<ListResult> {
+  const { rows } = read;
+  if (read.cut && query.skip > 0 && rows.length <= query.skip) throw skipTooDeep();
+  const shown = rows.slice(query.skip, query.skip + query.limit);
+  const more = rows.length > query.skip + query.limit;
+  const placesOnly = deferred();
+  const actions = placesOnly
+    ? []
+    : await fetchActions(
+        shown.map((r) => r.id),
+        stats,
+        fetched,
+      );
+  const last = shown[shown.length - 1];
+  // Cut short: continue after the last key the read was sure of (or, if it got nowhere, where it began).
+  const next = more ? (last?.value as string | undefined) : read.cut ? (read.reached ?? after) : undefined;
+  return {
+    actions,
+    ...(placesOnly ? { positions: shown.map((r) => ({ id: r.id, at: r.value as Position })) } : {}),
+    totalCount,
+    totalCountRelation: relation,
+    strategy: 'counted',
+    index: index.name,
+    partitions,
+    stats,
+    ...(next !== undefined ? { next } : {}),
+  };
+}
+
+/**
+ * The one list refused for its cost: a `skip` past what the budget can read. When the caller's
+ * read quota stopped the read short of the skip, it is the quota's 429 instead (`BudgetSpent` at
+ * the edge): the same list answers once the window refills.
+ */
+export function skipTooDeep(budget?: number): Error {
+  if (quotaStopsReads()) return new BudgetSpent(budget ?? 0);
+  const within = budget === undefined ? 'the read budget' : `the read budget of ${budget} index entries`;
+  return new ValidationError([
+    { parameter: 'skip', message: `skips past what ${within} can reach; page with cursor (nextCursor) instead` },
+  ]);
+}

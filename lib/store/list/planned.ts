@@ -1,0 +1,228 @@
+import { ValidationError } from '../../errors';
+import type { ListQuery } from '../../filter/query';
+import { recordIndexEntries } from '../../usage';
+import { settleAll as all } from '../client';
+import { type Item, isTombstone } from '../item';
+import { attr } from '../table';
+import { ReadBudget } from './budget';
+import { countedTotal, sizesFor } from './counts';
+import { clauseHolds, Placeholders } from './expression';
+import { mergeInOrder } from './merge';
+import { page, skipTooDeep } from './page';
+import { DEFAULT_SORT, orderedIndexes, type Plan, plan, type Walk } from './plan';
+import { checkedPosition, comparePositions, keyAfter, positionOf } from './positions';
+import { fetchActions, fetchItems, queryInput, readMatches } from './reads';
+import { deferred, type ListResult, type Position, type ReadStats, type Row, type Rows } from './result';
+
+/**
+ * Every other shape, by the planner's choice (`plan.ts`): every match read and sorted in memory
+ * when the counters show that fits the budget, else a walk of an index already in the list's
+ * order, which stops when the page is full.
+ */
+
+/** The fewest entries a filtered walk asks of a partition in one query (issue 42: `limit=1` read ~3 a query). */
+const WALK_PAGE_FLOOR = 25;
+
+/**
+ * A sort on a field no index orders (`status`, a location, a producer) sorts every match in
+ * memory; when there are more matches than the budget reads, no page of it can be exact.
+ */
+function unsortable(query: ListQuery, budget: number): ValidationError {
+  const field = (query.sort ?? DEFAULT_SORT).field.name;
+  return new ValidationError([
+    {
+      parameter: 'sort',
+      message: `sorting by ${field} reads every match, more than the read budget of ${budget} index entries here; sort by ${orList(Object.keys(orderedIndexes))}, or narrow the filter`,
+    },
+  ]);
+}
+
+/** "a, b or c" */
+const orList = (names: readonly string[]) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+
+export async function listPlanned(
+  query: ListQuery,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+  known?: number,
+): Promise<ListResult> {
+  const [chosen, counted] = await all<[Plan, number | undefined]>([
+    sizesFor(query, stats).then((sizes) => plan(query, sizes)),
+    known === undefined ? countedTotal(query, stats) : Promise.resolve(known),
+  ]);
+  const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
+  if (chosen.empty) return { ...base, actions: [], totalCount: 0, totalCountRelation: 'eq', partitions: 0, stats };
+  if (counted !== undefined && query.limit === 0)
+    return { ...base, actions: [], totalCount: counted, totalCountRelation: 'eq', partitions: 0, stats };
+  const walk = query.limit > 0 ? chosen.walk : undefined;
+  // Every match, sorted in memory, when the counters show it fits the budget. When only a guess
+  // knows its size, the read gets half the budget, so that a walk can still find the page.
+  let found = 0;
+  // A walk needs a round of every partition (and a fetching walk a run of actions) to get anywhere.
+  const forWalk = walk ? Math.max(Math.ceil(budget.available / 2), 4 * walk.read.partitions.length + 2) : 0;
+  // A count given by a scoped list's counters leaves the walk to read only the page.
+  const sortAll =
+    known === undefined && (chosen.exact ? chosen.entries <= budget.available : budget.available > forWalk);
+  if (!walk || sortAll) {
+    const share = chosen.exact || !walk ? budget : new ReadBudget(budget.available - forWalk);
+    const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
+    if (share !== budget) budget.charge(share.spent);
+    if (!every.cut) return sortedPage(query, chosen, every.rows, stats, after);
+    if (query.limit === 0)
+      return { ...base, actions: [], totalCount: every.rows.length, totalCountRelation: 'gte', partitions: 0, stats };
+    if (!walk) throw unsortable(query, budget.limit);
+    found = every.rows.length;
+  }
+  // Too many matches to sort: walk an index already in the list's order for the page.
+  const from = after === undefined ? undefined : keyAfter(after);
+  const window = query.skip + query.limit + 1;
+  if (query.skip >= budget.available) throw skipTooDeep(budget.limit);
+  const walked = await walkInOrder(walk as Walk, !chosen.descending, window, budget, stats, from);
+  // Read to its end from the start, the walk has seen every match; otherwise it has a lower bound.
+  const whole = !walked.cut && walked.rows.length < window && from === undefined;
+  const result = await page(
+    walked,
+    query,
+    counted ?? Math.max(found, walked.rows.length),
+    whole || counted !== undefined ? 'eq' : 'gte',
+    (walk as Walk).read.index,
+    (walk as Walk).read.partitions.length,
+    stats,
+    from,
+    walked.fetched,
+  );
+  return { ...result, ...base, index: (walk as Walk).read.index.name };
+}
+
+/** Every match read and sorted in memory: the page at `skip` or after the cursor, and the exact count. */
+async function sortedPage(
+  query: ListQuery,
+  chosen: Plan,
+  rows: Row[],
+  stats: ReadStats,
+  after: Position | undefined,
+): Promise<ListResult> {
+  const direction = chosen.descending ? -1 : 1;
+  const field = (query.sort ?? DEFAULT_SORT).field;
+  const positions = rows.map((row) => ({ id: row.id, at: positionOf(field, chosen.sortAttribute, row) }));
+  positions.sort((a, b) => direction * comparePositions(a.at, b.at));
+  // The planner reads every match for its count anyway, so a page past a cursor costs what the first does.
+  let start = query.skip;
+  if (after !== undefined) {
+    const from = checkedPosition(field, after);
+    start = positions.findIndex((p) => direction * comparePositions(p.at, from) > 0);
+    if (start < 0) start = positions.length;
+  }
+  const base = {
+    strategy: 'planned',
+    plan: chosen,
+    index: chosen.read.index.name,
+    totalCount: rows.length,
+    totalCountRelation: 'eq',
+    partitions: chosen.read.partitions.length,
+    stats,
+  } as const;
+  // Places only (a scoped list's part): every place after the page's start, read anyway, so the
+  // merge never sorts the part again for its next page.
+  if (deferred() && query.limit > 0) return { ...base, actions: [], positions: positions.slice(start) };
+  const shown = positions.slice(start, start + query.limit);
+  const more = query.limit > 0 && start + query.limit < positions.length;
+  const actions = await fetchActions(
+    shown.map((p) => p.id),
+    stats,
+  );
+  const last = shown[shown.length - 1];
+  return {
+    ...base,
+    actions,
+    ...(more && last ? { next: last.at } : {}),
+  };
+}
+
+/**
+ * The first `window` matches in the list's order, by walking `walk` (see `Walk` in `plan.ts`):
+ * its partitions merged by their sort key with the filter applied as they are read, or, for a
+ * fetching walk, a run of keys at a time whose actions are fetched (each charged to the budget
+ * as an entry) and filtered in memory.
+ */
+async function walkInOrder(
+  walk: Walk,
+  forward: boolean,
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after: string | undefined,
+): Promise<Rows & { fetched?: Map<string, Item> }> {
+  const { read } = walk;
+  const sortKey = read.index.sortKey.name;
+  const input = (from: string | undefined) => (partition: string | number) =>
+    queryInput(read, partition, new Placeholders(), forward, from);
+  const toRows = (items: Item[]) => items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] }));
+  if (!walk.fetch) {
+    // A filter keeps an unknown share of what is read: read larger pages than the page alone needs.
+    // At least a floor a partition: a small window's pages would be a few entries, one query each.
+    const pageSize =
+      read.filter.length === 0
+        ? undefined
+        : Math.max(WALK_PAGE_FLOOR, Math.ceil((window * 10) / read.partitions.length) + 1);
+    const merged = await mergeInOrder(
+      read.partitions,
+      input(after),
+      sortKey,
+      forward,
+      window,
+      budget,
+      stats,
+      pageSize,
+      after,
+    );
+    return { ...merged, rows: toRows(merged.items) };
+  }
+  const rows: Row[] = [];
+  const fetched = new Map<string, Item>();
+  let from = after;
+  while (rows.length < window) {
+    // A run of keys, then its actions: half the budget left each, less the merge's read-ahead.
+    const run = Math.min(
+      1000,
+      Math.max(100, (window - rows.length) * 4),
+      Math.floor((budget.available - 2 * read.partitions.length) / 2),
+    );
+    if (run < 1) return { rows, cut: true, ...(from === undefined ? {} : { reached: from }), fetched };
+    const keys = await mergeInOrder(
+      read.partitions,
+      input(from),
+      sortKey,
+      forward,
+      run,
+      budget,
+      stats,
+      undefined,
+      from,
+    );
+    // Each action fetched to filter is an entry read, so the budget bounds the fetches too.
+    const granted = keys.items.length === 0 ? 0 : await budget.take(keys.items.length);
+    budget.settle(granted, granted);
+    recordIndexEntries(granted);
+    const examined = keys.items.slice(0, granted);
+    const items = await fetchItems(
+      examined.map((item) => item[attr.id] as string),
+      stats,
+    );
+    for (const entry of examined) {
+      const item = items.get(entry[attr.id] as string);
+      if (item === undefined || isTombstone(item) || !walk.clauses.every((c) => clauseHolds(c, item))) continue;
+      rows.push({ id: entry[attr.id] as string, value: entry[sortKey] });
+      fetched.set(entry[attr.id] as string, item);
+      if (rows.length === window) return { rows, cut: false, fetched };
+    }
+    const last = examined[examined.length - 1]?.[sortKey] as string | undefined;
+    if (granted < keys.items.length) return { rows, cut: true, reached: last ?? from, fetched };
+    if (keys.cut) return { rows, cut: true, reached: keys.reached ?? last ?? from, fetched };
+    if (keys.items.length < run) return { rows, cut: false, fetched };
+    from = last;
+  }
+  return { rows, cut: false, fetched };
+}

@@ -1,0 +1,143 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Action } from '../../model/action';
+import { cutToBytes } from '../../text';
+import { batchGet } from '../batch';
+import { settleAll as all, canBeKey, MAX_SORT_KEY_BYTES, tableName } from '../client';
+import { fromItem, type Item, isTombstone, valueAt } from '../item';
+import { attr, itemKind } from '../table';
+import { BudgetSpent, type ReadBudget } from './budget';
+import { filterExpression, Placeholders } from './expression';
+import { readPage } from './merge';
+import { createdIn, type IndexRead } from './plan';
+import type { ReadStats, Row } from './result';
+
+/** Key conditions of an index read, every match of a read, and the fetch of the actions themselves. */
+
+/**
+ * One partition's query of a read. `forward` and `after` are for a walk that continues past a
+ * cursor: the bound on the side it reads toward stays, and the cursor's key takes the other.
+ */
+export function queryInput(
+  read: IndexRead,
+  partition: string | number,
+  p = new Placeholders(),
+  forward = true,
+  after?: string,
+): QueryCommandInput {
+  const pk = p.name(read.index.partitionKey.name);
+  const sk = () => p.name(read.index.sortKey.name);
+  let keyCondition = `${pk} = ${p.value(partition)}`;
+  let lower = read.range?.lower === undefined ? undefined : clampSortKey(read.range.lower);
+  let upper = read.range?.upper === undefined ? undefined : clampSortKey(read.range.upper);
+  // A cursor's key replaces the bound behind it: every key after it is inside the range too.
+  let past: '>' | '<' | undefined;
+  if (after !== undefined && forward && (lower === undefined || after >= lower)) [lower, past] = [after, '>'];
+  if (after !== undefined && !forward && (upper === undefined || after <= upper)) [upper, past] = [after, '<'];
+  // BETWEEN includes its upper bound where the plan's range excludes it; no key can equal a bound
+  // (every sort key ends in an id, every bound in a separator), so the two agree. A cursor's own
+  // key is a key: a BETWEEN that includes it leaves it to the merge to drop (`mergeInOrder`'s `past`).
+  if (lower !== undefined && upper !== undefined)
+    keyCondition += ` AND ${sk()} BETWEEN ${p.value(lower)} AND ${p.value(upper)}`;
+  else if (lower !== undefined) keyCondition += ` AND ${sk()} ${past ?? '>='} ${p.value(lower)}`;
+  else if (upper !== undefined) keyCondition += ` AND ${sk()} < ${p.value(upper)}`;
+  const filter = filterExpression(read.filter, p);
+  return {
+    TableName: tableName(),
+    IndexName: read.index.name,
+    KeyConditionExpression: keyCondition,
+    ...(filter ? { FilterExpression: filter } : {}),
+    ExpressionAttributeNames: p.names,
+    ExpressionAttributeValues: p.values,
+  };
+}
+
+/**
+ * A key bound DynamoDB accepts. Every stored sort key is well under 1,024 bytes (a date or a title
+ * of at most 200 characters, plus an id), so cutting a longer bound to its first 1,024 bytes
+ * selects exactly the same stored keys: any key that passes the cut bound differs from it
+ * within those bytes, and compares with the full bound the same way.
+ */
+function clampSortKey(bound: string): string {
+  return cutToBytes(bound, MAX_SORT_KEY_BYTES);
+}
+
+/** Runs one query per partition, a few at a time. */
+export async function eachPartition<T>(read: IndexRead, run: (partition: string | number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  // A partition no key can hold (`owner=`, or a value past the key size limit) holds nothing.
+  const queue = read.partitions.filter(canBeKey);
+  const workers = Array.from({ length: Math.min(8, queue.length) }, async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) results.push(await run(next));
+  });
+  await all(workers);
+  return results;
+}
+
+/** Every match's id and sort value; `cut` when the budget ran out first (then the rows are some of them). */
+export async function readMatches(
+  read: IndexRead,
+  sortAttribute: string,
+  budget: ReadBudget,
+  stats: ReadStats,
+): Promise<{ rows: Row[]; cut: boolean }> {
+  let unread = read.partitions.filter(canBeKey).length;
+  let cut = false;
+  const lists = await eachPartition(read, async (partition) => {
+    const p = new Placeholders();
+    const input = queryInput(read, partition, p);
+    // The created key (or the creation time) too, for the tie rule of a sort made in memory.
+    const created = createdIn(read.index);
+    // DynamoDB refuses a path named twice (sorting by createdAt on an index keyed by it).
+    input.ProjectionExpression = [...new Set([attr.id, sortAttribute, ...(created ? [created] : [])])]
+      .map((path) => p.name(path))
+      .join(', ');
+    const rows: Row[] = [];
+    let startKey: Item | undefined;
+    try {
+      do {
+        // A fair share of what is left for each partition still reading; DynamoDB's 1 MB page
+        // limit is the usual bound, as before the budget.
+        const want = Math.ceil(budget.available / Math.max(1, unread));
+        const page = await readPage({ ...input, ExclusiveStartKey: startKey }, want, budget, stats);
+        for (const item of page.Items ?? []) {
+          const id = item[attr.id] as string;
+          const at = created === undefined ? undefined : valueAt(item, created);
+          const key = created === attr.createdKey ? (at as string) : at === undefined ? undefined : `${at}#${id}`;
+          rows.push({ id, value: valueAt(item, sortAttribute), ...(key === undefined ? {} : { created: key }) });
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    } catch (error) {
+      if (!(error instanceof BudgetSpent)) throw error;
+      cut = true;
+    }
+    unread--;
+    return rows;
+  });
+  return { rows: lists.flat(), cut };
+}
+
+/** The stored items with these ids (tombstones included), by id. */
+export async function fetchItems(ids: string[], stats: ReadStats): Promise<Map<string, Item>> {
+  const read = await batchGet(ids.map((id) => ({ [attr.id]: id, [attr.sortKey]: itemKind.action })));
+  stats.requests += read.requests;
+  stats.itemsRead += read.items.length;
+  stats.readUnits += read.readUnits;
+  return new Map(read.items.map((item) => [item[attr.id] as string, item]));
+}
+
+/** The actions with these ids, in this order (fetching those not `known` yet); one deleted since the index was read is left out. */
+export async function fetchActions(
+  ids: string[],
+  stats: ReadStats,
+  known?: ReadonlyMap<string, Item>,
+): Promise<Action[]> {
+  const found = await fetchItems(
+    ids.filter((id) => !known?.has(id)),
+    stats,
+  );
+  return ids.flatMap((id) => {
+    const item = known?.get(id) ?? found.get(id);
+    return item && !isTombstone(item) ? [fromItem(item)] : [];
+  });
+}

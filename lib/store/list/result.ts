@@ -1,0 +1,73 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Action } from '../../model/action';
+import type { Plan } from './plan';
+
+/**
+ * What a list answers and what it read: the types every list path shares, and the one switch
+ * (`positionsOnly`) under which a list answers places instead of fetched actions.
+ */
+
+/** What a list call read, for cost logging and the benchmark. */
+export interface ReadStats {
+  /** Index entries and actions read. */
+  itemsRead: number;
+  /** Index entries alone: what the budget bounds and the caller's read quota is charged. */
+  indexEntries: number;
+  readUnits: number;
+  requests: number;
+}
+
+/** `eq`: `totalCount` is exact; `gte`: it is a lower bound, the matches counted before the budget ran out. */
+export type CountRelation = 'eq' | 'gte';
+
+export interface ListResult {
+  actions: Action[];
+  totalCount: number;
+  totalCountRelation: CountRelation;
+  /** How the list was served: counters + ordered merge, the planner's read, the search postings, or scoped parts. */
+  strategy: 'counted' | 'planned' | 'searched' | 'scoped';
+  plan?: Plan;
+  /** The index the page (or every match) was read from. */
+  index: string;
+  partitions: number;
+  stats: ReadStats;
+  /** Where the page stopped, when more matches follow it: what a cursor carries (see `Position`). */
+  next?: Position;
+  /** Under `positionsOnly`: the page's ids and places, its actions left unfetched (`actions` is empty). */
+  positions?: Array<{ id: string; at: Position }>;
+}
+
+const deferring = new AsyncLocalStorage<boolean>();
+
+/**
+ * Runs a list that answers its page as ids and places where it can, fetching no action: a scoped
+ * list's parts (`scoped.ts`) merge places and fetch only the merged page.
+ */
+export const positionsOnly = <T>(list: () => Promise<T>): Promise<T> => deferring.run(true, list);
+
+/**
+ * A place in a list's order, the same whichever index serves the list: for a field an ordered
+ * index sorts (`createdAt`, `title`, `owner`...), that index's sort key, which ends in the id and
+ * so is unique; for any other field, its value and the id.
+ */
+export type Position = string | [string | number | null, string];
+
+export const newStats = (): ReadStats => ({ itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 });
+
+/** Under `positionsOnly`: answer the page's ids and places, fetch no action. */
+export const deferred = (): boolean => deferring.getStore() === true;
+
+/** Index entries in the order of a list: ids, sort values, and where a cut-short read got to. */
+export interface Rows {
+  rows: Row[];
+  /** The budget ran out first (see `Merged`). */
+  cut: boolean;
+  reached?: string;
+}
+
+export interface Row {
+  id: string;
+  value: unknown;
+  /** `<createdAt>#<id>`, where the list sorts in memory and needs the tie rule. */
+  created?: string;
+}

@@ -1,0 +1,108 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Clause, ListQuery } from '../../filter/query';
+import { settleAll as all, tableName } from '../client';
+import { isCounted, readCounts } from '../counters/counters';
+import type { StoredClause } from '../fields';
+import { canSearch, type PageReader, search } from '../search/search';
+import { attr, itemKind } from '../table';
+import type { ReadBudget } from './budget';
+import { MAX_MERGED_VALUES } from './counted';
+import { filterExpression, Placeholders } from './expression';
+import { readPage } from './merge';
+import { DEFAULT_SORT } from './plan';
+import { keyAfter } from './positions';
+import { fetchActions } from './reads';
+import type { ListResult, Position, ReadStats } from './result';
+
+/** Search: `*` on title or producer reference, from the n-gram postings (lib/store/search/). */
+
+/** Entries of a counted value's partition below which the planner reads it instead of the postings. */
+const SMALL_PARTITION = 100;
+
+/**
+ * The `*` clause the search index serves, when the list is in creation order (the postings'
+ * order) or only counts: a fragment of 3 or more characters on `title` or
+ * `actionProducer.reference`. Shorter fragments, and other sorts, go to the planner.
+ */
+function searchClause(list: ListQuery): Clause | undefined {
+  if (list.limit !== 0 && (list.sort ?? DEFAULT_SORT).field.name !== 'createdAt') return undefined;
+  return list.filters.find((c) => c.op === '*' && canSearch(c.field.name, String(c.values[0])));
+}
+
+/**
+ * Which of `ids` the live actions match `clauses` for: one item query each, filtered by the
+ * same expression any index read uses, each charged to the budget as one entry.
+ */
+async function matchingIds(ids: string[], clauses: Clause[], budget: ReadBudget, stats: ReadStats) {
+  const kept = new Set<string>();
+  await all(
+    ids.map(async (id) => {
+      const p = new Placeholders();
+      const filter = filterExpression(clauses as StoredClause[], p) as string;
+      const input: QueryCommandInput = {
+        TableName: tableName(),
+        KeyConditionExpression: `${p.name(attr.id)} = ${p.value(id)} AND ${p.name(attr.sortKey)} = ${p.value(itemKind.action)}`,
+        FilterExpression: filter,
+        ProjectionExpression: p.name(attr.id),
+        ExpressionAttributeNames: p.names,
+        ExpressionAttributeValues: p.values,
+      };
+      if ((await readPage(input, 1, budget, stats)).Items?.length) kept.add(id);
+    }),
+  );
+  return kept;
+}
+
+/**
+ * A list with a `*` the search index serves: its matches in creation order from the rarest gram's
+ * postings (`lib/store/search/search.ts`), every other filter verified on the candidates. The
+ * count is exact when every posting of that gram was read, else a lower bound.
+ */
+export async function listSearched(
+  list: ListQuery,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<ListResult | undefined> {
+  const clause = searchClause(list);
+  if (!clause) return undefined;
+  const others = list.filters.filter((c) => c !== clause);
+  // The cheaper side: a counted value with few actions is cheaper to read whole (its partition,
+  // ~500 bytes an entry) than postings whose candidates are each verified on their item.
+  for (const other of others) {
+    if (!isCounted(other.field.name) || (other.op !== '=' && other.op !== '~') || other.type === 'boolean') continue;
+    const values = [...new Set((other.values as Array<string | number>).map(String))];
+    if (values.includes('') || values.length > MAX_MERGED_VALUES) continue;
+    if ((await readCounts(other.field.name, values, stats)) <= SMALL_PARTITION) return undefined;
+  }
+  const read: PageReader = (input, want) => readPage(input, want, budget, stats);
+  const found = await search(
+    {
+      field: clause.field.name as 'title',
+      fragment: String(clause.values[0]),
+      descending: (list.sort ?? DEFAULT_SORT).descending,
+      window: list.limit === 0 ? 0 : list.skip + list.limit + 1,
+      ...(after === undefined ? {} : { after: keyAfter(after) }),
+      ...(others.length > 0 ? { verify: (ids: string[]) => matchingIds(ids, others, budget, stats) } : {}),
+    },
+    read,
+  );
+  const shown = found.matches.slice(list.skip, list.skip + list.limit);
+  const more = found.matches.length > list.skip + list.limit;
+  const actions = await fetchActions(
+    shown.map((m) => m.id),
+    stats,
+  );
+  // A page the budget cut short continues after the last posting read.
+  const next = more ? shown[shown.length - 1]?.key : list.limit > 0 ? found.reached : undefined;
+  return {
+    actions,
+    totalCount: found.matches.length,
+    totalCountRelation: found.complete && after === undefined ? 'eq' : 'gte',
+    strategy: 'searched',
+    index: `search postings of '${found.gram}'`,
+    partitions: 1,
+    stats,
+    ...(next !== undefined ? { next } : {}),
+  };
+}
