@@ -89,43 +89,55 @@ describe('the change feed', () => {
 
     const pick = () => pool[Math.floor(Math.random() * pool.length)] as string;
     const until = Date.now() + 5_000;
-    const loop = async (write: () => Promise<void>) => {
-      while (Date.now() < until) {
-        await write();
+    // Each writer writes for 5 s and until one of its writes has landed: under load a writer may
+    // get only a few turns, and each type must show in the feed.
+    const loop = async (write: () => Promise<boolean>) => {
+      let landed = false;
+      while (Date.now() < until || !landed) {
+        landed = (await write()) || landed;
         lastWrite = Date.now();
       }
     };
+    const ok = (reply: { status: number }) => reply.status < 300;
     const helper = others[0] as (typeof others)[number];
     await Promise.all([
       loop(async () => {
         const id = await create(owner.token, actionBody(producer, { allowAnonymousEdits: true }));
         pool.push(id);
         mine.add(id);
+        return true;
       }),
-      loop(async () => {
-        await call('PATCH', `/api/actions/${pick()}`, {
-          token: helper.token,
-          body: { title: `edited ${Math.random()}` },
-        });
-      }),
+      loop(async () =>
+        ok(
+          await call('PATCH', `/api/actions/${pick()}`, {
+            token: helper.token,
+            body: { title: `edited ${Math.random()}` },
+          }),
+        ),
+      ),
       loop(async () => {
         await sleep(300);
-        if (pool.length > 6) await call('DELETE', `/api/actions/${pick()}`, { token: owner.token });
+        if (pool.length <= 6) return false;
+        // A deleted action leaves the pool, so the other writers keep finding live ones.
+        const id = pool.splice(Math.floor(Math.random() * pool.length), 1)[0] as string;
+        return ok(await call('DELETE', `/api/actions/${id}`, { token: owner.token }));
       }),
-      loop(async () => {
-        await call('POST', `/api/actions/${pick()}/comments`, { token: helper.token, body: { text: 'a note' } });
-      }),
-      loop(async () => {
-        await call('PUT', `/api/actions/${pick()}/endorsements/me`, {
-          token: (others[1 + Math.floor(Math.random() * 2)] as typeof helper).token,
-        });
-      }),
+      loop(async () =>
+        ok(await call('POST', `/api/actions/${pick()}/comments`, { token: helper.token, body: { text: 'a note' } })),
+      ),
+      loop(async () =>
+        ok(
+          await call('PUT', `/api/actions/${pick()}/endorsements/me`, {
+            token: (others[1 + Math.floor(Math.random() * 2)] as typeof helper).token,
+          }),
+        ),
+      ),
       loop(async () => {
         // Withdraw what this writer endorsed itself, so a withdrawal happens however the picks fall.
         const withdrawer = others[3] as typeof helper;
         const id = pick();
         await call('PUT', `/api/actions/${id}/endorsements/me`, { token: withdrawer.token });
-        await call('DELETE', `/api/actions/${id}/endorsements/me`, { token: withdrawer.token });
+        return ok(await call('DELETE', `/api/actions/${id}/endorsements/me`, { token: withdrawer.token }));
       }),
     ]);
     writing = false;
