@@ -247,11 +247,14 @@ export function nextStamp(current: Action, now: string, lastEntryAt?: string): s
  * in one transaction conditional on the version the decision was made on. When another write
  * lands in between, it decides again against what is stored now.
  */
+/** What a change does to the action as it stands, or `undefined`: nothing to write. */
+type Decide = (current: Action, stamp: string, rights: Rights) => Promise<Change | undefined> | Change | undefined;
+
 export function mutate(
   id: string,
   guard: Guard,
   now: () => string,
-  decide: (current: Action, stamp: string, rights: Rights) => Promise<Change | undefined> | Change | undefined,
+  decide: Decide,
 ): Promise<Mutation | { before: Action; after: Action; entry: undefined }> {
   const started = Date.now();
   return inTurn(id, () => mutateNow(id, guard, now, decide, started));
@@ -262,9 +265,10 @@ export function mutate(
  * writes of one action from one process would only race each other for its next version, and
  * the loser's transaction is work the store does for nothing (DynamoDB Local runs transactions
  * one at a time, so forty writers of one action spent most of its time on losing rounds: 40
- * endorsements took 10.5 s and one ran out of its 8 s; one at a time, 4.2 s, 50-100 ms a write). Writers in other processes (other Lambda
- * instances, each serving one request at a time, so this queue is never longer than one there)
- * are still decided by the version condition. The wait counts toward the writer's budget.
+ * endorsements took 10.5 s and one ran out of its 8 s; one at a time, 4.2 s, 50-100 ms a
+ * write). Writers in other processes (other Lambda instances, each serving one request at a
+ * time, so this queue is never longer than one there) are still decided by the version
+ * condition. The wait counts toward the writer's budget.
  */
 const turns = new Map<string, Promise<void>>();
 
@@ -287,7 +291,7 @@ async function mutateNow(
   id: string,
   guard: Guard,
   now: () => string,
-  decide: (current: Action, stamp: string, rights: Rights) => Promise<Change | undefined> | Change | undefined,
+  decide: Decide,
   started: number,
 ): Promise<Mutation | { before: Action; after: Action; entry: undefined }> {
   const budget = guard.social ? SOCIAL_CONTENTION_BUDGET_MS : CONTENTION_BUDGET_MS;
