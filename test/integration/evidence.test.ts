@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
@@ -13,6 +12,7 @@ import {
   getOne,
   newUser,
   type Reply,
+  startOwnStack,
   uniqueProducer,
   waitForEvents,
 } from '../support/client';
@@ -266,12 +266,7 @@ describe('evidence on a scoped stack that requires it to close', () => {
 
   // A stack of its own in this file's process: its settings are read once, here, before any use.
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'evidence-scoped-'));
-    // The shared stack's issuer keys, so the same tokens sign in here.
-    for (const file of ['issuer-key.json', 'jwks.json']) copyFileSync(join(dataDir(), file), join(dir, file));
-    Object.assign(process.env, { ACCESS: 'scoped', EVIDENCE_REQUIRED_STATUSES: '3', LOG_LEVEL: 'silent' });
-    const { startLocalStack } = await import('../../infra/local/stack');
-    stack = await startLocalStack({ dataDir: dir, store: 'memory', port: 0 });
+    stack = await startOwnStack({ ACCESS: 'scoped', EVIDENCE_REQUIRED_STATUSES: '3', LOG_LEVEL: 'silent' });
   }, 400_000);
   afterAll(async () => {
     await stack?.close();

@@ -25,13 +25,7 @@ export const dataDir = () => own?.dataDir ?? inject('dataDir');
  */
 export function useOwnStack(environment: Record<string, string> = {}): void {
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'actions-own-stack-'));
-    for (const file of ['issuer-key.json', 'jwks.json']) copyFileSync(join(inject('dataDir'), file), join(dir, file));
-    // Settings of its own (read once, when the stack starts in this file's process).
-    Object.assign(process.env, environment);
-    // Loaded here, not at the top: only the few files that ask for a stack of their own pay for it.
-    const { startLocalStack } = await import('../../infra/local/stack');
-    own = await startLocalStack({ dataDir: dir, store: 'memory', port: 0 });
+    own = await startOwnStack(environment);
   }, 120_000);
   afterAll(async () => {
     const stack = own;
@@ -39,6 +33,20 @@ export function useOwnStack(environment: Record<string, string> = {}): void {
     await stack?.close();
     if (stack) rmSync(stack.dataDir, { recursive: true, force: true });
   });
+}
+
+/**
+ * A stack in this file's process, on a memory store, with the shared stack's issuer keys (so the
+ * same tokens sign in) and the settings `environment` adds (read once, when it starts). The
+ * caller closes it and removes its `dataDir`.
+ */
+export async function startOwnStack(environment: Record<string, string> = {}): Promise<LocalStack> {
+  const dir = mkdtempSync(join(tmpdir(), 'actions-own-stack-'));
+  for (const file of ['issuer-key.json', 'jwks.json']) copyFileSync(join(inject('dataDir'), file), join(dir, file));
+  Object.assign(process.env, environment);
+  // Loaded here, not at the top: only the few files that ask for a stack of their own pay for it.
+  const { startLocalStack } = await import('../../infra/local/stack');
+  return startLocalStack({ dataDir: dir, store: 'memory', port: 0 });
 }
 
 const issuer = () => ({
