@@ -1,6 +1,14 @@
+import { locationFields } from '../lib/model/action';
 import { type CountedField, counterKey, readCount } from '../lib/store/counters/counters';
+import {
+  prefixByOverdue,
+  prefixByStatus,
+  prefixCounter,
+  prefixDepths,
+  prefixValue,
+} from '../lib/store/counters/prefixes';
 import { scanEvery } from '../lib/store/list/scan';
-import { attr, filterKey, itemKind } from '../lib/store/table';
+import { attr, filterKey, itemKind, locationKeys } from '../lib/store/table';
 
 /**
  * The benchmark's proof that the counters equal the truth: one full Scan of the table counts
@@ -70,6 +78,18 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
           const value = String(f[key] ?? '');
           bump(`${field}&status`, `${String(f[filterKey.status] ?? '')}#${value}`);
           if (overdue) bump(`${field}&overdue`, value);
+        }
+        // The location prefixes (section 14), named as lib/store/counters/prefixes.ts names them.
+        const location = locationFields.map((field) => {
+          const value = f[locationKeys[field]];
+          return typeof value === 'string' ? value : '';
+        });
+        const status = String(f[filterKey.status] ?? '');
+        for (const depth of prefixDepths) {
+          const prefix = prefixValue(location.slice(0, depth));
+          bump(prefixCounter(depth), prefix);
+          bump(prefixByStatus(depth), `${status}#${prefix}`);
+          if (overdue) bump(prefixByOverdue(depth), prefix);
         }
       } else if (id.startsWith('n#')) {
         counterItems++;
