@@ -107,20 +107,23 @@ export async function attachUpload(
   if (action.attachments.length >= actionLimits.attachments) throw tooMany();
 
   const from = uploadKey(actionId, uploadId);
-  const stored = await headObject(from);
+  const to = attachmentKey(actionId, uploadId);
+  // An attach cut off after its move (a crash, a timeout) left the file under attachments/ and no
+  // record of it: the same call again finds it there and records it, so a retry ends the orphan.
+  const upload = await headObject(from);
+  const stored = upload ?? (await headObject(to));
   if (!stored || decode(stored.metadata.uploader) !== caller.id) throw noSuchUpload();
   const { types } = getConfig().evidence;
   const declaredSize = Number(stored.metadata.size);
   const name = decode(stored.metadata.name) ?? '';
   // The policy pinned both; checked again here, so storage's word is never the only one.
   if (stored.size !== declaredSize || !stored.contentType || !types.includes(stored.contentType) || name === '') {
-    await deleteObject(from);
+    await deleteObject(upload ? from : to);
     throw new ValidationError([
       { field: 'uploadId', message: 'the stored file is not the one declared; upload it again' },
     ]);
   }
-  const to = attachmentKey(actionId, uploadId);
-  await moveObject(from, to);
+  if (upload) await moveObject(from, to);
   const attachment: UploadedAttachment = {
     id: uploadId,
     name,

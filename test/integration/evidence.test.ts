@@ -1,8 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { CopyObjectCommand, DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack';
+import { LOCAL_BUCKET } from '../../infra/local/storage';
+import { LOCAL_STORAGE_CREDENTIALS } from '../../lib/evidence/storage';
 import {
   actionBody,
   call,
@@ -188,6 +191,38 @@ describe('evidence', () => {
     expectProblem(await attach(owner, id, 'not-an-id'), 400, { field: 'uploadId' });
     expectProblem(await attach(owner, id, randomUUID()), 400, { field: 'uploadId' });
     expectProblem(await startUpload(owner, randomUUID(), { name: 'a.jpg', contentType: 'image/jpeg', size: 10 }), 404);
+  });
+
+  it('an attach cut off after moving the file (a crash before its record) is finished by the same call again', async () => {
+    const bytes = randomBytes(5000);
+    const started = await startUpload(owner, id, { name: 'cut.jpg', contentType: 'image/jpeg', size: bytes.length });
+    expect((await postForm(started.body, bytes)).status).toBe(204);
+    // What the attach does before its transaction, done here as the service would, and then the
+    // process "dies": the file sits under attachments/ with no record of it, and no upload left.
+    const storage = new S3Client({
+      endpoint: s3,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: LOCAL_STORAGE_CREDENTIALS,
+    });
+    const key = started.body.fields.key as string;
+    const moved = key.replace(/^uploads\//, 'attachments/');
+    await storage.send(
+      new CopyObjectCommand({
+        Bucket: LOCAL_BUCKET,
+        Key: moved,
+        CopySource: `${LOCAL_BUCKET}/${key}`,
+        MetadataDirective: 'COPY',
+      }),
+    );
+    await storage.send(new DeleteObjectCommand({ Bucket: LOCAL_BUCKET, Key: key }));
+    storage.destroy();
+    // The other person's retry with the same id is still refused: the file is the uploader's.
+    expectProblem(await attach(other, id, started.body.uploadId), 400, { field: 'uploadId' });
+    const retried = await attach(owner, id, started.body.uploadId);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(201);
+    const url = (await download(owner, id, retried.body.id)).headers.get('location') as string;
+    expect(sha256(new Uint8Array(await (await fetch(url)).arrayBuffer()))).toBe(sha256(bytes));
   });
 
   it("another person's upload cannot be attached by someone else", async () => {
