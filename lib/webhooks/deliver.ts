@@ -25,7 +25,7 @@ import {
   type Subscription,
   settleQueue,
   updateSubscription,
-} from '../store/webhooks';
+} from '../store/webhooks/due-queue';
 import { attempt } from './send';
 
 /**

@@ -18,7 +18,7 @@ import {
   putSubscription,
   type Subscription,
   updateSubscription,
-} from '../store/webhooks';
+} from '../store/webhooks/due-queue';
 import { hostProblem } from './address';
 import { newDelivery, requestAttempt } from './deliver';
 

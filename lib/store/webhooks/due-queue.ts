@@ -7,9 +7,9 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { cursorKey, encodeCursor } from '../cursor';
-import { ConflictError } from '../errors';
-import type { Person } from '../model/action';
+import { cursorKey, encodeCursor } from '../../cursor';
+import { ConflictError } from '../../errors';
+import type { Person } from '../../model/action';
 import {
   backoff,
   canBeKey,
@@ -20,9 +20,9 @@ import {
   TransactionCancelled,
   tableName,
   transact,
-} from './client';
-import type { Item } from './item';
-import { attr, indexes, webhookKeys } from './table';
+} from '../client';
+import type { Item } from '../item';
+import { attr, indexes, webhookKeys } from '../table';
 
 /**
  * Webhook subscriptions, their deliveries and the attempts due, in the table's own partitions
