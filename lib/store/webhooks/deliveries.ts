@@ -38,12 +38,14 @@ export interface Delivery {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-const deliveryKey = (subscriptionId: string, deliveryId: string) => ({
+/** Where a delivery is stored: in its subscription's log, by its time-ordered id. */
+export const deliveryKey = (subscriptionId: string, deliveryId: string) => ({
   [attr.id]: webhookKeys.deliveries(subscriptionId),
   [attr.sortKey]: webhookKeys.delivery(deliveryId),
 });
 
-function deliveryFrom(item: Item): Delivery {
+/** A stored delivery as the delivery code sees it. */
+export function deliveryFrom(item: Item): Delivery {
   return {
     id: (item[attr.sortKey] as string).slice(webhookKeys.deliveryPrefix.length),
     subscriptionId: (item[attr.id] as string).slice(webhookKeys.deliveries('').length),
@@ -60,16 +62,22 @@ function deliveryFrom(item: Item): Delivery {
   };
 }
 
-const live = (item: Item | undefined): item is Item =>
+/** Whether a delivery is still there to reads: present and not past its TTL. */
+export const live = (item: Item | undefined): item is Item =>
   item !== undefined && !((item[attr.expiresAt] as number) < nowSeconds());
+
+/** A delivery as stored: its ids in its key, its expiry in the TTL attribute. */
+export function deliveryItem(delivery: Delivery): Item {
+  const { id, subscriptionId, expiresAt, ...fields } = delivery;
+  return { ...deliveryKey(subscriptionId, id), ...fields, [attr.expiresAt]: expiresAt };
+}
 
 /** Stores a new delivery; `false` when it is already there (the same event accepted twice). */
 export async function putDelivery(delivery: Delivery): Promise<boolean> {
-  const { id, subscriptionId, expiresAt, ...fields } = delivery;
   return sendConditional(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...deliveryKey(subscriptionId, id), ...fields, [attr.expiresAt]: expiresAt },
+      Item: deliveryItem(delivery),
       ConditionExpression: 'attribute_not_exists(#sk)',
       ExpressionAttributeNames: { '#sk': attr.sortKey },
     }),
@@ -86,7 +94,7 @@ export async function getDelivery(subscriptionId: string, deliveryId: string): P
 
 /** What a delivery log cursor is bound to: one subscription's log. */
 const logScope = (subscriptionId: string) => `deliveries:${subscriptionId}`;
-const isDeliveryKey = (key: unknown): key is string =>
+export const isDeliveryKey = (key: unknown): key is string =>
   typeof key === 'string' && key.startsWith(webhookKeys.deliveryPrefix) && Buffer.byteLength(key) <= 1024;
 
 /** A page of a subscription's deliveries, newest first; expired ones are skipped. */

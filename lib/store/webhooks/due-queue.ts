@@ -31,13 +31,20 @@ export interface StoredDue extends DueAttempt {
   key: string;
 }
 
-function shardOfSubscription(subscriptionId: string): number {
+/**
+ * The ready partition of a subscription's marker. Not `shardOf` (table.ts): markers already stored
+ * sit where this hash put them, and `listQueue` and `settleQueue` address a marker by this hash
+ * rather than reading every shard (only `readyQueues` does), so another hash would leave each
+ * existing marker due forever and list its queue twice. No upgrade step moves markers in AWS.
+ */
+export function shardOfSubscription(subscriptionId: string): number {
   let hash = 0;
   for (let i = 0; i < subscriptionId.length; i++) hash = (hash * 31 + subscriptionId.charCodeAt(i)) >>> 0;
   return hash % webhookKeys.readyShards;
 }
 
-const markerKey = (subscriptionId: string) => ({
+/** Where a subscription's marker is: its ready partition, under the subscription's id. */
+export const markerKey = (subscriptionId: string) => ({
   [attr.id]: webhookKeys.ready(shardOfSubscription(subscriptionId)),
   [attr.sortKey]: subscriptionId,
 });
@@ -70,20 +77,18 @@ export async function putDue(due: DueAttempt, expiresAt: number, { listed = true
   return { ...due, key };
 }
 
+/** An attempt due as stored: in its subscription's queue, its due time leading the sort key. */
+export const dueItem = (due: StoredDue, expiresAt: number): Item => ({
+  [attr.id]: webhookKeys.due(due.subscriptionId),
+  [attr.sortKey]: due.key,
+  ownerId: due.ownerId,
+  deliveryId: due.deliveryId,
+  manual: due.manual,
+  [attr.expiresAt]: expiresAt,
+});
+
 export async function storeDue(table: DueTable, due: StoredDue, expiresAt: number, listed: boolean): Promise<void> {
-  await table.via(
-    new PutCommand({
-      TableName: table.name,
-      Item: {
-        [attr.id]: webhookKeys.due(due.subscriptionId),
-        [attr.sortKey]: due.key,
-        ownerId: due.ownerId,
-        deliveryId: due.deliveryId,
-        manual: due.manual,
-        [attr.expiresAt]: expiresAt,
-      },
-    }),
-  );
+  await table.via(new PutCommand({ TableName: table.name, Item: dueItem(due, expiresAt) }));
   if (listed) await listQueue(table, due.ownerId, due.subscriptionId, due.dueAt);
 }
 
@@ -161,6 +166,7 @@ export async function readyQueues(now: string): Promise<ReadyQueue[]> {
   return pages.flat().sort((a, b) => a.nextDue.localeCompare(b.nextDue));
 }
 
+/** A stored attempt due, read back from its queue (the subscription is the queue's). */
 export const dueFrom = (subscriptionId: string, item: Item): StoredDue => ({
   key: item[attr.sortKey] as string,
   dueAt: (item[attr.sortKey] as string).split('#')[0] as string,

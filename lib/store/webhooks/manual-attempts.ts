@@ -10,7 +10,7 @@ import { attr, webhookKeys } from '../table';
  * requests cannot both slip under the bound; it expires (TTL) a window after the last request.
  */
 
-const manualKey = (ownerId: string, subscriptionId: string) => ({
+export const manualKey = (ownerId: string, subscriptionId: string) => ({
   [attr.id]: webhookKeys.subscriptions(ownerId),
   [attr.sortKey]: webhookKeys.manualAttempts(subscriptionId),
 });

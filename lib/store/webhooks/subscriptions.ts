@@ -29,7 +29,8 @@ export interface Subscription {
   failingSince?: string;
 }
 
-const subscriptionKey = (ownerId: string, id: string) => ({
+/** Where a subscription is stored: in its owner's partition, beside the count that caps them. */
+export const subscriptionKey = (ownerId: string, id: string) => ({
   [attr.id]: webhookKeys.subscriptions(ownerId),
   [attr.sortKey]: webhookKeys.subscription(id),
 });
@@ -48,7 +49,8 @@ const SUBSCRIPTION_FIELDS = [
   'failingSince',
 ] as const;
 
-function subscriptionItem(subscription: Subscription): Item {
+/** A subscription as stored; an enabled one also carries the key of the enabled-subscriptions index. */
+export function subscriptionItem(subscription: Subscription): Item {
   const { id, owner, ...fields } = subscription;
   return {
     ...subscriptionKey(owner.id, id),
@@ -58,7 +60,8 @@ function subscriptionItem(subscription: Subscription): Item {
   };
 }
 
-function subscriptionFrom(item: Item): Subscription {
+/** A stored subscription as the delivery code sees it: its key's id, its own fields, nothing else. */
+export function subscriptionFrom(item: Item): Subscription {
   const subscription = {
     id: (item[attr.sortKey] as string).slice(webhookKeys.subscriptionPrefix.length),
     owner: item.owner as Person,
