@@ -10,22 +10,26 @@ import {
   closeDelivery,
   type Delivery,
   type DeliveryStatus,
+  getDelivery,
+  putDelivery,
+  recordAttempt,
+} from '../store/webhooks/deliveries';
+import {
   type DueAttempt,
   dueBy,
-  enabledSubscriptions,
-  getDelivery,
-  getSubscription,
-  putDelivery,
   putDue,
   type ReadyQueue,
   readyQueues,
-  recordAttempt,
   removeDue,
   type StoredDue,
-  type Subscription,
   settleQueue,
+} from '../store/webhooks/due-queue';
+import {
+  enabledSubscriptions,
+  getSubscription,
+  type Subscription,
   updateSubscription,
-} from '../store/webhooks';
+} from '../store/webhooks/subscriptions';
 import { attempt } from './send';
 
 /**

@@ -7,18 +7,16 @@ import { ConflictError, clip, NotFoundError, TooManyRequestsError } from '../err
 import type { Person } from '../model/action';
 import { eventTypeOf } from '../model/history';
 import { oneLine, validateBody } from '../model/validation';
+import { type Delivery, getDelivery, listDeliveries } from '../store/webhooks/deliveries';
+import { countManualAttempt } from '../store/webhooks/manual-attempts';
 import {
-  countManualAttempt,
-  type Delivery,
   deleteSubscription,
-  getDelivery,
   getSubscription,
-  listDeliveries,
   listSubscriptions,
   putSubscription,
   type Subscription,
   updateSubscription,
-} from '../store/webhooks';
+} from '../store/webhooks/subscriptions';
 import { hostProblem } from './address';
 import { newDelivery, requestAttempt } from './deliver';
 

@@ -22,7 +22,7 @@ import {
   sortKey,
   tableKey,
 } from '../table';
-import { moveSharedDueAttempts } from '../webhooks';
+import { moveSharedDueAttempts } from '../webhooks/migration';
 
 /**
  * Making a table and bringing one an earlier version made up to date, from the one table

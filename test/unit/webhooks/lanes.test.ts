@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ReadyQueue } from '../../../lib/store/webhooks';
+import type { ReadyQueue } from '../../../lib/store/webhooks/due-queue';
 import { Lanes, PER_OWNER, PER_SUBSCRIPTION, roundRobin } from '../../../lib/webhooks/deliver';
 
 /**
