@@ -211,7 +211,7 @@ export async function writePostingsInBulk(changes: ReadonlyArray<{ before?: Inde
   );
 }
 
-/** The item that says every action stored has its postings (written by `indexExistingActions`). */
+/** The item that says every action stored has its postings (written by `searchBackfill`). */
 const builtMark = { [attr.id]: 'g#built', [attr.sortKey]: '1' };
 
 /**
