@@ -1,8 +1,8 @@
 import { cursorKey, encodeCursor } from '../cursor';
 import { parseDateTime } from '../dates';
-import { clip, type Problem, ValidationError } from '../errors';
-import { splitQueryString } from '../filter/query';
+import { ValidationError } from '../errors';
 import { type Sight, sawChange, type Viewer } from '../model/access';
+import { parsePageQuery } from '../page-query';
 import { commentTextsOf } from '../store/actions/threads';
 import { type FeedEntry, isFeedPosition, readChanges } from '../store/sync/feed';
 import { recordIndexEntries } from '../usage';
@@ -20,31 +20,24 @@ const FEED_SCOPE = 'changes';
 
 /** `limit` (1-1000), and where to start: `after` (a cursor) or `since` (a date-time), or the beginning. */
 export function parseChangesQuery(raw: string): { limit: number; from: string } {
-  const seen = new Map<string, string>();
-  const problems: Problem[] = [];
-  for (const [name, value] of splitQueryString(raw)) {
-    if (name !== 'limit' && name !== 'after' && name !== 'since')
-      problems.push({ parameter: clip(name), message: 'is not a known parameter' });
-    else if (seen.has(name)) problems.push({ parameter: name, message: 'may appear only once' });
-    else seen.set(name, value);
-  }
-  const limitText = seen.get('limit');
-  const limit =
-    limitText === undefined ? changesLimits.defaultLimit : /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN;
-  if (!(limit >= 1 && limit <= changesLimits.maxLimit)) {
-    problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${changesLimits.maxLimit}` });
-  }
-  const after = seen.get('after');
-  const sinceText = seen.get('since');
-  const since = sinceText === undefined ? undefined : parseDateTime(sinceText);
-  if (after !== undefined && sinceText !== undefined)
-    problems.push({ parameter: 'since', message: 'starts a feed; a cursor in after continues one: send one of them' });
-  if (after === '') problems.push({ parameter: 'after', message: 'must not be empty' });
-  if (sinceText !== undefined && since === undefined)
-    problems.push({ parameter: 'since', message: 'must be an ISO 8601 date-time with an offset or Z' });
-  if (problems.length > 0) throw new ValidationError(problems);
-  const from = after !== undefined ? feedCursor(after) : (since ?? '');
-  return { limit, from };
+  const {
+    limit,
+    cursor: after,
+    others,
+  } = parsePageQuery(
+    raw,
+    { limits: changesLimits, cursor: 'after', others: ['since'] },
+    ({ cursor, others: { since } }) => [
+      ...(cursor !== undefined && since !== undefined
+        ? [{ parameter: 'since', message: 'starts a feed; a cursor in after continues one: send one of them' }]
+        : []),
+      ...(since !== undefined && parseDateTime(since) === undefined
+        ? [{ parameter: 'since', message: 'must be an ISO 8601 date-time with an offset or Z' }]
+        : []),
+    ],
+  );
+  const since = others.since === undefined ? undefined : parseDateTime(others.since);
+  return { limit, from: after !== undefined ? feedCursor(after) : (since ?? '') };
 }
 
 function feedCursor(after: string): string {

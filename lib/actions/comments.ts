@@ -11,11 +11,11 @@ import {
   TooManyRequestsError,
   ValidationError,
 } from '../errors';
-import { splitQueryString } from '../filter/query';
 import { guardedAt, type Rights, rightsOver, type Viewer, type Who } from '../model/access';
 import { type Action, actionLimits, type Comment, type Person } from '../model/action';
 import type { HistoryEntry } from '../model/history';
 import { validateBody } from '../model/validation';
+import { parsePageQuery } from '../page-query';
 import {
   commentWrites,
   currentCommentTexts,
@@ -184,23 +184,7 @@ export const threadLimits = { defaultLimit: 50, maxLimit: 100 } as const;
 
 /** `limit` (1-100, default 50) and `cursor` of a thread's query string; anything else is a 400. */
 export function parseThreadQuery(raw: string): { limit: number; cursor?: string } {
-  const seen = new Map<string, string>();
-  const problems: Array<{ parameter: string; message: string }> = [];
-  for (const [name, value] of splitQueryString(raw)) {
-    if (name !== 'limit' && name !== 'cursor')
-      problems.push({ parameter: clip(name), message: 'is not a known parameter' });
-    else if (seen.has(name)) problems.push({ parameter: name, message: 'may appear only once' });
-    else seen.set(name, value);
-  }
-  const limitText = seen.get('limit');
-  const limit =
-    limitText === undefined ? threadLimits.defaultLimit : /^\d{1,3}$/.test(limitText) ? Number(limitText) : Number.NaN;
-  if (!(limit >= 1 && limit <= threadLimits.maxLimit)) {
-    problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${threadLimits.maxLimit}` });
-  }
-  const cursor = seen.get('cursor');
-  if (cursor === '') problems.push({ parameter: 'cursor', message: 'must not be empty' });
-  if (problems.length > 0) throw new ValidationError(problems);
+  const { limit, cursor } = parsePageQuery(raw, { limits: threadLimits, cursor: 'cursor' });
   return { limit, ...(cursor !== undefined ? { cursor } : {}) };
 }
 

@@ -22,6 +22,7 @@ import { BudgetSpent, readsForPage } from '../store/list/budget';
 import { rememberCaller } from '../store/people';
 import { enterUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
+import { type BodyKind, mediaTypeProblem } from './media-type';
 import { admit, charge, type QuotaState, quotaHeaders, readsSpent, reserveMore } from './quotas';
 import { responseHeaders } from './response-headers';
 
@@ -236,31 +237,6 @@ const quotaFields = (): Middleware => {
   };
   return { after: finish, onError: finish };
 };
-
-/** What a route's body may be: plain JSON, or (for PATCH) also a JSON merge patch (RFC 7396). */
-export type BodyKind = 'json' | 'merge-patch';
-
-const MEDIA_TYPES: Record<BodyKind, readonly string[]> = {
-  json: ['application/json'],
-  'merge-patch': ['application/json', 'application/merge-patch+json'],
-};
-
-/** `type/subtype` and its parameters (RFC 9110 section 8.3.1); names are case-insensitive. */
-const MEDIA_TYPE = /^\s*([!#$%&'*+.^_`|~\w-]+\/[!#$%&'*+.^_`|~\w-]+)\s*(;.*)?$/;
-const CHARSET = /(?:^|;)\s*charset\s*=\s*"?([^";\s]*)"?/i;
-
-/** Why a Content-Type is refused for `kind`, or `undefined` when it is accepted. */
-function mediaTypeProblem(contentType: string | undefined, kind: BodyKind): string | undefined {
-  const accepted = MEDIA_TYPES[kind];
-  const expected = `send Content-Type ${accepted.join(' or ')}`;
-  const match = MEDIA_TYPE.exec(contentType ?? '');
-  if (!match || !accepted.includes((match[1] as string).toLowerCase())) return `The body must be JSON: ${expected}.`;
-  const charset = CHARSET.exec(match[2] ?? '')?.[1];
-  // JSON exchanged between systems is UTF-8 (RFC 8259 section 8.1).
-  if (charset !== undefined && charset.toLowerCase() !== 'utf-8')
-    return 'JSON must be UTF-8: send charset=utf-8 or no charset.';
-  return undefined;
-}
 
 /** Size and media type checks before any parsing: 413, 415, and 400 for a missing body. */
 const bodyLimits = (kind: BodyKind): Middleware => ({

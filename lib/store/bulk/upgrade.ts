@@ -7,10 +7,11 @@ import {
   type TableDescription,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { countedFields, countedValues, counterKey } from '../counters/counters';
-import { fromItem, isTombstone, toItem } from '../item';
-import { indexExistingActions, refoldPostings } from '../search/postings';
+import { fromItem, type Item, isTombstone, toItem } from '../item';
+import { type ScanPass, scanTable, segmentsFor } from '../scan';
+import { refoldPostings, searchBackfill } from '../search/postings';
 import {
   attr,
   attributeDefinitions,
@@ -41,17 +42,29 @@ type WantedIndex = ReturnType<typeof globalSecondaryIndexes>[number];
  * version made is brought up to date: each index it lacks is added (one per UpdateTable, as
  * DynamoDB allows), the actions written before get the keys the new indexes order by, or the
  * keys as this version composes them (`KEY_VERSION`), and the webhook attempts it queued in
- * shared partitions move to their subscriptions' queues. An index whose keys or projection
- * changed is a TableUpgradeError naming it.
+ * shared partitions move to their subscriptions' queues. A table made before the search index
+ * gets its postings. The re-key and the postings read the actions in one scan, each page handed
+ * to both. An index whose keys or projection changed is a TableUpgradeError naming it.
  */
 export async function createOrUpgradeTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const existing = await describe(client, tableName);
-  if (existing) {
-    await upgradeTable(client, existing);
-    await moveSharedDueAttempts(DynamoDBDocumentClient.from(client), tableName);
-  } else await createTable(client, tableName);
+  const rekey = existing ? await upgradeTable(client, existing) : undefined;
+  if (!existing) await createTable(client, tableName);
+  const passes = [rekey, await searchBackfill(client, tableName)].filter((p) => p !== undefined);
+  if (passes.length > 0)
+    await scanTable(
+      async (actions) => {
+        for (const pass of passes) await pass.page(actions);
+      },
+      {
+        kind: itemKind.action,
+        segments: segmentsFor(existing?.ItemCount ?? 0),
+        target: { documents: DynamoDBDocumentClient.from(client), table: tableName },
+      },
+    );
+  for (const pass of passes) await pass.done();
+  if (existing) await moveSharedDueAttempts(DynamoDBDocumentClient.from(client), tableName);
   await markKeys(client, tableName);
-  await indexExistingActions(client, tableName);
 }
 
 /**
@@ -123,7 +136,8 @@ const sameIndex = (have: GlobalSecondaryIndexDescription, want: WantedIndex) =>
   JSON.stringify([...(have.Projection?.NonKeyAttributes ?? [])].sort()) ===
     JSON.stringify([...(want.Projection.NonKeyAttributes ?? [])].sort());
 
-async function upgradeTable(client: DynamoDBClient, table: TableDescription): Promise<void> {
+/** Adds the indexes the table lacks; the pass that re-keys its actions, when they need one. */
+async function upgradeTable(client: DynamoDBClient, table: TableDescription): Promise<ScanPass | undefined> {
   const tableName = table.TableName as string;
   const have = new Map((table.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index]));
   const wanted = globalSecondaryIndexes();
@@ -137,7 +151,7 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
     );
   const missing = wanted.filter((w) => !have.has(w.IndexName));
   const version = await keyVersion(client, tableName);
-  if (missing.length === 0 && version >= KEY_VERSION) return;
+  if (missing.length === 0 && version >= KEY_VERSION) return undefined;
   for (const index of missing) {
     await client.send(
       new UpdateTableCommand({
@@ -148,7 +162,7 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
     );
     await untilActive(client, tableName, index.IndexName);
   }
-  await backfillIndexKeys(client, tableName, version < PAIRED_COUNTERS, version < FULL_CASE_FOLDING);
+  return indexKeysBackfill(client, tableName, version < PAIRED_COUNTERS, version < FULL_CASE_FOLDING);
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
@@ -163,83 +177,73 @@ async function untilActive(client: DynamoDBClient, tableName: string, indexName:
 /**
  * Gives every stored action the index keys this version writes and an earlier one did not, and,
  * with `countPairs`, counts the paired counters, which an earlier version did not keep (none of
- * them exists yet, so each is written whole on its first shard). With `refold`, the folded copies
- * (the `f` map, the title copy) are compared too and rewritten where the fold changed them, and
- * so are the search postings of the texts it changed.
+ * them exists yet, so each is written whole on its first shard, by `done`). With `refold`, the
+ * folded copies (the `f` map, the title copy) are compared too and rewritten where the fold
+ * changed them, and so are the search postings of the texts it changed (before the item, so a
+ * pass cut short and run again still finds the earlier texts of an item it had not rewritten).
  */
-async function backfillIndexKeys(
-  client: DynamoDBClient,
-  tableName: string,
-  countPairs: boolean,
-  refold: boolean,
-): Promise<void> {
+function indexKeysBackfill(client: DynamoDBClient, tableName: string, countPairs: boolean, refold: boolean): ScanPass {
   const documents = DynamoDBDocumentClient.from(client);
   const pairs = new Map<string, number>();
   const keys = [...new Set(indexList.flatMap((index) => [index.partitionKey.name, index.sortKey.name]))];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: '#sk = :action',
-        ExpressionAttributeNames: { '#sk': attr.sortKey },
-        ExpressionAttributeValues: { ':action': itemKind.action },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (isTombstone(item)) continue;
-      if (countPairs) {
-        const values = countedValues(fromItem(item));
-        for (const field of countedFields) {
-          const value = values[field];
-          if (!field.includes('&') || value === undefined) continue;
-          const key = counterKey(field, value);
-          pairs.set(key, (pairs.get(key) ?? 0) + 1);
-        }
+  const rekey = async (item: Item) => {
+    if (isTombstone(item)) return;
+    if (countPairs) {
+      const values = countedValues(fromItem(item));
+      for (const field of countedFields) {
+        const value = values[field];
+        if (!field.includes('&') || value === undefined) continue;
+        const key = counterKey(field, value);
+        pairs.set(key, (pairs.get(key) ?? 0) + 1);
       }
-      const expected = toItem(fromItem(item));
-      const stale = keys.filter((k) => expected[k] !== undefined && expected[k] !== item[k]);
-      if (refold) {
-        const copies = [attr.filters, attr.titleLower].filter(
-          (k) => JSON.stringify(sorted(expected[k])) !== JSON.stringify(sorted(item[k])),
-        );
-        stale.push(...copies.filter((k) => !stale.includes(k)));
-        const filters = (item[attr.filters] ?? {}) as Record<string, unknown>;
-        const reference = filters[lowerKey(filterKey.producerReference)] ?? filters[filterKey.producerReference];
-        await refoldPostings(
-          fromItem(item),
-          { title: item[attr.titleLower], reference },
-          { documents, table: tableName },
-        );
-      }
-      if (stale.length === 0) continue;
-      await documents.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { [attr.id]: item[attr.id], [attr.sortKey]: itemKind.action },
-          UpdateExpression: `SET ${stale.map((_, i) => `#k${i} = :k${i}`).join(', ')}`,
-          ConditionExpression: '#v = :v',
-          ExpressionAttributeNames: {
-            '#v': attr.version,
-            ...Object.fromEntries(stale.map((k, i) => [`#k${i}`, k])),
-          },
-          ExpressionAttributeValues: {
-            ':v': item[attr.version],
-            ...Object.fromEntries(stale.map((k, i) => [`:k${i}`, expected[k]])),
-          },
-        }),
+    }
+    const expected = toItem(fromItem(item));
+    const stale = keys.filter((k) => expected[k] !== undefined && expected[k] !== item[k]);
+    if (refold) {
+      const copies = [attr.filters, attr.titleLower].filter(
+        (k) => JSON.stringify(sorted(expected[k])) !== JSON.stringify(sorted(item[k])),
+      );
+      stale.push(...copies.filter((k) => !stale.includes(k)));
+      const filters = (item[attr.filters] ?? {}) as Record<string, unknown>;
+      const reference = filters[lowerKey(filterKey.producerReference)] ?? filters[filterKey.producerReference];
+      await refoldPostings(
+        fromItem(item),
+        { title: item[attr.titleLower], reference },
+        { documents, table: tableName },
       );
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  for (const [key, n] of pairs)
+    if (stale.length === 0) return;
     await documents.send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: tableName,
-        Item: { [attr.id]: key, [attr.sortKey]: itemKind.counterShard(0), [attr.count]: n },
+        Key: { [attr.id]: item[attr.id], [attr.sortKey]: itemKind.action },
+        UpdateExpression: `SET ${stale.map((_, i) => `#k${i} = :k${i}`).join(', ')}`,
+        ConditionExpression: '#v = :v',
+        ExpressionAttributeNames: {
+          '#v': attr.version,
+          ...Object.fromEntries(stale.map((k, i) => [`#k${i}`, k])),
+        },
+        ExpressionAttributeValues: {
+          ':v': item[attr.version],
+          ...Object.fromEntries(stale.map((k, i) => [`:k${i}`, expected[k]])),
+        },
       }),
     );
+  };
+  return {
+    async page(actions) {
+      for (const item of actions) await rekey(item);
+    },
+    async done() {
+      for (const [key, n] of pairs)
+        await documents.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { [attr.id]: key, [attr.sortKey]: itemKind.counterShard(0), [attr.count]: n },
+          }),
+        );
+    },
+  };
 }
 
 /** A value with its object keys in order, so two maps compare by content. */

@@ -1,6 +1,7 @@
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { send, tableName } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
+import { scanTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr, itemKind } from '../table';
 import { countedFields, countedValues, counterKey } from './counters';
@@ -33,16 +34,12 @@ export interface RecountReport {
   unsettled: boolean;
 }
 
+/** Every item of the table, a page at a time (one segment: the table's size is not known here). */
 async function scanAll(each: (item: Item) => void, onPage?: (items: number) => void): Promise<void> {
-  let startKey: Item | undefined;
-  do {
-    const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-      new ScanCommand({ TableName: tableName(), ExclusiveStartKey: startKey }),
-    );
-    for (const item of page.Items ?? []) each(item);
-    onPage?.(page.Items?.length ?? 0);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  await scanTable((items) => {
+    for (const item of items) each(item);
+    onPage?.(items.length);
+  });
 }
 
 export interface RecountOptions {

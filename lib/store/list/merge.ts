@@ -138,12 +138,7 @@ export async function mergeInOrder(
       if (!(error instanceof BudgetSpent)) throw error;
       return cutShort(merged, cursors, sortKey, direction, window);
     }
-    let next: Cursor | undefined;
-    for (const cursor of cursors) {
-      const head = cursor.buffer[0];
-      if (head === undefined) continue;
-      if (!next || direction * compareValues(head[sortKey], (next.buffer[0] as Item)[sortKey]) < 0) next = cursor;
-    }
+    const next = firstHead(cursors, sortKey, direction);
     if (!next) break;
     merged.push(next.buffer.shift() as Item);
   }
@@ -151,11 +146,31 @@ export async function mergeInOrder(
 }
 
 /**
+ * The partition whose buffered head comes first in the merge's direction (1 ascending, -1
+ * descending), the earliest listed on a tie; undefined when none has a head. Pure.
+ */
+export function firstHead(cursors: readonly Cursor[], sortKey: string, direction: number): Cursor | undefined {
+  let next: Cursor | undefined;
+  for (const cursor of cursors) {
+    const head = cursor.buffer[0];
+    if (head === undefined) continue;
+    if (!next || direction * compareValues(head[sortKey], (next.buffer[0] as Item)[sortKey]) < 0) next = cursor;
+  }
+  return next;
+}
+
+/**
  * A merge the budget stopped: every partition still open was read up to its last key, so the
  * nearest of those keys is where the merge is sure of every match; the buffered items up to it
- * follow what was merged, in order.
+ * follow what was merged, in order. Pure.
  */
-function cutShort(merged: Item[], cursors: Cursor[], sortKey: string, direction: number, window: number): Merged {
+export function cutShort(
+  merged: Item[],
+  cursors: readonly Cursor[],
+  sortKey: string,
+  direction: number,
+  window: number,
+): Merged {
   const open = cursors.filter((c) => !c.done);
   if (open.some((c) => !c.read || c.startKey === undefined)) return { items: merged, cut: true };
   const ends = open.map((c) => (c.startKey as Item)[sortKey]);

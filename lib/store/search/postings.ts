@@ -1,11 +1,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { RecordedEntry } from '../../model/history';
 import { foldForComparison } from '../../text';
 import { batchWriteRequests, type WriteRequest } from '../batch';
 import { inPool, send, sendConditional, tableName, type transact } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
-import { attr, itemKind } from '../table';
+import type { ScanPass } from '../scan';
+import { attr } from '../table';
 import { contexts, indexedPart } from './grams';
 import {
   createdKeyOf,
@@ -210,36 +211,31 @@ export async function writePostingsInBulk(changes: ReadonlyArray<{ before?: Inde
   );
 }
 
-/** The item that says every action stored has its postings (written by `indexExistingActions`). */
+/** The item that says every action stored has its postings (written by `searchBackfill`). */
 const builtMark = { [attr.id]: 'g#built', [attr.sortKey]: '1' };
 
 /**
  * The store upgrade's part: a table made before the search index gets the postings of every
- * action it holds, once (a mark remembers it is done). A new table only gets the mark.
+ * action it holds, once (a mark, written by `done`, remembers it is done; a pass cut short is
+ * run again whole). Undefined when the mark is there. A new table's pass reads nothing and
+ * writes only the mark.
  */
-export async function indexExistingActions(client: DynamoDBClient, table: string): Promise<void> {
+export async function searchBackfill(client: DynamoDBClient, table: string): Promise<ScanPass | undefined> {
   const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   const built = await documents.send(new GetCommand({ TableName: table, Key: builtMark, ConsistentRead: true }));
-  if (built.Item) return;
-  let startKey: Item | undefined;
-  do {
-    const page = await documents.send(
-      new ScanCommand({
-        TableName: table,
-        FilterExpression: '#sk = :action',
-        ExpressionAttributeNames: { '#sk': attr.sortKey },
-        ExpressionAttributeValues: { ':action': itemKind.action },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const requests = (page.Items ?? [])
-      .filter((item) => !isTombstone(item))
-      .flatMap((item) => {
-        const text = indexedText(fromItem(item));
-        return postingRequests(createdKeyOf(text), undefined, foldedTexts(text));
-      });
-    await batchWriteRequests(requests, { target: { documents, table }, width: BULK_WIDTH, maxAttempts: 20 });
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  await documents.send(new PutCommand({ TableName: table, Item: builtMark }));
+  if (built.Item) return undefined;
+  return {
+    async page(actions) {
+      const requests = actions
+        .filter((item) => !isTombstone(item))
+        .flatMap((item) => {
+          const text = indexedText(fromItem(item));
+          return postingRequests(createdKeyOf(text), undefined, foldedTexts(text));
+        });
+      await batchWriteRequests(requests, { target: { documents, table }, width: BULK_WIDTH, maxAttempts: 20 });
+    },
+    async done() {
+      await documents.send(new PutCommand({ TableName: table, Item: builtMark }));
+    },
+  };
 }
