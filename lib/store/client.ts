@@ -184,7 +184,8 @@ export async function settleAll<T extends readonly unknown[]>(reads: { [K in key
 
 /**
  * Runs `work` on each element `next()` gives until it gives `undefined`, at most `width` at a
- * time: the one worker pool of the store (bulk loads, batch requests, the search postings).
+ * time: the one worker pool of the store (bulk loads, batch requests, the search postings, the
+ * segments of the one table scan).
  */
 export async function inPool<T>(width: number, next: () => T | undefined, work: (element: T) => Promise<unknown>) {
   await settleAll(

@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { inPool, send, tableName } from './client';
+import { getDocumentClient, inPool, tableName } from './client';
 import type { Item } from './item';
 import { attr } from './table';
 
@@ -35,7 +35,7 @@ export interface ScanOptions {
   attributes?: readonly string[];
   /**
    * Another client and table than the service's: the store upgrade reads before the service is
-   * configured. Its requests go straight to that client (no store timeout).
+   * configured.
    */
   target?: { documents: DynamoDBDocumentClient; table: string };
 }
@@ -91,7 +91,9 @@ export async function scanTable(
   };
   const sendScan = (input: ScanCommandInput): Promise<Answer> => {
     const command = new ScanCommand(input);
-    return options.target ? (options.target.documents.send(command) as Promise<Answer>) : send<Answer>(command);
+    // No store timeout: that bounds a request's wait, and no request scans (a page of a scan on a
+    // busy engine can take longer than a request may, and the tools that scan simply wait).
+    return (options.target?.documents ?? getDocumentClient()).send(command) as Promise<Answer>;
   };
   const stats: ScanStats = { itemsRead: 0, readUnits: 0, requests: 0 };
   const segments = options.segments ?? 1;
