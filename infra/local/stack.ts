@@ -10,7 +10,7 @@ import { eventOf } from '../../lib/actions/events';
 import { sendDigests } from '../../lib/notifications/digest-run';
 import { notifyPeople } from '../../lib/notifications/notifier';
 import { changesOf } from '../../lib/store/sync/stream';
-import { acceptEvents, type Sweeper, startSweeper } from '../../lib/webhooks/deliver';
+import { acceptEvents, type Sweeper, startSweeper } from '../../lib/webhooks/run';
 import { createConsoleSite } from './console-site';
 import { createGateway, preloadHandlers } from './gateway';
 import {
