@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { viewerFor } from '../access/viewer';
 import type { PublishedEvent } from '../actions/events';
@@ -31,6 +31,7 @@ import {
   updateSubscription,
 } from '../store/webhooks/subscriptions';
 import { attempt } from './send';
+import { payloadOf, signatures } from './signing';
 
 /**
  * Webhook deliveries (contract section 9): published events become deliveries, deliveries
@@ -73,29 +74,6 @@ const USER_AGENT = 'action-tracking-webhooks/1.0 (+https://www.standardwebhooks.
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 const expiry = () => Math.floor(Date.now() / 1000) + KEEP_SECONDS;
-
-/** The body of every attempt of an event: Standard Webhooks' `{type, timestamp, data}`. */
-export const payloadOf = (event: PublishedEvent): string =>
-  JSON.stringify({ type: event.detailType, timestamp: event.time, data: event.detail });
-
-/** `v1,<base64 HMAC-SHA256>` over `{id}.{timestamp}.{body}`, keyed with the secret's bytes. */
-export function signature(secret: string, id: string, timestamp: number, payload: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${payload}`).digest('base64')}`;
-}
-
-/** The signatures an attempt carries: the current secret's, and the previous one's while it lasts. */
-function signatures(subscription: Subscription, id: string, timestamp: number, payload: string): string {
-  const secrets = [subscription.secret];
-  if (
-    subscription.previousSecret &&
-    subscription.previousSecretUntil &&
-    subscription.previousSecretUntil > new Date().toISOString()
-  ) {
-    secrets.push(subscription.previousSecret);
-  }
-  return secrets.map((secret) => signature(secret, id, timestamp, payload)).join(' ');
-}
 
 /**
  * A delivery's id: time-ordered (UUIDv7 at the event's time, so the log lists newest first) and

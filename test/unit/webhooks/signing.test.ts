@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { eventFromEventBridge, payloadOf, signature } from '../../../lib/webhooks/run';
+import { eventFromEventBridge } from '../../../lib/webhooks/run';
+import { payloadOf, signature } from '../../../lib/webhooks/signing';
 
 /**
  * The pure parts of a webhook delivery: the Standard Webhooks 1.0 signature (checked against the
