@@ -2,7 +2,8 @@ import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { PublishedEvent } from '../lib/actions/events';
 import { errorFields, logger } from '../lib/logger';
-import { acceptEvents, eventFromEventBridge, runInLanes } from '../lib/webhooks/run';
+import { eventFromEventBridge } from '../lib/webhooks/eventbridge';
+import { acceptEvents, runInLanes } from '../lib/webhooks/run';
 
 /**
  * Published events (EventBridge rule -> SQS): each becomes a delivery to every enabled
