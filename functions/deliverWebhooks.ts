@@ -3,7 +3,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { PublishedEvent } from '../lib/actions/events';
 import { errorFields, logger } from '../lib/logger';
 import { eventFromEventBridge } from '../lib/webhooks/eventbridge';
-import { acceptEvents, runInLanes } from '../lib/webhooks/run';
+import { acceptEvents } from '../lib/webhooks/intake';
+import { runInLanes } from '../lib/webhooks/run';
 
 /**
  * Published events (EventBridge rule -> SQS): each becomes a delivery to every enabled

@@ -1,21 +1,13 @@
-import { createHash } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
-import { viewerFor } from '../access/viewer';
-import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
 import { errorFields, logger } from '../logger';
-import { sawChange } from '../model/access';
 import {
   type Attempt,
   closeDelivery,
-  type Delivery,
   type DeliveryStatus,
   getDelivery,
-  putDelivery,
   recordAttempt,
 } from '../store/webhooks/deliveries';
 import {
-  type DueAttempt,
   dueBy,
   putDue,
   type ReadyQueue,
@@ -24,14 +16,9 @@ import {
   type StoredDue,
   settleQueue,
 } from '../store/webhooks/due-queue';
-import {
-  enabledSubscriptions,
-  getSubscription,
-  type Subscription,
-  updateSubscription,
-} from '../store/webhooks/subscriptions';
+import { getSubscription, type Subscription, updateSubscription } from '../store/webhooks/subscriptions';
 import { attempt } from './send';
-import { payloadOf, signatures } from './signing';
+import { signatures } from './signing';
 
 /**
  * Webhook deliveries (contract section 9): published events become deliveries, deliveries
@@ -54,7 +41,7 @@ import { payloadOf, signatures } from './signing';
 /** Success is a 2xx within this time (contract section 9). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Longer than an attempt and its bookkeeping: a lease that comes due means its holder died. */
-const LEASE_SECONDS = 60;
+export const LEASE_SECONDS = 60;
 /** How long a claimed attempt may wait for its lane in memory: well inside its lease. */
 const WAIT_IN_LANE_MS = 30_000;
 /** How long deliveries, their attempts and the attempts due are kept. */
@@ -72,100 +59,10 @@ export const PER_OWNER = 10;
 
 const USER_AGENT = 'action-tracking-webhooks/1.0 (+https://www.standardwebhooks.com)';
 
-const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
-const expiry = () => Math.floor(Date.now() / 1000) + KEEP_SECONDS;
-
-/**
- * A delivery's id: time-ordered (UUIDv7 at the event's time, so the log lists newest first) and
- * derived from the subscription and the event, so an event accepted twice (the stream and the
- * queue deliver at least once) makes one delivery, not two.
- */
-function deliveryIdOf(subscriptionId: string, event: PublishedEvent): string {
-  const random = createHash('sha256').update(`${subscriptionId}/${event.id}`).digest().subarray(0, 16);
-  const msecs = Date.parse(event.time);
-  return uuidv7({ msecs: Number.isFinite(msecs) ? msecs : Date.now(), random });
-}
-
-/**
- * Turns published events into deliveries for every enabled subscription that names their type,
- * each claimed for its first attempt, which the caller runs (`runClaimed`) at once.
- */
-export async function acceptEvents(events: readonly PublishedEvent[]): Promise<StoredDue[]> {
-  if (events.length === 0) return [];
-  const subscriptions = await enabledSubscriptions();
-  // Section 14: an event reaches a subscription only when its owner could see the action before or after the change.
-  const viewers = new Map(
-    getConfig().access === 'scoped'
-      ? await Promise.all(
-          [...new Set(subscriptions.map((s) => s.ownerId))].map(async (id) => [id, await viewerFor(id)] as const),
-        )
-      : [],
-  );
-  const work: Array<Promise<StoredDue | undefined>> = [];
-  for (const event of events) {
-    for (const subscription of subscriptions) {
-      if (!subscription.events.includes('*') && !subscription.events.includes(event.detailType)) continue;
-      const viewer = viewers.get(subscription.ownerId);
-      if (viewer && !sawChange(viewer, event.sight ?? {})) continue;
-      work.push(
-        newDelivery(subscription.ownerId, subscription.id, event, deliveryIdOf(subscription.id, event), {
-          claimed: true,
-        }),
-      );
-    }
-  }
-  return (await Promise.all(work)).filter((claim): claim is StoredDue => claim !== undefined);
-}
-
-/**
- * Stores a delivery and its first attempt due now. `claimed`: the due item is a lease the caller
- * holds and runs at once; otherwise the next sweep takes it. `undefined` when the delivery was
- * already there.
- */
-export async function newDelivery(
-  ownerId: string,
-  subscriptionId: string,
-  event: PublishedEvent,
-  deliveryId: string = uuidv7(),
-  { claimed }: { claimed: boolean },
-): Promise<StoredDue | undefined> {
-  const due: DueAttempt = { ownerId, subscriptionId, deliveryId, dueAt: new Date().toISOString(), manual: false };
-  // A claimed first attempt: its lease is written first, so a crash right after still leaves it due.
-  const lease = claimed ? await putDue({ ...due, dueAt: inSeconds(LEASE_SECONDS) }, expiry()) : undefined;
-  const created = await putDelivery({
-    id: deliveryId,
-    subscriptionId,
-    ownerId,
-    eventId: event.id,
-    type: event.detailType,
-    payload: payloadOf(event),
-    status: 'pending',
-    attempts: [],
-    nextAttemptAt: due.dueAt,
-    tries: 0,
-    createdAt: due.dueAt,
-    expiresAt: expiry(),
-  });
-  if (!created) {
-    if (lease) await removeDue(lease);
-    return undefined;
-  }
-  return lease ?? (await putDue(due, expiry()));
-}
-
-/** Asks for one more attempt of a delivery now (a redelivery); the schedule does not move. */
-export async function requestAttempt(delivery: Delivery): Promise<void> {
-  await putDue(
-    {
-      ownerId: delivery.ownerId,
-      subscriptionId: delivery.subscriptionId,
-      deliveryId: delivery.id,
-      dueAt: new Date().toISOString(),
-      manual: true,
-    },
-    expiry(),
-  );
-}
+/** The time `seconds` from now, as the table stores times. */
+export const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+/** When what is written now expires (epoch seconds, the table's TTL): `KEEP_SECONDS` from now. */
+export const expiry = () => Math.floor(Date.now() / 1000) + KEEP_SECONDS;
 
 /** Runs the attempt a claim stands for, records it, and schedules what follows. Never throws. */
 export async function runClaimed(lease: StoredDue): Promise<void> {
