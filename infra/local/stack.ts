@@ -11,7 +11,7 @@ import { sendDigests } from '../../lib/notifications/digest-run';
 import { notifyPeople } from '../../lib/notifications/notifier';
 import { changesOf } from '../../lib/store/sync/stream';
 import { acceptEvents } from '../../lib/webhooks/intake';
-import { type Sweeper, startSweeper } from '../../lib/webhooks/run';
+import { type Sweeper, startSweeper } from '../../lib/webhooks/sweeper';
 import { createConsoleSite } from './console-site';
 import { createGateway, preloadHandlers } from './gateway';
 import {
