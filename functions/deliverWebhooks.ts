@@ -4,7 +4,7 @@ import type { PublishedEvent } from '../lib/actions/events';
 import { errorFields, logger } from '../lib/logger';
 import { eventFromEventBridge } from '../lib/webhooks/eventbridge';
 import { acceptEvents } from '../lib/webhooks/intake';
-import { runInLanes } from '../lib/webhooks/run';
+import { runInLanes } from '../lib/webhooks/lanes';
 
 /**
  * Published events (EventBridge rule -> SQS): each becomes a delivery to every enabled

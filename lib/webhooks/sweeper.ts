@@ -1,6 +1,7 @@
 import { errorFields, logger } from '../logger';
 import { dueBy, type ReadyQueue, readyQueues, type StoredDue, settleQueue } from '../store/webhooks/due-queue';
-import { claim, Lanes, requeueOrLeave, roundRobin, runClaimed } from './run';
+import { Lanes, roundRobin } from './lanes';
+import { claim, requeueOrLeave, runClaimed } from './run';
 
 /** How long a claimed attempt may wait for its lane in memory: well inside its lease. */
 const WAIT_IN_LANE_MS = 30_000;
