@@ -11,7 +11,7 @@ export function eventFromEventBridge(body: string): PublishedEvent | undefined {
     const carried = envelope.detail as Record<string, unknown> | undefined;
     const id = typeof carried?.eventId === 'string' ? carried.eventId : envelope.id;
     if (!carried || !id || !envelope['detail-type']) return undefined;
-    // The bus carries the internal sight beside the detail (`busDetail`); it is never part of a body.
+    // The bus carries the internal sight inside the detail, under `sight` (`busDetail`); it is never part of a body.
     const { sight, ...detail } = carried;
     return {
       id,

@@ -30,7 +30,8 @@ function deliveryIdOf(subscriptionId: string, event: PublishedEvent): string {
 
 /**
  * Turns published events into deliveries for every enabled subscription that names their type,
- * each claimed for its first attempt, which the caller runs (`runClaimed`) at once.
+ * each claimed for its first attempt, which the caller runs in lanes (`runInLanes`, or a
+ * sweeper's `run`).
  */
 export async function acceptEvents(events: readonly PublishedEvent[]): Promise<StoredDue[]> {
   if (events.length === 0) return [];

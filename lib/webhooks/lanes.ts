@@ -69,9 +69,9 @@ export function roundRobin(queues: readonly ReadyQueue[]): ReadyQueue[] {
 }
 
 /**
- * Runs claimed first attempts (one queue message's events) at once, as many of each subscription
- * as its lane allows: the rest go back to their queues, for the sweep. Resolves when those that
- * ran are recorded.
+ * Runs claimed first attempts (one batch of queue messages' events) at once, as many of each
+ * subscription as its lane allows: the rest go back to their queues, for the sweep. Resolves
+ * when those that ran are recorded.
  */
 export async function runInLanes(claims: readonly StoredDue[]): Promise<void> {
   const lanes = new Lanes(Number.POSITIVE_INFINITY);

@@ -13,10 +13,11 @@ import { attempt } from './send';
 import { signatures } from './signing';
 
 /**
- * Webhook deliveries (contract section 9): published events become deliveries, deliveries
- * become signed attempts, failed attempts become attempts due later. Everything that decides
- * what happens next is in the table (a delivery and the attempts due), never only in memory, so
- * a process that dies at any point delays an attempt but loses none.
+ * Webhook deliveries (contract section 9): published events become deliveries (`./intake.ts`),
+ * deliveries become signed attempts (here), failed attempts become attempts due later, which
+ * `./sweeper.ts` takes. Everything that decides what happens next is in the table (a delivery
+ * and the attempts due), never only in memory, so a process that dies at any point delays an
+ * attempt but loses none.
  *
  * An attempt runs only under a claim: the due item is swapped for a lease (the same item, due
  * `LEASE_SECONDS` later) before the attempt, and the lease is removed once the attempt and what

@@ -7,7 +7,10 @@ import { claim, requeueOrLeave, runClaimed } from './run';
 const WAIT_IN_LANE_MS = 30_000;
 
 export interface Sweeper {
-  /** Runs claimed first attempts beside the swept ones, in the same lanes; the rest wait in their queues. */
+  /**
+   * Runs claimed first attempts beside the swept ones, in the same lanes; those whose lane is full
+   * wait in memory for room, and go back to their queues after `WAIT_IN_LANE_MS`.
+   */
   run(claims: readonly StoredDue[]): void;
   /** Stops sweeping and waits for the attempts under way. */
   stop(): Promise<void>;
