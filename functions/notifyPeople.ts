@@ -4,7 +4,7 @@ import type { PublishedEvent } from '../lib/actions/events';
 import { logger } from '../lib/logger';
 import { sendDigests } from '../lib/notifications/digest-run';
 import { notifyPeople } from '../lib/notifications/notifier';
-import { eventFromEventBridge } from '../lib/webhooks/deliver';
+import { eventFromEventBridge } from '../lib/webhooks/eventbridge';
 
 /**
  * The notifier, the one function that may send email: published events (EventBridge rule -> SQS)

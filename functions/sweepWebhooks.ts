@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { startSweeper } from '../lib/webhooks/deliver';
+import { startSweeper } from '../lib/webhooks/sweeper';
 
 /**
  * Runs every minute (an EventBridge schedule) and sweeps the attempts due every second for 50

@@ -10,7 +10,8 @@ import { eventOf } from '../../lib/actions/events';
 import { sendDigests } from '../../lib/notifications/digest-run';
 import { notifyPeople } from '../../lib/notifications/notifier';
 import { changesOf } from '../../lib/store/sync/stream';
-import { acceptEvents, type Sweeper, startSweeper } from '../../lib/webhooks/deliver';
+import { acceptEvents } from '../../lib/webhooks/intake';
+import { type Sweeper, startSweeper } from '../../lib/webhooks/sweeper';
 import { createConsoleSite } from './console-site';
 import { createGateway, preloadHandlers } from './gateway';
 import {

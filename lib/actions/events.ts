@@ -64,8 +64,8 @@ export function eventOf(entry: RecordedEntry): PublishedEvent {
 
 /**
  * What the bus (and the local events file, its stand-in) carries as an event's detail: the
- * published detail and, under `sight`, the internal placements the webhook fan-out reads after
- * the bus (`eventFromEventBridge` takes it out again).
+ * published detail and, under `sight`, the internal placements the webhook fan-out and the
+ * notifier read after the bus (`eventFromEventBridge` takes it out again).
  */
 export const busDetail = (event: PublishedEvent): Record<string, unknown> =>
   event.sight ? { ...event.detail, sight: event.sight } : event.detail;

@@ -18,12 +18,12 @@ import {
   updateSubscription,
 } from '../store/webhooks/subscriptions';
 import { hostProblem } from './address';
-import { newDelivery, requestAttempt } from './deliver';
+import { newDelivery, requestAttempt } from './intake';
 
 /**
  * Webhook subscriptions (contract section 9): any signed-in caller may have up to 25, each
- * private to its owner (to anyone else it does not exist). Their deliveries are in
- * `./deliver.ts`.
+ * private to its owner (to anyone else it does not exist). Their deliveries begin in
+ * `./intake.ts`.
  */
 
 export const MAX_SUBSCRIPTIONS = 25;

@@ -10,7 +10,7 @@ import { rolesOf, viewerFor } from '../../lib/access/viewer';
 import { getDocumentClient } from '../../lib/store/client';
 import { deleteGrant, type Grant, getGrant, grantsHeldBy, grantsPage, putGrant } from '../../lib/store/grants';
 import { knownPeople } from '../../lib/store/people';
-import { eventFromEventBridge } from '../../lib/webhooks/deliver';
+import { eventFromEventBridge } from '../../lib/webhooks/eventbridge';
 import { actionBody, type CallOptions, call } from '../support/client';
 
 /**

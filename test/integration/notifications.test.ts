@@ -8,7 +8,7 @@ import { sweepDueDates } from '../../lib/due-dates/sweep';
 import { sendDigests } from '../../lib/notifications/digest-run';
 import { notifyPeople } from '../../lib/notifications/notifier';
 import { recordFeedback } from '../../lib/notifications/people-preferences';
-import { eventFromEventBridge } from '../../lib/webhooks/deliver';
+import { eventFromEventBridge } from '../../lib/webhooks/eventbridge';
 import { actionBody, call, expectProblem, uniqueProducer } from '../support/client';
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ReadyQueue } from '../../../lib/store/webhooks/due-queue';
-import { Lanes, PER_OWNER, PER_SUBSCRIPTION, roundRobin } from '../../../lib/webhooks/deliver';
+import { Lanes, PER_OWNER, PER_SUBSCRIPTION, roundRobin } from '../../../lib/webhooks/lanes';
 
 /**
  * Who runs what in a webhook sweep: the lanes (attempts under way, capped per subscription, per

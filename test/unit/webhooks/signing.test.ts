@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { eventFromEventBridge, payloadOf, signature } from '../../../lib/webhooks/deliver';
+import { payloadOf, signature } from '../../../lib/webhooks/signing';
 
 /**
- * The pure parts of a webhook delivery: the Standard Webhooks 1.0 signature (checked against the
- * specification's published test vector and the `standardwebhooks` package's own verifier), the
- * body every attempt sends, and how an event arrives from an EventBridge rule.
+ * What a webhook attempt carries: the Standard Webhooks 1.0 signature (checked against the
+ * specification's published test vector and the `standardwebhooks` package's own verifier) and
+ * the body every attempt sends.
  */
 
 describe('signature', () => {
@@ -59,55 +59,5 @@ describe('payloadOf', () => {
       timestamp: '2026-11-01T00:00:00.000Z',
       data: { actionId: 'a1' },
     });
-  });
-});
-
-describe('eventFromEventBridge', () => {
-  const envelope = {
-    version: '0',
-    id: 'envelope-id',
-    'detail-type': 'ActionUpdated',
-    source: 'action-tracking',
-    time: '2026-11-01T00:00:01Z',
-    detail: { eventId: 'change-id', time: '2026-11-01T00:00:00.123Z', actionId: 'a1' },
-  };
-
-  it("takes the change's own id and time, which every copy of the change carries, not the envelope's", () => {
-    expect(eventFromEventBridge(JSON.stringify(envelope))).toEqual({
-      id: 'change-id',
-      detailType: 'ActionUpdated',
-      time: '2026-11-01T00:00:00.123Z',
-      detail: envelope.detail,
-    });
-  });
-
-  it("falls back to the envelope's id and time when the detail has none", () => {
-    const bare = { ...envelope, detail: { actionId: 'a1' } };
-    expect(eventFromEventBridge(JSON.stringify(bare))).toEqual({
-      id: 'envelope-id',
-      detailType: 'ActionUpdated',
-      time: '2026-11-01T00:00:01Z',
-      detail: { actionId: 'a1' },
-    });
-  });
-
-  it('is nothing for a body that is not such an event, never an exception', () => {
-    for (const body of [
-      '',
-      'not json',
-      'null',
-      '[]',
-      '{}',
-      JSON.stringify({ ...envelope, detail: undefined }),
-      JSON.stringify({ ...envelope, 'detail-type': undefined }),
-      JSON.stringify({ ...envelope, id: undefined, detail: { actionId: 'a1' } }),
-    ]) {
-      expect(eventFromEventBridge(body), body).toBeUndefined();
-    }
-    fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json()), (body) => {
-        expect(() => eventFromEventBridge(body)).not.toThrow();
-      }),
-    );
   });
 });
