@@ -270,6 +270,22 @@ describe('no filters: every shard of an ordered index (the counted path serves t
       expect(p.sortAttribute).toBe(sortAttribute);
     }
   });
+
+  it('a sort by status can also walk its value partitions, each in createdAt order, with every filter applied', () => {
+    const p = planFor('location.site=Ridgeway&priority=>1&sort=-status');
+    expect(p.walk).toBeUndefined();
+    expect(describeRead(p.byValue as IndexRead)).toEqual({
+      index: 'by-status',
+      partitions: [],
+      range: undefined,
+      filter: ['location.site = f.ls', 'priority > f.pr'],
+    });
+    expect((p.byValue as IndexRead).index.sortKey.name).toBe(attr.createdKey);
+    // A string field's values cannot be enumerated from its counters; a count orders nothing.
+    expect(planFor('sort=location.site').byValue).toBeUndefined();
+    expect(planFor('sort=actionProducer.name').byValue).toBeUndefined();
+    expect(planFor('sort=status&limit=0').byValue).toBeUndefined();
+  });
 });
 
 describe('the sort decides which indexes can serve', () => {

@@ -20,13 +20,14 @@ import { listSearched } from './searched';
  * where it could not count every match, a lower bound (`gte`) (contract section 12). Two lists
  * are refused for their cost, each a 400 naming its parameter: a `skip` past what the budget
  * reaches (`page.ts`, pointing to the cursor), and a sort on a field no index orders when it has
- * more matches than the budget reads and no index walk can serve it (`planned.ts`, `unsortable`).
+ * more matches than the budget reads and neither an index walk nor its value partitions
+ * (`value-walk.ts`, `status` only) can serve it (`planned.ts`, `unsortable`).
  *
  * The parts: `searched.ts`, `counted.ts` and `planned.ts` (the three ways a list is served, tried
  * in that order), `counts.ts` (counter arithmetic), `merge.ts` (the budgeted page read and the
  * partition merge), `reads.ts` (key conditions, every match, the fetch of actions), `page.ts`,
- * `positions.ts` (cursor places) and `result.ts` (what a list answers); `scoped.ts` runs a list
- * as its scopes' parts.
+ * `positions.ts` (cursor places), `value-walk.ts` (a sort by status, one value partition after
+ * another) and `result.ts` (what a list answers); `scoped.ts` runs a list as its scopes' parts.
  */
 
 /**

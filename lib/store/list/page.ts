@@ -22,7 +22,7 @@ export async function page(
   index: IndexDefinition,
   partitions: number,
   stats: ReadStats,
-  after: string | undefined,
+  after: Position | undefined,
   fetched?: ReadonlyMap<string, Item>,
 ): Promise<ListResult> {
   const { rows } = read;
@@ -39,7 +39,7 @@ export async function page(
       );
   const last = shown[shown.length - 1];
   // Cut short: continue after the last key the read was sure of (or, if it got nowhere, where it began).
-  const next = more ? (last?.value as string | undefined) : read.cut ? (read.reached ?? after) : undefined;
+  const next = more ? (last?.value as Position | undefined) : read.cut ? (read.reached ?? after) : undefined;
   return {
     actions,
     ...(placesOnly ? { positions: shown.map((r) => ({ id: r.id, at: r.value as Position })) } : {}),

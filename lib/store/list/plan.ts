@@ -66,6 +66,13 @@ export interface Plan {
    * it (a sort on a field no ordered index orders, such as `status`).
    */
   walk?: Walk;
+  /**
+   * When no index walk keeps the list's order: the sort field's equality index, whose partitions
+   * (one per value) each keep `createdAt`, then id, order, with every filter as its filter
+   * expression; `value-walk.ts` reads its partitions in value order (partitions filled there,
+   * from the counters).
+   */
+  byValue?: IndexRead;
 }
 
 /**
@@ -330,7 +337,25 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
     entries: chosen.entries,
     exact: chosen.exact,
     ...(walk ? { walk: { read: walk.read, fetch: walk.fetch, clauses: walk.clauses, cost: walk.cost } } : {}),
+    ...(query.limit > 0 && !walk ? valueRead(sort.field, filters) : {}),
   };
+}
+
+/**
+ * The read of a sort field's value partitions (`Plan.byValue`), for an integer field that is
+ * counted (so its values can be enumerated from its counters, `value-walk.ts`) and whose equality
+ * index is ordered by the created key and holds every value (not sparse), so each partition is
+ * already in the tie order: today `status`. The string fields (sites, business units, producers)
+ * have no counter that can be enumerated without reading every counter.
+ */
+function valueRead(field: FieldSpec, filters: Clause[]): { byValue: IndexRead } | Record<string, never> {
+  const spec = storedFieldList.find((f) => f.name === field.name);
+  const index = spec?.equality?.index;
+  if (spec?.type !== 'integer' || !spec.counted || spec.ordered || spec.equality?.sparse || !index) return {};
+  if (index.sortKey.name !== attr.createdKey) return {};
+  const filter = filters.map((clause) => clauseIn(index, clause));
+  if (filter.some((c) => c === undefined)) return {};
+  return { byValue: { index, partitions: [], filter: filter as StoredClause[] } };
 }
 
 /**

@@ -9,10 +9,11 @@ import { countedTotal, sizesFor } from './counts';
 import { clauseHolds, Placeholders } from './expression';
 import { mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
-import { DEFAULT_SORT, orderedIndexes, type Plan, plan, type Walk } from './plan';
+import { DEFAULT_SORT, type IndexRead, orderedIndexes, type Plan, plan, type Walk } from './plan';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from './positions';
 import { fetchActions, fetchItems, queryInput, readMatches } from './reads';
 import { deferred, type ListResult, type Position, type ReadStats, type Row, type Rows } from './result';
+import { listByValue } from './value-walk';
 
 /**
  * Every other shape, by the planner's choice (`plan.ts`): every match read and sorted in memory
@@ -24,8 +25,9 @@ import { deferred, type ListResult, type Position, type ReadStats, type Row, typ
 const WALK_PAGE_FLOOR = 25;
 
 /**
- * A sort on a field no index orders (`status`, a location, a producer) sorts every match in
- * memory; when there are more matches than the budget reads, no page of it can be exact.
+ * A sort on a field no index orders (a location, a producer) sorts every match in memory; when
+ * there are more matches than the budget reads, no page of it can be exact. `status` walks its
+ * value partitions instead (`value-walk.ts`), refused only when its values cannot be enumerated.
  */
 function unsortable(query: ListQuery, budget: number): ValidationError {
   const field = (query.sort ?? DEFAULT_SORT).field.name;
@@ -57,29 +59,51 @@ export async function listPlanned(
   if (counted !== undefined && query.limit === 0)
     return { ...base, actions: [], totalCount: counted, totalCountRelation: 'eq', partitions: 0, stats };
   const walk = query.limit > 0 ? chosen.walk : undefined;
+  // No walk keeps the list's order: the sort field's value partitions may (`value-walk.ts`).
+  const byValue = walk ? undefined : chosen.byValue;
   // Every match, sorted in memory, when the counters show it fits the budget. When only a guess
   // knows its size, the read gets half the budget, so that a walk can still find the page.
   let found = 0;
   // A walk needs a round of every partition (and a fetching walk a run of actions) to get anywhere.
-  const forWalk = walk ? Math.max(Math.ceil(budget.available / 2), 4 * walk.read.partitions.length + 2) : 0;
+  const forWalk = walk
+    ? Math.max(Math.ceil(budget.available / 2), 4 * walk.read.partitions.length + 2)
+    : byValue
+      ? Math.ceil(budget.available / 2)
+      : 0;
   // A count given by a scoped list's counters leaves the walk to read only the page.
   const sortAll =
     known === undefined && (chosen.exact ? chosen.entries <= budget.available : budget.available > forWalk);
-  if (!walk || sortAll) {
-    const share = chosen.exact || !walk ? budget : new ReadBudget(budget.available - forWalk);
+  if ((!walk && !byValue) || sortAll) {
+    const share = chosen.exact || (!walk && !byValue) ? budget : new ReadBudget(budget.available - forWalk);
     const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
     if (share !== budget) budget.charge(share.spent);
     if (!every.cut) return sortedPage(query, chosen, every.rows, stats, after);
     if (query.limit === 0)
       return { ...base, actions: [], totalCount: every.rows.length, totalCountRelation: 'gte', partitions: 0, stats };
-    if (!walk) throw unsortable(query, budget.limit);
+    if (!walk && !byValue) throw unsortable(query, budget.limit);
     found = every.rows.length;
+  }
+  if (!walk) {
+    const sort = query.sort ?? DEFAULT_SORT;
+    const valued = await listByValue(
+      query,
+      sort.field,
+      byValue as IndexRead,
+      chosen.descending,
+      budget,
+      stats,
+      after,
+      counted,
+      found,
+    );
+    if (valued === undefined) throw unsortable(query, budget.limit);
+    return { ...valued, plan: chosen };
   }
   // Too many matches to sort: walk an index already in the list's order for the page.
   const from = after === undefined ? undefined : keyAfter(after);
   const window = query.skip + query.limit + 1;
   if (query.skip >= budget.available) throw skipTooDeep(budget.limit);
-  const walked = await walkInOrder(walk as Walk, !chosen.descending, window, budget, stats, from);
+  const walked = await walkInOrder(walk, !chosen.descending, window, budget, stats, from);
   // Read to its end from the start, the walk has seen every match; otherwise it has a lower bound.
   const whole = !walked.cut && walked.rows.length < window && from === undefined;
   const result = await page(
@@ -87,13 +111,13 @@ export async function listPlanned(
     query,
     counted ?? Math.max(found, walked.rows.length),
     whole || counted !== undefined ? 'eq' : 'gte',
-    (walk as Walk).read.index,
-    (walk as Walk).read.partitions.length,
+    walk.read.index,
+    walk.read.partitions.length,
     stats,
     from,
     walked.fetched,
   );
-  return { ...result, ...base, index: (walk as Walk).read.index.name };
+  return { ...result, ...base, index: walk.read.index.name };
 }
 
 /** Every match read and sorted in memory: the page at `skip` or after the cursor, and the exact count. */

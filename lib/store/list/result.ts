@@ -62,7 +62,7 @@ export interface Rows {
   rows: Row[];
   /** The budget ran out first (see `Merged`). */
   cut: boolean;
-  reached?: string;
+  reached?: Position;
 }
 
 export interface Row {
