@@ -1,18 +1,15 @@
-import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { grantBodySchema, grantListLimits } from '../access/grants';
 import type { RouteDefinition } from '../http/routes';
 import { roles } from '../model/access';
 import { locationFields } from '../model/action';
+import { type Operation, problems } from './components';
 import { personSchema as person } from './view-schemas';
 
 /**
  * Section 14's operations in the OpenAPI document: the grants API and `GET /api/me`. Registered
- * from `openapi.ts`, which passes its problem responses in.
+ * from `openapi.ts`.
  */
-
-type Operation = Omit<Parameters<OpenAPIRegistry['registerPath']>[0], 'operationId'> & { operationId?: string };
-type Problems = (...statuses: number[]) => Record<string, ResponseConfig>;
 
 /** The group of these operations on the docs page. */
 export const accessTag = {
@@ -68,7 +65,7 @@ const filters = z.object({
 });
 
 /** The operations, by handler. */
-export const accessOperations = (problems: Problems) => ({
+export const accessOperations = {
   createGrant: (r: RouteDefinition): Operation => ({
     method: 'post',
     path: r.path,
@@ -135,7 +132,7 @@ export const accessOperations = (problems: Problems) => ({
       ...problems(401, 503),
     },
   }),
-});
+};
 
 /** The group of each operation here. */
 export const accessTags = {

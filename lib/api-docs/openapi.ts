@@ -1,12 +1,10 @@
-import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { changesLimits } from '../actions/changes';
-import { commentBodySchema, threadLimits } from '../actions/comments';
-import { problemTypeBase } from '../errors';
+import { commentBodySchema } from '../actions/comments';
 import { type FieldType, fieldCatalogue, fields } from '../filter/fields';
 import { queryLimits } from '../filter/query';
-import { type RouteDefinition, type RouteHandler, routes } from '../http/routes';
-import { MAX_BODY_BYTES } from '../limits';
+import { type RouteHandler, routes } from '../http/routes';
 import { actionLimits } from '../model/action';
 import { createActionSchema, patchActionSchema } from '../model/validation';
 import {
@@ -16,6 +14,16 @@ import {
   webhookPatchSchema,
 } from '../webhooks/subscriptions';
 import { accessOperations, accessTag, accessTags } from './access';
+import {
+  jsonBody,
+  type Operation,
+  type Operations,
+  problem,
+  problems,
+  quotaOrThrottle,
+  threadParameters,
+  throttled,
+} from './components';
 import { evidenceOperations, evidenceTag } from './evidence';
 import { notificationOperations, notificationsTag, notificationTags } from './notifications';
 import {
@@ -32,22 +40,6 @@ import {
  * catalogue that drives the filter language, and the route table that both AWS and the local
  * gateway serve. Each route's handler name is its operationId.
  */
-
-extendZodWithOpenApi(z);
-
-const problem = z
-  .object({
-    type: z.string().openapi({ example: `${problemTypeBase}validation-error` }),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    errors: z
-      .array(z.object({ parameter: z.string().optional(), field: z.string().optional(), message: z.string() }))
-      .max(20)
-      .optional()
-      .openapi({ description: 'At most 20; detail says how many more there were.' }),
-  })
-  .openapi('Problem', { description: 'RFC 9457 problem details' });
 
 const OPERATORS = `Filters are \`<parameter>=<operator><value>\`: \`=\` equal (also the default; \`==\` is an explicit equal, so \`title==!urgent\` matches the title \`!urgent\`), \`!\` not equal, \`*\` like (case-insensitive substring; strings only), \`<\` smaller, \`>\` greater, \`~\` in (comma-separated, at most ${queryLimits.maxInValues} values; \`\\,\` is a literal comma and \`\\\\\` a backslash). Filters combine with AND, repeated ones too. At most ${queryLimits.maxFilters} filters.`;
 
@@ -135,21 +127,6 @@ const idempotencyKey = z.object({
   }),
 });
 
-const threadParameters = z.object({
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(threadLimits.maxLimit)
-    .default(threadLimits.defaultLimit)
-    .optional()
-    .openapi({ description: `Entries per page (default ${threadLimits.defaultLimit})` }),
-  cursor: z
-    .string()
-    .optional()
-    .openapi({ description: 'The `nextCursor` of the previous page; opaque, valid for this action only' }),
-});
-
 const commentParameters = z.object({
   id: z.string().openapi({ description: 'The action id' }),
   commentId: z.string().openapi({ description: 'The comment id' }),
@@ -162,31 +139,6 @@ const ifMatch = z.object({
       '`*`, or one or more ETags from GET or PATCH, quoted as they come (`"3"`); strong comparison, so a weak `W/"3"` never matches. A stale one is a 412 whose ETag header is the current version; anything else is a 400.',
   }),
 });
-
-const problems = (...statuses: number[]) =>
-  Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      {
-        description: PROBLEM_DESCRIPTIONS[status] ?? 'Error',
-        content: { 'application/problem+json': { schema: problem } },
-      },
-    ]),
-  );
-
-const PROBLEM_DESCRIPTIONS: Record<number, string> = {
-  400: 'The request is invalid; `errors` names each parameter or field.',
-  401: 'A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from.',
-  403: 'Not allowed for this caller.',
-  404: 'No such action (or comment, or webhook subscription of the caller).',
-  409: 'The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled); or (Idempotency-Key) a request with this key is still being processed.',
-  422: 'The Idempotency-Key was used with another request (method, path or body).',
-  412: 'If-Match does not match the current version; the ETag header carries the current one.',
-  413: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
-  415: 'The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8.',
-  429: 'The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done.',
-  503: 'The store is busy or unreachable; see Retry-After.',
-};
 
 const webhook = z
   .object({
@@ -230,35 +182,6 @@ const delivery = z
   .openapi('WebhookDelivery');
 
 const WEBHOOK_DELIVERY = `Each published event whose type the subscription names is POSTed to its url per Standard Webhooks 1.0: body {type, timestamp, data}; headers webhook-id (the event id, the same on every retry and redelivery), webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256>; two, space separated, for 24 hours after a rotation). Success is a 2xx within 10 seconds; redirects are not followed. Retries after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; 410 Gone disables the subscription, and so do 5 days of failures. Only public addresses are reached (unless the deployment sets WEBHOOKS_ALLOW_PRIVATE=true).`;
-/**
- * In AWS, API Gateway answers any route with 429 when the stage's throttle (the construct's
- * `throttle` prop) is exceeded, before the service sees the request: its own small JSON body,
- * not a problem. The local stack has no throttle.
- */
-const throttled = {
-  429: {
-    description: "Too many requests: the API's throttle (AWS only). Retry later.",
-    content: {
-      'application/json': { schema: z.object({ message: z.string().openapi({ example: 'Too Many Requests' }) }) },
-    },
-  },
-};
-
-/** 429 on an authenticated route: past the caller's quota (a problem), or, in AWS, the API's throttle. */
-const quotaOrThrottle = {
-  429: {
-    description: `${PROBLEM_DESCRIPTIONS[429]} In AWS the API's throttle also answers 429, with its own small JSON body.`,
-    content: { 'application/problem+json': { schema: problem }, ...throttled[429].content },
-  },
-};
-
-const jsonBody = (schema: z.ZodType, types = ['application/json']) => ({
-  content: Object.fromEntries(types.map((t) => [t, { schema }])),
-});
-
-type Operation = Parameters<OpenAPIRegistry['registerPath']>[0];
-/** An operation as described here: its operationId is the handler's name unless it sets one. */
-type Described = Omit<Operation, 'operationId'> & { operationId?: string };
 
 /**
  * What each route does, keyed by its handler: a handler of the route table without an entry
@@ -266,11 +189,9 @@ type Described = Omit<Operation, 'operationId'> & { operationId?: string };
  * generated client calls `createAction`, not `postApiActions`; a handler that serves two routes
  * names the second operation itself.
  */
-const operations: {
-  [H in RouteHandler]: (route: RouteDefinition) => Omit<Operation, 'operationId'> & { operationId?: string };
-} = {
-  ...notificationOperations(problems),
-  ...evidenceOperations({ problems, jsonBody }),
+const operations: Operations<RouteHandler> = {
+  ...notificationOperations,
+  ...evidenceOperations,
   createAction: (r) => ({
     method: 'post',
     path: r.path,
@@ -579,8 +500,8 @@ const operations: {
     security: [],
     responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: z.object({}) } } } },
   }),
-  ...accessOperations(problems),
-  docs: (r): Described => {
+  ...accessOperations,
+  docs: (r): Operation => {
     const base = {
       method: 'get' as const,
       path: r.path,
