@@ -105,3 +105,11 @@ export const evidenceOperations = {
     responses: { 204: { description: 'Removed' }, ...problems(401, 403, 404, 503) },
   }),
 };
+
+/** The group of each operation here. */
+export const evidenceTags = {
+  createUpload: evidenceTag.name,
+  attachUpload: evidenceTag.name,
+  getAttachment: evidenceTag.name,
+  deleteAttachment: evidenceTag.name,
+} as const;
