@@ -3,7 +3,7 @@ import { grantBodySchema, grantListLimits } from '../access/grants';
 import type { RouteDefinition } from '../http/routes';
 import { roles } from '../model/access';
 import { locationFields } from '../model/action';
-import { type Operation, problems } from './components';
+import { type Operation, pageResponse, problems } from './components';
 import { personSchema as person } from './view-schemas';
 
 /**
@@ -86,14 +86,7 @@ export const accessOperations = {
       'The grants inside the scopes the caller is admin of (none for anyone else), oldest id first, with exact filters. A revoked grant stops working within 60 seconds.',
     request: { query: filters },
     responses: {
-      200: {
-        description: 'A page of grants; nextCursor is absent on the last page',
-        content: {
-          'application/json': {
-            schema: z.object({ grants: z.array(grant), nextCursor: z.string().optional() }),
-          },
-        },
-      },
+      200: pageResponse('A page of grants', 'grants', grant),
       ...problems(400, 401, 503),
     },
   }),

@@ -6,7 +6,7 @@ import { queryLimits } from '../filter/query';
 import type { RouteHandler } from '../http/routes';
 import { actionLimits } from '../model/action';
 import { createActionSchema, patchActionSchema } from '../model/validation';
-import { jsonBody, type Operations, problems, threadParameters } from './components';
+import { jsonBody, type Operations, pageResponse, problems, threadParameters } from './components';
 import {
   actionViewSchema as actionView,
   commentSchema as comment,
@@ -138,26 +138,21 @@ export const actionOperations = {
     description: OPERATORS,
     request: { query: listParameters },
     responses: {
-      200: {
-        description:
-          'A page of matches and the number of matches. A list is never refused for its cost: when the read budget runs out, the page holds the matches found, in order, with a nextCursor that continues the search (a page shorter than limit with a nextCursor means exactly that)',
-        content: {
-          'application/json': {
-            schema: z.object({
-              actions: z.array(actionView),
-              totalCount: z.number().int(),
-              totalCountRelation: z.enum(['eq', 'gte']).openapi({
-                description:
-                  '`eq` when totalCount is exact; `gte` when it is a lower bound: the matches counted before the read budget ran out',
-              }),
-              nextCursor: z
-                .string()
-                .optional()
-                .openapi({ description: 'Present when more matches may follow this page' }),
+      200: pageResponse(
+        'A page of matches and the number of matches. A list is never refused for its cost: when the read budget runs out, the page holds the matches found, in order, with a nextCursor that continues the search (a page shorter than limit with a nextCursor means exactly that)',
+        'actions',
+        actionView,
+        {
+          more: {
+            totalCount: z.number().int(),
+            totalCountRelation: z.enum(['eq', 'gte']).openapi({
+              description:
+                '`eq` when totalCount is exact; `gte` when it is a lower bound: the matches counted before the read budget ran out',
             }),
           },
+          nextCursor: z.string().optional().openapi({ description: 'Present when more matches may follow this page' }),
         },
-      },
+      ),
       ...problems(400, 401, 503),
     },
   }),
@@ -219,12 +214,7 @@ export const actionOperations = {
     description: 'The whole comment thread, oldest first, in pages.',
     request: { params: idParameter, query: threadParameters },
     responses: {
-      200: {
-        description: 'A page of comments; nextCursor is absent on the last page',
-        content: {
-          'application/json': { schema: z.object({ comments: z.array(comment), nextCursor: z.string().optional() }) },
-        },
-      },
+      200: pageResponse('A page of comments', 'comments', comment),
       ...problems(400, 401, 404, 503),
     },
   }),
@@ -278,14 +268,7 @@ export const actionOperations = {
       'Every change of the action, oldest first, in pages. Any signed-in caller, also after the action is deleted; 404 only for an id that never existed.',
     request: { params: idParameter, query: threadParameters },
     responses: {
-      200: {
-        description: 'A page of history entries; nextCursor is absent on the last page',
-        content: {
-          'application/json': {
-            schema: z.object({ entries: z.array(historyEntry), nextCursor: z.string().optional() }),
-          },
-        },
-      },
+      200: pageResponse('A page of history entries', 'entries', historyEntry),
       ...problems(400, 401, 404, 503),
     },
   }),
@@ -297,10 +280,9 @@ export const actionOperations = {
       "Every history entry of every action, oldest first; one action's entries in version order. Follow `nextCursor` (always present, also on an empty page: poll again with it later) and you see every entry exactly once, deletes included, also while writes run. An entry appears up to 10 seconds after its change is stored. A page costs about `limit` entries whatever the table holds. Any signed-in caller.",
     request: { query: changesParameters },
     responses: {
-      200: {
-        description: 'A page of entries and the cursor to continue with',
-        content: { 'application/json': { schema: z.object({ entries: z.array(feedEntry), nextCursor: z.string() }) } },
-      },
+      200: pageResponse('A page of entries and the cursor to continue with', 'entries', feedEntry, {
+        nextCursor: z.string(),
+      }),
       ...problems(400, 401, 503),
     },
   }),

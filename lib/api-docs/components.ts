@@ -90,6 +90,26 @@ export const jsonBody = (schema: z.ZodType, types = ['application/json']) => ({
   content: Object.fromEntries(types.map((t) => [t, { schema }])),
 });
 
+/**
+ * The 200 answer of every paged list: its items under `key`, what the list adds beside them
+ * (`more`), then `nextCursor`. Unless the list says otherwise, `nextCursor` is absent on the last
+ * page, and the description says so; the change feed's is always there, the actions list's
+ * carries its own words, so they pass their own.
+ */
+export const pageResponse = (
+  description: string,
+  key: string,
+  item: z.ZodType,
+  { more = {}, nextCursor }: { more?: z.ZodRawShape; nextCursor?: z.ZodType } = {},
+) => ({
+  description: nextCursor ? description : `${description}; nextCursor is absent on the last page`,
+  content: {
+    'application/json': {
+      schema: z.object({ [key]: z.array(item), ...more, nextCursor: nextCursor ?? z.string().optional() }),
+    },
+  },
+});
+
 /** Paging through one thread: comments, history, deliveries. */
 export const threadParameters = z.object({
   limit: z

@@ -7,7 +7,7 @@ import {
   webhookEventTypes,
   webhookPatchSchema,
 } from '../webhooks/subscriptions';
-import { jsonBody, type Operations, problems, threadParameters } from './components';
+import { jsonBody, type Operations, pageResponse, problems, threadParameters } from './components';
 import { personSchema as person, reminderEventDetailSchema } from './view-schemas';
 
 /**
@@ -157,14 +157,7 @@ export const webhookOperations = {
     description: 'The delivery log of the last 30 days, newest first, in pages.',
     request: { params: webhookParameter, query: threadParameters },
     responses: {
-      200: {
-        description: 'A page of deliveries with their attempts; nextCursor is absent on the last page',
-        content: {
-          'application/json': {
-            schema: z.object({ deliveries: z.array(delivery), nextCursor: z.string().optional() }),
-          },
-        },
-      },
+      200: pageResponse('A page of deliveries with their attempts', 'deliveries', delivery),
       ...problems(400, 401, 404, 503),
     },
   }),
