@@ -21,8 +21,9 @@ import {
   tableName,
   transact,
 } from './client';
+import { indexes } from './indexes';
 import type { Item } from './item';
-import { attr, indexes, webhookKeys } from './table';
+import { attr, webhookKeys } from './table';
 
 /**
  * Webhook subscriptions, their deliveries and the attempts due, in the table's own partitions
