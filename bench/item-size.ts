@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { IndexDefinition } from '../lib/store/table';
+import type { IndexDefinition } from '../lib/store/indexes';
 import { attr } from '../lib/store/table';
 
 /**

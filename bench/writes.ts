@@ -6,8 +6,9 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, send, tableName } from '../lib/store/client';
+import { indexList } from '../lib/store/indexes';
 import { type Item, recordedEntryFrom } from '../lib/store/item';
-import { attr, indexList, itemKind } from '../lib/store/table';
+import { attr, itemKind } from '../lib/store/table';
 import { indexWriteUnits, itemBytes, type StoredItem, stored, writeUnitsOf } from './item-size';
 
 /**

@@ -55,7 +55,8 @@ import {
   type TableAccess,
   webhookFunctions,
 } from '../../lib/http/routes';
-import { attr, indexList, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
+import { indexList } from '../../lib/store/indexes';
+import { attr, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type ConsoleOptions, ServiceConsole } from './console';
 import { type EvidenceOptions, EvidenceStorage } from './evidence';
 import { ServiceNotifications } from './notifications';
@@ -64,7 +65,7 @@ import { type FilesBesideBundle, ServiceFunction } from './service-function';
 export interface ActionTrackingServiceProps {
   /**
    * Bring your own table: it must have the key schema, indexes and stream (new and old images)
-   * of `lib/store/table.ts`, as `ActionTrackingService.defineTable` makes them. Default: a new
+   * of `lib/store/table.ts` and `lib/store/indexes.ts`, as `ActionTrackingService.defineTable` makes them. Default: a new
    * table (on-demand, point-in-time recovery, deletion protection per `deletionProtection`).
    */
   table?: ITable;
@@ -672,7 +673,7 @@ export class ActionTrackingService extends Construct {
   }
 
   /**
-   * The service's table: `id` + `sk` keys, every index of `lib/store/table.ts`, and a stream with
+   * The service's table: `id` + `sk` keys, every index of `lib/store/indexes.ts`, and a stream with
    * new and old images. A team that brings its own table makes it with this.
    */
   static defineTable(

@@ -13,7 +13,7 @@ import { createOrUpgradeTable, TableUpgradeError } from '../../lib/store/bulk/up
  * `amplify-dynamodb-simulator`), on a loopback port, kept on disk under `DATA_DIR/dynamodb` or
  * in memory. It is the only local engine because the service needs what only it emulates:
  * transactions and streams. It needs a Java 17+ runtime. The table, its indexes and its stream
- * come from `lib/store/table`, as the CDK construct's do, made or upgraded by `lib/store/bulk/upgrade`.
+ * come from `lib/store/table` and `lib/store/indexes`, as the CDK construct's do, made or upgraded by `lib/store/bulk/upgrade`.
  */
 
 export const LOCAL_TABLE_NAME = 'actions';

@@ -1,18 +1,15 @@
-import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { grantBodySchema, grantListLimits } from '../access/grants';
 import type { RouteDefinition } from '../http/routes';
 import { roles } from '../model/access';
 import { locationFields } from '../model/action';
+import { type Operation, pageResponse, problems } from './components';
 import { personSchema as person } from './view-schemas';
 
 /**
  * Section 14's operations in the OpenAPI document: the grants API and `GET /api/me`. Registered
- * from `openapi.ts`, which passes its problem responses in.
+ * from `openapi.ts`.
  */
-
-type Operation = Omit<Parameters<OpenAPIRegistry['registerPath']>[0], 'operationId'> & { operationId?: string };
-type Problems = (...statuses: number[]) => Record<string, ResponseConfig>;
 
 /** The group of these operations on the docs page. */
 export const accessTag = {
@@ -68,7 +65,7 @@ const filters = z.object({
 });
 
 /** The operations, by handler. */
-export const accessOperations = (problems: Problems) => ({
+export const accessOperations = {
   createGrant: (r: RouteDefinition): Operation => ({
     method: 'post',
     path: r.path,
@@ -89,14 +86,7 @@ export const accessOperations = (problems: Problems) => ({
       'The grants inside the scopes the caller is admin of (none for anyone else), oldest id first, with exact filters. A revoked grant stops working within 60 seconds.',
     request: { query: filters },
     responses: {
-      200: {
-        description: 'A page of grants; nextCursor is absent on the last page',
-        content: {
-          'application/json': {
-            schema: z.object({ grants: z.array(grant), nextCursor: z.string().optional() }),
-          },
-        },
-      },
+      200: pageResponse('A page of grants', 'grants', grant),
       ...problems(400, 401, 503),
     },
   }),
@@ -135,7 +125,7 @@ export const accessOperations = (problems: Problems) => ({
       ...problems(401, 503),
     },
   }),
-});
+};
 
 /** The group of each operation here. */
 export const accessTags = {

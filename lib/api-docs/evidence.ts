@@ -1,21 +1,11 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import type { RouteDefinition } from '../http/routes';
 import { actionLimits } from '../model/action';
 import { attachRequestSchema } from '../model/evidence';
+import { jsonBody, type Operation, problems } from './components';
 import { uploadedAttachmentSchema } from './view-schemas';
 
-/**
- * The evidence routes of the OpenAPI document (contract section 15), registered from
- * `openapi.ts`, which passes its own helpers (so this file needs nothing back from it).
- */
-
-type Operation = Omit<Parameters<OpenAPIRegistry['registerPath']>[0], 'operationId'> & { operationId?: string };
-
-interface Helpers {
-  problems: (...statuses: number[]) => Record<string, unknown>;
-  jsonBody: (schema: z.ZodType) => { content: Record<string, { schema: z.ZodType }> };
-}
+/** The evidence routes of the OpenAPI document (contract section 15), registered from `openapi.ts`. */
 
 const ids = z.object({
   id: z.string().openapi({ description: 'The action id' }),
@@ -58,61 +48,68 @@ export const evidenceTag = {
 } as const;
 
 /** The operations, by handler. */
-export const evidenceOperations = ({ problems, jsonBody }: Helpers) =>
-  ({
-    createUpload: (r: RouteDefinition): Operation => ({
-      method: 'post',
-      path: r.path,
-      summary: 'Start an upload',
-      description:
-        'Whoever may comment on the action. Answers an S3 presigned POST valid 15 minutes whose policy pins the object key, the content type and the exact size, so storage refuses any other file (403 or 400 from storage, as S3 words it). POST the form to `url` with every one of `fields` and the file last as `file`; then attach it with POST .../attachments. A type or size outside the settings is a 400; an action with 50 attachments a 409.',
-      request: { params: idOnly, body: jsonBody(uploadRequest) },
-      responses: {
-        201: { description: 'The presigned POST', content: { 'application/json': { schema: upload } } },
-        ...problems(400, 401, 403, 404, 409, 413, 415, 503),
+export const evidenceOperations = {
+  createUpload: (r: RouteDefinition): Operation => ({
+    method: 'post',
+    path: r.path,
+    summary: 'Start an upload',
+    description:
+      'Whoever may comment on the action. Answers an S3 presigned POST valid 15 minutes whose policy pins the object key, the content type and the exact size, so storage refuses any other file (403 or 400 from storage, as S3 words it). POST the form to `url` with every one of `fields` and the file last as `file`; then attach it with POST .../attachments. A type or size outside the settings is a 400; an action with 50 attachments a 409.',
+    request: { params: idOnly, body: jsonBody(uploadRequest) },
+    responses: {
+      201: { description: 'The presigned POST', content: { 'application/json': { schema: upload } } },
+      ...problems(400, 401, 403, 404, 409, 413, 415, 503),
+    },
+  }),
+  attachUpload: (r: RouteDefinition): Operation => ({
+    method: 'post',
+    path: r.path,
+    summary: 'Attach an uploaded file',
+    description:
+      "The uploader, who may still comment. Checks the stored object (there, its size and type the ones declared) and adds it to the action's attachments with a history entry `attachment-added` (event ActionAttachmentAdded) in one transaction; moves the action's version. An uploadId already attached answers 200 with it. A file never attached is deleted within a day.",
+    request: { params: idOnly, body: jsonBody(attachRequestSchema) },
+    responses: {
+      201: {
+        description: 'The attachment; Location is where to read it',
+        content: { 'application/json': { schema: uploadedAttachmentSchema } },
       },
-    }),
-    attachUpload: (r: RouteDefinition): Operation => ({
-      method: 'post',
-      path: r.path,
-      summary: 'Attach an uploaded file',
-      description:
-        "The uploader, who may still comment. Checks the stored object (there, its size and type the ones declared) and adds it to the action's attachments with a history entry `attachment-added` (event ActionAttachmentAdded) in one transaction; moves the action's version. An uploadId already attached answers 200 with it. A file never attached is deleted within a day.",
-      request: { params: idOnly, body: jsonBody(attachRequestSchema) },
-      responses: {
-        201: {
-          description: 'The attachment; Location is where to read it',
-          content: { 'application/json': { schema: uploadedAttachmentSchema } },
-        },
-        200: {
-          description: 'Already attached: the attachment',
-          content: { 'application/json': { schema: uploadedAttachmentSchema } },
-        },
-        ...problems(400, 401, 403, 404, 409, 413, 415, 503),
+      200: {
+        description: 'Already attached: the attachment',
+        content: { 'application/json': { schema: uploadedAttachmentSchema } },
       },
-    }),
-    getAttachment: (r: RouteDefinition): Operation => ({
-      method: 'get',
-      path: r.path,
-      summary: 'Read an uploaded file',
-      description:
-        'Whoever sees the action. A 302 to a presigned GET valid 5 minutes, with the stored content type and a Content-Disposition naming the file (inline for images, attachment otherwise). A 409 while the malware scan is pending, for a file it found a threat in (never served), and for an unscanned file where the deployment serves only scanned ones.',
-      request: { params: ids },
-      responses: {
-        302: {
-          description: 'Location: the presigned GET',
-          headers: { location: { schema: { type: 'string' }, description: 'The presigned GET (5 minutes)' } },
-        },
-        ...problems(401, 404, 409, 503),
+      ...problems(400, 401, 403, 404, 409, 413, 415, 503),
+    },
+  }),
+  getAttachment: (r: RouteDefinition): Operation => ({
+    method: 'get',
+    path: r.path,
+    summary: 'Read an uploaded file',
+    description:
+      'Whoever sees the action. A 302 to a presigned GET valid 5 minutes, with the stored content type and a Content-Disposition naming the file (inline for images, attachment otherwise). A 409 while the malware scan is pending, for a file it found a threat in (never served), and for an unscanned file where the deployment serves only scanned ones.',
+    request: { params: ids },
+    responses: {
+      302: {
+        description: 'Location: the presigned GET',
+        headers: { location: { schema: { type: 'string' }, description: 'The presigned GET (5 minutes)' } },
       },
-    }),
-    deleteAttachment: (r: RouteDefinition): Operation => ({
-      method: 'delete',
-      path: r.path,
-      summary: 'Remove an uploaded file',
-      description:
-        "The uploader, the action's owner or a manager. Removes it with a history entry `attachment-removed` (event ActionAttachmentRemoved), then deletes the stored object.",
-      request: { params: ids },
-      responses: { 204: { description: 'Removed' }, ...problems(401, 403, 404, 503) },
-    }),
-  }) as const;
+      ...problems(401, 404, 409, 503),
+    },
+  }),
+  deleteAttachment: (r: RouteDefinition): Operation => ({
+    method: 'delete',
+    path: r.path,
+    summary: 'Remove an uploaded file',
+    description:
+      "The uploader, the action's owner or a manager. Removes it with a history entry `attachment-removed` (event ActionAttachmentRemoved), then deletes the stored object.",
+    request: { params: ids },
+    responses: { 204: { description: 'Removed' }, ...problems(401, 403, 404, 503) },
+  }),
+};
+
+/** The group of each operation here. */
+export const evidenceTags = {
+  createUpload: evidenceTag.name,
+  attachUpload: evidenceTag.name,
+  getAttachment: evidenceTag.name,
+  deleteAttachment: evidenceTag.name,
+} as const;

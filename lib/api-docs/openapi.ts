@@ -1,264 +1,22 @@
-import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
-import { changesLimits } from '../actions/changes';
-import { commentBodySchema, threadLimits } from '../actions/comments';
-import { problemTypeBase } from '../errors';
-import { type FieldType, fieldCatalogue, fields } from '../filter/fields';
-import { queryLimits } from '../filter/query';
-import { type RouteDefinition, type RouteHandler, routes } from '../http/routes';
-import { MAX_BODY_BYTES } from '../limits';
-import { actionLimits } from '../model/action';
-import { createActionSchema, patchActionSchema } from '../model/validation';
-import {
-  MAX_SUBSCRIPTIONS,
-  webhookCreateSchema,
-  webhookEventTypes,
-  webhookPatchSchema,
-} from '../webhooks/subscriptions';
+import { type RouteHandler, routes } from '../http/routes';
 import { accessOperations, accessTag, accessTags } from './access';
-import { evidenceOperations, evidenceTag } from './evidence';
+import { actionGroups, actionOperations, actionTags } from './actions';
+import { type Operation, type Operations, problem, quotaOrThrottle, throttled } from './components';
+import { evidenceOperations, evidenceTag, evidenceTags } from './evidence';
 import { notificationOperations, notificationsTag, notificationTags } from './notifications';
-import {
-  actionViewSchema as actionView,
-  commentSchema as comment,
-  historyEntrySchema as historyEntry,
-  personSchema as person,
-  reminderEventDetailSchema,
-} from './view-schemas';
+import { actionViewSchema as actionView } from './view-schemas';
+import { registerReminderWebhooks, webhookOperations, webhooksTag, webhookTags } from './webhooks';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas that validate requests, the schemas
  * of what the API answers (`view-schemas.ts`, held equal to the domain's types), the field
  * catalogue that drives the filter language, and the route table that both AWS and the local
- * gateway serve. Each route's handler name is its operationId.
+ * gateway serve. Each route's handler name is its operationId. This file assembles it: the
+ * operations are described by capability in `actions.ts`, `webhooks.ts`, `access.ts`,
+ * `evidence.ts` and `notifications.ts`, on what `components.ts` shares.
  */
-
-extendZodWithOpenApi(z);
-
-const problem = z
-  .object({
-    type: z.string().openapi({ example: `${problemTypeBase}validation-error` }),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    errors: z
-      .array(z.object({ parameter: z.string().optional(), field: z.string().optional(), message: z.string() }))
-      .max(20)
-      .optional()
-      .openapi({ description: 'At most 20; detail says how many more there were.' }),
-  })
-  .openapi('Problem', { description: 'RFC 9457 problem details' });
-
-const OPERATORS = `Filters are \`<parameter>=<operator><value>\`: \`=\` equal (also the default; \`==\` is an explicit equal, so \`title==!urgent\` matches the title \`!urgent\`), \`!\` not equal, \`*\` like (case-insensitive substring; strings only), \`<\` smaller, \`>\` greater, \`~\` in (comma-separated, at most ${queryLimits.maxInValues} values; \`\\,\` is a literal comma and \`\\\\\` a backslash). Filters combine with AND, repeated ones too. At most ${queryLimits.maxFilters} filters.`;
-
-/** What each field type adds to a filter parameter's documentation; its example is the field's own. */
-const TYPE_NOTES: Record<FieldType, string> = {
-  text: 'Case-insensitive under every operator; canonically equivalent text (NFC) compares alike.',
-  string: 'Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike).',
-  integer: 'An integer; `*` is not allowed.',
-  boolean: '`true` or `false`, `=` only; not a sort.',
-  date: 'An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets.',
-};
-
-const listParameters = z.object({
-  ...Object.fromEntries(
-    fields.map((field) => {
-      const { example, about = '' }: { example: string; about?: string } = fieldCatalogue[field.name];
-      // Examples go in the text: Swagger UI would pre-fill an `example` into every filter box.
-      return [
-        field.name,
-        z
-          .string()
-          .optional()
-          .openapi({ description: `${TYPE_NOTES[field.type]}${about} E.g. \`${field.name}=${example}\`.` }),
-      ];
-    }),
-  ),
-  skip: z
-    .number()
-    .int()
-    .min(0)
-    .max(queryLimits.maxWindow)
-    .default(0)
-    .optional()
-    .openapi({ description: `Records to skip (default 0). skip + limit <= ${queryLimits.maxWindow}.` }),
-  limit: z
-    .number()
-    .int()
-    .min(0)
-    .max(queryLimits.maxLimit)
-    .default(queryLimits.defaultLimit)
-    .optional()
-    .openapi({
-      description: `Records to return (default ${queryLimits.defaultLimit}; 0 returns only totalCount). skip + limit <= ${queryLimits.maxWindow}.`,
-    }),
-  sort: z
-    .enum(
-      fields.filter((field) => field.type !== 'boolean').flatMap((field) => [field.name, `-${field.name}`]) as [
-        string,
-        ...string[],
-      ],
-    )
-    .optional()
-    .openapi({
-      description:
-        'Any filterable field; prefix "-" for descending, e.g. `-dueAt`. Default: -createdAt. Ties are broken by id in the same direction. owner/assignee sort by name.',
-    }),
-  cursor: z.string().optional().openapi({
-    description:
-      'The `nextCursor` of the previous page: continues the same filters and sort, at any depth (past the 10,000 skip reaches), each page costing about `limit` entries. Send the filters and sort again exactly, or leave them out; any other filter, or skip, beside it is a 400 naming cursor. Opaque; an altered, truncated or foreign cursor is a 400.',
-  }),
-});
-
-const changesParameters = z.object({
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(changesLimits.maxLimit)
-    .default(changesLimits.defaultLimit)
-    .optional()
-    .openapi({ description: `Entries per page (default ${changesLimits.defaultLimit})` }),
-  after: z.string().optional().openapi({ description: 'The `nextCursor` of the previous page: continue after it' }),
-  since: z.string().optional().openapi({
-    description:
-      'Instead of `after`: start at this ISO 8601 date-time (with an offset or Z). With neither, the feed starts at the beginning.',
-  }),
-});
-
-const feedEntry = historyEntry.extend({ actionId: z.string() }).openapi('ChangeFeedEntry');
-
-const idempotencyKey = z.object({
-  'idempotency-key': z.string().optional().openapi({
-    description:
-      'draft-ietf-httpapi-idempotency-key-header-07: 1-255 printable ASCII characters (a structured-field string `"..."` names the text inside the quotes), else 400. For 24 hours, a repeat by the same caller with the same key and body gets the first response again (status, body, Location) and creates nothing; the same key with another request is a 422, a repeat while the first is still processed a 409. Keys are per caller.',
-  }),
-});
-
-const threadParameters = z.object({
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(threadLimits.maxLimit)
-    .default(threadLimits.defaultLimit)
-    .optional()
-    .openapi({ description: `Entries per page (default ${threadLimits.defaultLimit})` }),
-  cursor: z
-    .string()
-    .optional()
-    .openapi({ description: 'The `nextCursor` of the previous page; opaque, valid for this action only' }),
-});
-
-const commentParameters = z.object({
-  id: z.string().openapi({ description: 'The action id' }),
-  commentId: z.string().openapi({ description: 'The comment id' }),
-});
-
-const idParameter = z.object({ id: z.string().openapi({ description: 'The action id' }) });
-const ifMatch = z.object({
-  'if-match': z.string().optional().openapi({
-    description:
-      '`*`, or one or more ETags from GET or PATCH, quoted as they come (`"3"`); strong comparison, so a weak `W/"3"` never matches. A stale one is a 412 whose ETag header is the current version; anything else is a 400.',
-  }),
-});
-
-const problems = (...statuses: number[]) =>
-  Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      {
-        description: PROBLEM_DESCRIPTIONS[status] ?? 'Error',
-        content: { 'application/problem+json': { schema: problem } },
-      },
-    ]),
-  );
-
-const PROBLEM_DESCRIPTIONS: Record<number, string> = {
-  400: 'The request is invalid; `errors` names each parameter or field.',
-  401: 'A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from.',
-  403: 'Not allowed for this caller.',
-  404: 'No such action (or comment, or webhook subscription of the caller).',
-  409: 'The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled); or (Idempotency-Key) a request with this key is still being processed.',
-  422: 'The Idempotency-Key was used with another request (method, path or body).',
-  412: 'If-Match does not match the current version; the ETag header carries the current one.',
-  413: `The body is larger than ${MAX_BODY_BYTES} bytes.`,
-  415: 'The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8.',
-  429: 'The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done.',
-  503: 'The store is busy or unreachable; see Retry-After.',
-};
-
-const webhook = z
-  .object({
-    id: z.string(),
-    url: z.string(),
-    events: z
-      .array(z.string())
-      .openapi({ description: `Event types, or ["*"] for all: ${webhookEventTypes.join(', ')}` }),
-    description: z.string(),
-    enabled: z.boolean(),
-    disabledReason: z
-      .string()
-      .optional()
-      .openapi({ description: 'Why the service disabled it (410 Gone, or 5 days of failures)' }),
-    createdAt: z.string(),
-    owner: person,
-  })
-  .openapi('Webhook');
-
-const webhookParameter = z.object({ id: z.string() });
-
-const delivery = z
-  .object({
-    id: z.string().openapi({ description: 'Time-ordered (UUIDv7 at the event time)' }),
-    eventId: z.string().openapi({ description: 'The webhook-id header of every attempt' }),
-    type: z.string(),
-    status: z.enum(['pending', 'succeeded', 'failed']),
-    attempts: z.array(
-      z.object({
-        at: z.string(),
-        durationMs: z.number().int(),
-        responseStatus: z.number().int().optional(),
-        error: z.string().optional().openapi({
-          description:
-            'Why the attempt failed: connection failed, timed out, TLS failed, address not allowed, or HTTP <status> for an answer outside 2xx',
-        }),
-      }),
-    ),
-    nextAttemptAt: z.string().optional(),
-  })
-  .openapi('WebhookDelivery');
-
-const WEBHOOK_DELIVERY = `Each published event whose type the subscription names is POSTed to its url per Standard Webhooks 1.0: body {type, timestamp, data}; headers webhook-id (the event id, the same on every retry and redelivery), webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256>; two, space separated, for 24 hours after a rotation). Success is a 2xx within 10 seconds; redirects are not followed. Retries after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; 410 Gone disables the subscription, and so do 5 days of failures. Only public addresses are reached (unless the deployment sets WEBHOOKS_ALLOW_PRIVATE=true).`;
-/**
- * In AWS, API Gateway answers any route with 429 when the stage's throttle (the construct's
- * `throttle` prop) is exceeded, before the service sees the request: its own small JSON body,
- * not a problem. The local stack has no throttle.
- */
-const throttled = {
-  429: {
-    description: "Too many requests: the API's throttle (AWS only). Retry later.",
-    content: {
-      'application/json': { schema: z.object({ message: z.string().openapi({ example: 'Too Many Requests' }) }) },
-    },
-  },
-};
-
-/** 429 on an authenticated route: past the caller's quota (a problem), or, in AWS, the API's throttle. */
-const quotaOrThrottle = {
-  429: {
-    description: `${PROBLEM_DESCRIPTIONS[429]} In AWS the API's throttle also answers 429, with its own small JSON body.`,
-    content: { 'application/problem+json': { schema: problem }, ...throttled[429].content },
-  },
-};
-
-const jsonBody = (schema: z.ZodType, types = ['application/json']) => ({
-  content: Object.fromEntries(types.map((t) => [t, { schema }])),
-});
-
-type Operation = Parameters<OpenAPIRegistry['registerPath']>[0];
-/** An operation as described here: its operationId is the handler's name unless it sets one. */
-type Described = Omit<Operation, 'operationId'> & { operationId?: string };
 
 /**
  * What each route does, keyed by its handler: a handler of the route table without an entry
@@ -266,312 +24,11 @@ type Described = Omit<Operation, 'operationId'> & { operationId?: string };
  * generated client calls `createAction`, not `postApiActions`; a handler that serves two routes
  * names the second operation itself.
  */
-const operations: {
-  [H in RouteHandler]: (route: RouteDefinition) => Omit<Operation, 'operationId'> & { operationId?: string };
-} = {
-  ...notificationOperations(problems),
-  ...evidenceOperations({ problems, jsonBody }),
-  createAction: (r) => ({
-    method: 'post',
-    path: r.path,
-    summary: 'Create an action',
-    description: `The caller becomes owner and initiator; the id is a random UUID. actionProducer.reference is kept as data: only the producer's own ActionRequested event claims a reference. Strings: title 1-${actionLimits.title} chars, description up to ${actionLimits.description}; text must be well-formed Unicode, and one-line fields (title, names, references, location, tags, attachment name and type) refuse control and bidirectional formatting characters.`,
-    request: { headers: idempotencyKey, body: jsonBody(createActionSchema) },
-    responses: {
-      201: { description: 'Created', content: { 'application/json': { schema: z.object({ id: z.string() }) } } },
-      ...problems(400, 401, 409, 413, 415, 422, 503),
-    },
-  }),
-  listActions: (r) => ({
-    method: 'get',
-    path: r.path,
-    summary: 'List and search actions',
-    description: OPERATORS,
-    request: { query: listParameters },
-    responses: {
-      200: {
-        description:
-          'A page of matches and the number of matches. A list is never refused for its cost: when the read budget runs out, the page holds the matches found, in order, with a nextCursor that continues the search (a page shorter than limit with a nextCursor means exactly that)',
-        content: {
-          'application/json': {
-            schema: z.object({
-              actions: z.array(actionView),
-              totalCount: z.number().int(),
-              totalCountRelation: z.enum(['eq', 'gte']).openapi({
-                description:
-                  '`eq` when totalCount is exact; `gte` when it is a lower bound: the matches counted before the read budget ran out',
-              }),
-              nextCursor: z
-                .string()
-                .optional()
-                .openapi({ description: 'Present when more matches may follow this page' }),
-            }),
-          },
-        },
-      },
-      ...problems(400, 401, 503),
-    },
-  }),
-  getAction: (r) => ({
-    method: 'get',
-    path: r.path,
-    summary: 'Get an action',
-    request: { params: idParameter },
-    responses: {
-      200: {
-        description: 'The action; ETag header carries its version',
-        content: { 'application/json': { schema: actionView } },
-      },
-      ...problems(401, 404, 503),
-    },
-  }),
-  updateAction: (r) => ({
-    method: 'patch',
-    path: r.path,
-    summary: 'Edit an action',
-    description:
-      'A JSON merge patch (RFC 7396), conditional on If-Match. Allowed to the owner or the assignee, or anyone when allowAnonymousEdits is true. A patch naming assignee needs the owner or the current assignee, one naming allowAnonymousEdits the owner; anyone else gets 403 for the whole patch. actionProducer.name and .reference never change (400). null resets description, tags and attachments; location merges field by field; assignee is replaced whole (null unassigns). When several errors apply: 400, then 404, 403, 412.',
-    request: {
-      params: idParameter,
-      headers: ifMatch,
-      body: jsonBody(patchActionSchema, ['application/merge-patch+json', 'application/json']),
-    },
-    responses: {
-      200: {
-        description: 'The updated action with its new ETag',
-        content: { 'application/json': { schema: actionView } },
-      },
-      ...problems(400, 401, 403, 404, 412, 413, 415, 503),
-    },
-  }),
-  deleteAction: (r) => ({
-    method: 'delete',
-    path: r.path,
-    summary: 'Delete an action',
-    description: 'The owner only, conditional on If-Match.',
-    request: { params: idParameter, headers: ifMatch },
-    responses: { 204: { description: 'Deleted' }, ...problems(401, 403, 404, 412, 503) },
-  }),
-  addComment: (r) => ({
-    method: 'post',
-    path: r.path,
-    summary: 'Add a comment',
-    description: `Any signed-in caller. Text: non-blank, at most ${actionLimits.comment} characters, well-formed Unicode; line breaks and tabs allowed. Moves the action's version, updatedAt and ETag.`,
-    request: { params: idParameter, headers: idempotencyKey, body: jsonBody(commentBodySchema) },
-    responses: {
-      201: { description: 'The comment; Location names it', content: { 'application/json': { schema: comment } } },
-      ...problems(400, 401, 404, 409, 413, 415, 422, 503),
-    },
-  }),
-  listComments: (r) => ({
-    method: 'get',
-    path: r.path,
-    summary: 'List comments',
-    description: 'The whole comment thread, oldest first, in pages.',
-    request: { params: idParameter, query: threadParameters },
-    responses: {
-      200: {
-        description: 'A page of comments; nextCursor is absent on the last page',
-        content: {
-          'application/json': { schema: z.object({ comments: z.array(comment), nextCursor: z.string().optional() }) },
-        },
-      },
-      ...problems(400, 401, 404, 503),
-    },
-  }),
-  editComment: (r) => ({
-    method: 'patch',
-    path: r.path,
-    summary: 'Edit a comment',
-    description: 'Its author only.',
-    request: {
-      params: commentParameters,
-      body: jsonBody(commentBodySchema, ['application/json', 'application/merge-patch+json']),
-    },
-    responses: {
-      200: { description: 'The edited comment', content: { 'application/json': { schema: comment } } },
-      ...problems(400, 401, 403, 404, 413, 415, 503),
-    },
-  }),
-  deleteComment: (r) => ({
-    method: 'delete',
-    path: r.path,
-    summary: 'Delete a comment',
-    description: "Its author or the action's owner.",
-    request: { params: commentParameters },
-    responses: { 204: { description: 'Deleted' }, ...problems(401, 403, 404, 503) },
-  }),
-  endorseAction: (r) => ({
-    method: 'put',
-    path: r.path,
-    summary: 'Endorse an action',
-    description: `Any signed-in caller; endorsing again changes nothing. At most ${actionLimits.endorsements} endorsements (409 past that). A caller may change their endorsement of one action at most 10 times an hour (past that a 429 problem+json with Retry-After).`,
-    request: { params: idParameter },
-    responses: {
-      200: { description: 'The action with its ETag', content: { 'application/json': { schema: actionView } } },
-      ...problems(401, 404, 409, 503),
-    },
-  }),
-  withdrawEndorsement: (r) => ({
-    method: 'delete',
-    path: r.path,
-    summary: 'Withdraw an endorsement',
-    description:
-      "The caller's own. A caller may change their endorsement of one action at most 10 times an hour (past that a 429 problem+json with Retry-After).",
-    request: { params: idParameter },
-    responses: { 204: { description: 'Withdrawn (also when there was none)' }, ...problems(401, 404, 503) },
-  }),
-  getHistory: (r) => ({
-    method: 'get',
-    path: r.path,
-    summary: "Get an action's history",
-    description:
-      'Every change of the action, oldest first, in pages. Any signed-in caller, also after the action is deleted; 404 only for an id that never existed.',
-    request: { params: idParameter, query: threadParameters },
-    responses: {
-      200: {
-        description: 'A page of history entries; nextCursor is absent on the last page',
-        content: {
-          'application/json': {
-            schema: z.object({ entries: z.array(historyEntry), nextCursor: z.string().optional() }),
-          },
-        },
-      },
-      ...problems(400, 401, 404, 503),
-    },
-  }),
-  createWebhook: (r) => ({
-    method: 'post',
-    path: r.path,
-    summary: 'Create a webhook subscription',
-    description: `Any signed-in caller, at most ${MAX_SUBSCRIPTIONS} subscriptions (409 past that). url: absolute https URL, at most 2,000 characters, no user or password, not a private, loopback or link-local host. events: default ["*"]. The secret (whsec_ + base64 of 32 bytes) is shown only here and on rotation. ${WEBHOOK_DELIVERY}`,
-    request: { body: jsonBody(webhookCreateSchema) },
-    responses: {
-      201: {
-        description: 'The subscription and its secret; Location names it',
-        content: { 'application/json': { schema: webhook.extend({ secret: z.string() }) } },
-      },
-      ...problems(400, 401, 409, 413, 415, 503),
-    },
-  }),
-  listWebhooks: (r) => ({
-    method: 'get',
-    path: r.path,
-    summary: 'List webhook subscriptions',
-    description: "The caller's own, never with a secret.",
-    responses: {
-      200: {
-        description: 'Every subscription of the caller',
-        content: { 'application/json': { schema: z.object({ webhooks: z.array(webhook) }) } },
-      },
-      ...problems(401, 503),
-    },
-  }),
-  getWebhook: (r) => ({
-    method: 'get',
-    path: r.path,
-    summary: 'Get a webhook subscription',
-    description: 'Its owner only; 404 to anyone else.',
-    request: { params: webhookParameter },
-    responses: {
-      200: { description: 'The subscription', content: { 'application/json': { schema: webhook } } },
-      ...problems(401, 404, 503),
-    },
-  }),
-  updateWebhook: (r) => ({
-    method: 'patch',
-    path: r.path,
-    summary: 'Edit a webhook subscription',
-    description:
-      'A JSON merge patch; its owner only. url, events, description (null clears it) and enabled. After enabled: false nothing more is sent; enabling again clears disabledReason.',
-    request: {
-      params: webhookParameter,
-      body: jsonBody(webhookPatchSchema, ['application/merge-patch+json', 'application/json']),
-    },
-    responses: {
-      200: { description: 'The subscription', content: { 'application/json': { schema: webhook } } },
-      ...problems(400, 401, 404, 413, 415, 503),
-    },
-  }),
-  deleteWebhook: (r) => ({
-    method: 'delete',
-    path: r.path,
-    summary: 'Delete a webhook subscription',
-    description: 'Its owner only; nothing more is sent to it.',
-    request: { params: webhookParameter },
-    responses: { 204: { description: 'Deleted' }, ...problems(401, 404, 503) },
-  }),
-  rotateWebhookSecret: (r) => ({
-    method: 'post',
-    path: r.path,
-    summary: 'Rotate the signing secret',
-    description: 'A new secret; for 24 hours every delivery carries the new and the old signature.',
-    request: { params: webhookParameter },
-    responses: {
-      200: {
-        description: 'The new secret',
-        content: { 'application/json': { schema: z.object({ secret: z.string() }) } },
-      },
-      ...problems(401, 404, 503),
-    },
-  }),
-  pingWebhook: (r) => ({
-    method: 'post',
-    path: r.path,
-    summary: 'Send a test ping',
-    description:
-      'One WebhookPing delivery to this endpoint alone. Redeliveries and pings of one subscription: at most 30 in any 10 minutes (past that a 429 problem+json with Retry-After).',
-    request: { params: webhookParameter },
-    responses: {
-      202: {
-        description: 'The ping is on its way; see the delivery log',
-        content: { 'application/json': { schema: z.object({ deliveryId: z.string() }) } },
-      },
-      ...problems(401, 404, 409, 503),
-    },
-  }),
-  listWebhookDeliveries: (r) => ({
-    method: 'get',
-    path: r.path,
-    summary: 'List deliveries',
-    description: 'The delivery log of the last 30 days, newest first, in pages.',
-    request: { params: webhookParameter, query: threadParameters },
-    responses: {
-      200: {
-        description: 'A page of deliveries with their attempts; nextCursor is absent on the last page',
-        content: {
-          'application/json': {
-            schema: z.object({ deliveries: z.array(delivery), nextCursor: z.string().optional() }),
-          },
-        },
-      },
-      ...problems(400, 401, 404, 503),
-    },
-  }),
-  redeliverWebhook: (r) => ({
-    method: 'post',
-    path: r.path,
-    summary: 'Redeliver',
-    description:
-      'Attempt the delivery again now, with the same webhook-id. Redeliveries and pings of one subscription: at most 30 in any 10 minutes (past that a 429 problem+json with Retry-After).',
-    request: { params: z.object({ id: z.string(), deliveryId: z.string() }) },
-    responses: { 202: { description: 'The attempt is on its way' }, ...problems(401, 404, 409, 503) },
-  }),
-  listChanges: (r) => ({
-    method: 'get',
-    path: r.path,
-    summary: 'Read the change feed',
-    description:
-      "Every history entry of every action, oldest first; one action's entries in version order. Follow `nextCursor` (always present, also on an empty page: poll again with it later) and you see every entry exactly once, deletes included, also while writes run. An entry appears up to 10 seconds after its change is stored. A page costs about `limit` entries whatever the table holds. Any signed-in caller.",
-    request: { query: changesParameters },
-    responses: {
-      200: {
-        description: 'A page of entries and the cursor to continue with',
-        content: { 'application/json': { schema: z.object({ entries: z.array(feedEntry), nextCursor: z.string() }) } },
-      },
-      ...problems(400, 401, 503),
-    },
-  }),
+const operations: Operations<RouteHandler> = {
+  ...notificationOperations,
+  ...evidenceOperations,
+  ...actionOperations,
+  ...webhookOperations,
   openApi: (r) => ({
     method: 'get',
     path: r.path,
@@ -579,8 +36,8 @@ const operations: {
     security: [],
     responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: z.object({}) } } } },
   }),
-  ...accessOperations(problems),
-  docs: (r): Described => {
+  ...accessOperations,
+  docs: (r): Operation => {
     const base = {
       method: 'get' as const,
       path: r.path,
@@ -610,16 +67,8 @@ const operations: {
 
 /** The groups of the docs page, in the order a newcomer reads them, each with its one line. */
 const tags = [
-  { name: 'Actions', description: 'Create, find, read, edit and delete actions: what must be done, by whom, by when.' },
-  { name: 'Comments and endorsements', description: 'Discuss an action in its comment thread, and endorse it.' },
-  {
-    name: 'History and the change feed',
-    description: 'Every change of one action, and of all actions in order, to keep a copy in step.',
-  },
-  {
-    name: 'Webhooks',
-    description: 'Every change and reminder posted to your own endpoint, signed (Standard Webhooks 1.0).',
-  },
+  ...actionGroups,
+  webhooksTag,
   notificationsTag,
   evidenceTag,
   accessTag,
@@ -629,71 +78,20 @@ const tags = [
 /** The group of each route's operation, by handler: a handler without one does not compile. */
 const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
   ...notificationTags,
-  createAction: 'Actions',
-  listActions: 'Actions',
-  getAction: 'Actions',
-  updateAction: 'Actions',
-  deleteAction: 'Actions',
-  addComment: 'Comments and endorsements',
-  listComments: 'Comments and endorsements',
-  editComment: 'Comments and endorsements',
-  deleteComment: 'Comments and endorsements',
-  endorseAction: 'Comments and endorsements',
-  withdrawEndorsement: 'Comments and endorsements',
-  getHistory: 'History and the change feed',
-  listChanges: 'History and the change feed',
-  createWebhook: 'Webhooks',
-  listWebhooks: 'Webhooks',
-  getWebhook: 'Webhooks',
-  updateWebhook: 'Webhooks',
-  deleteWebhook: 'Webhooks',
-  rotateWebhookSecret: 'Webhooks',
-  pingWebhook: 'Webhooks',
-  listWebhookDeliveries: 'Webhooks',
-  redeliverWebhook: 'Webhooks',
+  ...actionTags,
+  ...webhookTags,
   ...accessTags,
   openApi: 'This document',
   docs: 'This document',
-  ...{ createUpload: 'Evidence', attachUpload: 'Evidence', getAttachment: 'Evidence', deleteAttachment: 'Evidence' },
+  ...evidenceTags,
 };
-
-/** What a receiver scans for in the reminders it may be sent. */
-const reminderSummaries = {
-  ActionDueSoon: 'Received when an action is due soon',
-  ActionOverdue: 'Received when an action is overdue',
-  ActionEscalated: 'Received when an overdue action is escalated',
-} as const;
 
 /** The whole document. */
 export function openApiDocument(): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   registry.register('Problem', problem);
   registry.register('Action', actionView);
-  // The due-date reminders as the calls a webhook receiver gets (OpenAPI 3.1 `webhooks`).
-  for (const type of ['ActionDueSoon', 'ActionOverdue', 'ActionEscalated'] as const) {
-    registry.registerWebhook({
-      method: 'post',
-      path: type,
-      operationId: `on${type}`,
-      tags: ['Webhooks'],
-      summary: reminderSummaries[type],
-      description: `${type}, as a webhook delivery your endpoint receives (Standard Webhooks 1.0: webhook-id, webhook-timestamp, webhook-signature).`,
-      security: [],
-      request: {
-        body: {
-          content: {
-            'application/json': {
-              schema: z.object({ type: z.literal(type), timestamp: z.string(), data: reminderEventDetailSchema }),
-            },
-          },
-        },
-      },
-      responses: {
-        204: { description: 'Any 2xx within 10 seconds is a success' },
-        410: { description: 'Gone: the subscription is disabled at once' },
-      },
-    });
-  }
+  registerReminderWebhooks(registry);
   registry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',

@@ -1,17 +1,8 @@
 import { type FieldName, fieldCatalogue } from '../filter/fields';
 import { type Action, actionLimits, UNASSIGNED } from '../model/action';
 import { cutToBytes, foldForComparison } from '../text';
-import {
-  attr,
-  filterKey,
-  type IndexDefinition,
-  indexes,
-  indexList,
-  locationKeys,
-  nameKey,
-  priorityKeyPrefix,
-  TITLE_KEY_SEPARATOR,
-} from './table';
+import { type IndexDefinition, indexes, indexList } from './indexes';
+import { attr, filterKey, locationKeys, nameKey, priorityKeyPrefix, TITLE_KEY_SEPARATOR } from './table';
 
 /**
  * The field catalogue, store half: for each filterable field (the keys of `fieldCatalogue` in
@@ -20,7 +11,7 @@ import {
  * and which ordered index its sort reads, and how those index keys are composed from it. The
  * item mapping (`item.ts`), where filters look (`fields.ts`), the planner's tables (`plan.ts`),
  * the counted fields (`counters.ts`) and the refused list's advice (`list/planned.ts`) are derived from
- * it, and the index definitions themselves are `indexes` in `table.ts` (deployed: their names
+ * it, and the index definitions themselves are `indexes` in `indexes.ts` (deployed: their names
  * never change). `satisfies Record<FieldName, …>` makes a field declared on one side only a
  * compile error.
  */

@@ -1,8 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { send, tableName } from './client';
+import { indexes } from './indexes';
 import type { Item } from './item';
 import type { ReadStats } from './list/result';
-import { attr, indexes, reminderPartitions } from './table';
+import { attr, reminderPartitions } from './table';
 
 /**
  * The sweep's queue. An open action waits in `reminders-by-due` under the level of reminders it

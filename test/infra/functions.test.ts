@@ -12,7 +12,7 @@ import {
   type TableAccess,
   webhookFunctions,
 } from '../../lib/http/routes';
-import { indexList } from '../../lib/store/table';
+import { indexList } from '../../lib/store/indexes';
 import { render, statementsOfRole, synthesize } from './synth';
 
 const deployed = synthesize();

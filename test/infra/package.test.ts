@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexList } from '../../lib/store/table';
+import { indexList } from '../../lib/store/indexes';
 
 /**
  * Issue 16: the construct as a package a team installs. `npm pack` (its prepack builds the

@@ -7,19 +7,11 @@ import type { Action } from '../../lib/model/action';
 import { newAction } from '../../lib/model/edits';
 import type { CreateActionBody } from '../../lib/model/validation';
 import { createTable } from '../../lib/store/bulk/upgrade';
+import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/indexes';
 import { toItem } from '../../lib/store/item';
 import { createdKeyOf, indexedText } from '../../lib/store/search/keys';
 import { postingRequests } from '../../lib/store/search/postings';
-import {
-  attr,
-  filterKey,
-  globalSecondaryIndexes,
-  indexes,
-  indexList,
-  itemKind,
-  lowerKey,
-  webhookKeys,
-} from '../../lib/store/table';
+import { attr, filterKey, itemKind, lowerKey, webhookKeys } from '../../lib/store/table';
 
 /**
  * A store on disk outlives an upgrade: `npm start` on a DATA_DIR an earlier version filled must

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fieldCatalogue } from '../../lib/filter/fields';
 import { storedFieldList } from '../../lib/store/catalogue';
-import { attr, filterKey, indexList, lowerKey } from '../../lib/store/table';
+import { indexList } from '../../lib/store/indexes';
+import { attr, filterKey, lowerKey } from '../../lib/store/table';
 
 /**
  * What the compiler cannot check about the field catalogue: that no two fields share a stored

@@ -4,9 +4,10 @@ import { nextMillisecond, parseDateTime, parseDay } from '../../lib/dates';
 import { ValidationError } from '../../lib/errors';
 import { fields } from '../../lib/filter/fields';
 import { type Clause, type ListQuery, parseListQuery, queryLimits, splitList } from '../../lib/filter/query';
+import { indexes } from '../../lib/store/indexes';
 import { expressionLimits, filterExpression, Placeholders } from '../../lib/store/list/expression';
 import { type IndexRead, plan } from '../../lib/store/list/plan';
-import { attr, everythingPartitions, filterKey, indexes, lowerKey } from '../../lib/store/table';
+import { attr, everythingPartitions, filterKey, lowerKey } from '../../lib/store/table';
 
 /**
  * Properties of the filter language over arbitrary input: it answers with a query or a

@@ -9,25 +9,16 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { countedFields, countedValues, counterKey } from '../counters/counters';
+import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isTombstone, toItem } from '../item';
 import { type ScanPass, scanTable, segmentsFor } from '../scan';
 import { refoldPostings, searchBackfill } from '../search/postings';
-import {
-  attr,
-  attributeDefinitions,
-  filterKey,
-  globalSecondaryIndexes,
-  indexList,
-  itemKind,
-  lowerKey,
-  sortKey,
-  tableKey,
-} from '../table';
+import { attr, filterKey, itemKind, lowerKey, sortKey, tableKey } from '../table';
 import { moveSharedDueAttempts } from '../webhooks/migration';
 
 /**
  * Making a table and bringing one an earlier version made up to date, from the one table
- * description (`table.ts`). The local starter runs this on every start; in AWS the CDK construct
+ * description (`table.ts`, `indexes.ts`). The local starter runs this on every start; in AWS the CDK construct
  * owns the table (docs/deploy.md says what upgrading a deployed stack needs). It takes the client
  * it is given, because it runs before the service's configuration points anywhere.
  */

@@ -1,8 +1,8 @@
 import { ValidationError } from '../../errors';
 import type { ListQuery } from '../../filter/query';
 import { quotaStopsReads } from '../../usage';
+import type { IndexDefinition } from '../indexes';
 import type { Item } from '../item';
-import type { IndexDefinition } from '../table';
 import { BudgetSpent } from './budget';
 import { fetchActions } from './reads';
 import { type CountRelation, deferred, type ListResult, type Position, type ReadStats, type Rows } from './result';

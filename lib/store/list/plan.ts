@@ -3,13 +3,12 @@ import type { Clause, ListQuery, Sort } from '../../filter/query';
 import { UNASSIGNED } from '../../model/action';
 import { equalityFields, orderedFields, storedFieldList } from '../catalogue';
 import { attributeOf, type StoredClause, sortAttributeOf, storedField } from '../fields';
+import { type IndexDefinition, indexes } from '../indexes';
 import {
   attr,
   everythingPartitions,
   filterKey,
   filterPath,
-  type IndexDefinition,
-  indexes,
   priorityKeyPrefix,
   TITLE_KEY_AFTER,
   TITLE_KEY_SEPARATOR,

@@ -5,12 +5,13 @@ import type { HistoryEntry } from '../../model/history';
 import { listReadAllowance, recordIndexEntries } from '../../usage';
 import { batchGet } from '../batch';
 import { MAX_SORT_KEY_BYTES, tableName } from '../client';
+import { indexes } from '../indexes';
 import { historyEntryFrom, type Item } from '../item';
 import { ReadBudget } from '../list/budget';
 import { Placeholders } from '../list/expression';
 import { mergeInOrder } from '../list/merge';
 import { newStats, type ReadStats } from '../list/result';
-import { attr, feedPartitions, indexes } from '../table';
+import { attr, feedPartitions } from '../table';
 
 /**
  * The change feed: every history entry of every action, read from the `changes` index, whose

@@ -2,8 +2,9 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../errors';
 import type { Person } from '../../model/action';
 import { canBeKey, send, sendIf, TransactionCancelled, tableName, transact } from '../client';
+import { indexes } from '../indexes';
 import type { Item } from '../item';
-import { attr, indexes, webhookKeys } from '../table';
+import { attr, webhookKeys } from '../table';
 
 /**
  * Webhook subscriptions, in their owner's partition (`wh#<owner id>`, see `webhookKeys`) with the

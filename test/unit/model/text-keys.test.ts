@@ -9,8 +9,8 @@ import {
   validateBody,
 } from '../../../lib/model/validation';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../../lib/store/client';
+import { indexList } from '../../../lib/store/indexes';
 import { toItem } from '../../../lib/store/item';
-import { indexList } from '../../../lib/store/table';
 import { foldForComparison } from '../../../lib/text';
 import { anAction } from '../action-fixture';
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Action, locationFields } from '../../../lib/model/action';
 import type { RecordedEntry } from '../../../lib/model/history';
+import { attributeDefinitions } from '../../../lib/store/indexes';
 import {
   commentFrom,
   commentItem,
@@ -14,7 +15,7 @@ import {
   tombstone,
   valueAt,
 } from '../../../lib/store/item';
-import { attr, attributeDefinitions } from '../../../lib/store/table';
+import { attr } from '../../../lib/store/table';
 import { anAction } from '../action-fixture';
 
 /**
