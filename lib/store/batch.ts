@@ -5,7 +5,8 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '../errors';
-import { backoff, inPool, send, tableName } from './client';
+import { inPool } from '../fan-out';
+import { backoff, send, tableName } from './client';
 import type { Item } from './item';
 
 /**

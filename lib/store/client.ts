@@ -172,25 +172,7 @@ export const backoff = (round: number, capMs = 1_000) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, 10 * 2 ** round)));
 
 /**
- * Like `Promise.all`, but settles every read before it fails: a request whose first read fails
- * answers only when its other reads are done, so none of them runs on after the request.
+ * The worker pool lives beside `settleAll` (`../fan-out.ts`); scan.ts and search/postings.ts,
+ * which still import it from here, get the very same function.
  */
-export async function settleAll<T extends readonly unknown[]>(reads: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
-  const settled = await Promise.allSettled(reads);
-  const failed = settled.find((s) => s.status === 'rejected');
-  if (failed) throw (failed as PromiseRejectedResult).reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
-}
-
-/**
- * Runs `work` on each element `next()` gives until it gives `undefined`, at most `width` at a
- * time: the one worker pool of the store (bulk loads, batch requests, the search postings, the
- * segments of the one table scan).
- */
-export async function inPool<T>(width: number, next: () => T | undefined, work: (element: T) => Promise<unknown>) {
-  await settleAll(
-    Array.from({ length: width }, async () => {
-      for (let element = next(); element !== undefined; element = next()) await work(element);
-    }),
-  );
-}
+export { inPool } from '../fan-out';

@@ -1,10 +1,11 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { cursorKey, encodeCursor } from '../../cursor';
+import { settleAll } from '../../fan-out';
 import { type Placement, placementOf } from '../../model/access';
 import type { Comment } from '../../model/action';
 import type { HistoryEntry } from '../../model/history';
 import { batchGet } from '../batch';
-import { canBeKey, send, settleAll, tableName } from '../client';
+import { canBeKey, send, tableName } from '../client';
 import {
   commentFrom,
   commentItem,

@@ -1,8 +1,9 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { settleAll as all } from '../../fan-out';
 import type { Action } from '../../model/action';
 import { cutToBytes } from '../../text';
 import { batchGet } from '../batch';
-import { settleAll as all, canBeKey, MAX_SORT_KEY_BYTES, tableName } from '../client';
+import { canBeKey, MAX_SORT_KEY_BYTES, tableName } from '../client';
 import { fromItem, type Item, isTombstone, valueAt } from '../item';
 import { attr, itemKind } from '../table';
 import { BudgetSpent, type ReadBudget } from './budget';
