@@ -167,12 +167,10 @@ export const MAX_SORT_KEY_BYTES = 1024;
 export const canBeKey = (value: string | number) =>
   typeof value === 'number' || (value !== '' && Buffer.byteLength(value, 'utf8') <= MAX_PARTITION_KEY_BYTES);
 
-/** Full-jitter backoff between rounds, so contenders stop colliding in lockstep. */
-export const backoff = (round: number, capMs = 1_000) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, 10 * 2 ** round)));
-
 /**
- * The worker pool lives beside `settleAll` (`../fan-out.ts`); scan.ts and search/postings.ts,
- * which still import it from here, get the very same function.
+ * The worker pool and the retry pause live with the other shared mechanisms (`../fan-out.ts`,
+ * `../retry.ts`); scan.ts, search/postings.ts and webhooks/manual-attempts.ts, which still
+ * import them from here, get the very same functions.
  */
 export { inPool } from '../fan-out';
+export { backoff } from '../retry';
