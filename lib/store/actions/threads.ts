@@ -177,7 +177,7 @@ export async function commentTextsOf(
   }));
   const [comments, latest] = await settleAll([
     batchGet(keys, COMMENT_TEXT_READ).then((result) => result.items),
-    Promise.all(actions.map(latestHistoryType)),
+    settleAll(actions.map(latestHistoryType)),
   ] as const);
   const deleted = new Set(actions.filter((_, i) => latest[i] === 'deleted'));
   for (const item of comments) {
