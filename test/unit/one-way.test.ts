@@ -35,7 +35,7 @@ const mechanisms = [
     ],
     home: 'lib/retry.ts',
     pending: [
-      'lib/store/webhooks.ts', // countManualAttempt: 8 rounds with backoff
+      'lib/store/webhooks/manual-attempts.ts', // countManualAttempt: 8 rounds with backoff
       'lib/store/bulk/upgrade.ts', // untilActive: 600 polls 100 ms apart
       // Not retries: the poll interval of an idle reader, and the pause before restarting it.
       'infra/local/stream-reader.ts',
@@ -46,8 +46,7 @@ const mechanisms = [
     shapes: [/Array\.from\(\{ length: [^}]+\}, async/],
     home: 'lib/fan-out.ts',
     pending: [
-      'lib/store/list/scan.ts', // scanEvery: 8 workers over the segments
-      'lib/store/webhooks.ts', // the ready shards, one reader each, with Promise.all
+      'lib/store/webhooks/due-queue.ts', // the ready shards, one reader each, with Promise.all
     ],
   },
 ];
