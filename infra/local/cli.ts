@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { AGAIN, retry } from '../../lib/retry';
 import { fail } from '../command-line';
 import { runningStack } from './stack';
 
@@ -30,24 +31,28 @@ export async function requireRunningStack(command: string) {
  * Claims DATA_DIR for one `npm start`: a second one on the same directory would share (and
  * corrupt) its store. A lock left by a process that died is taken over.
  */
-export function lockDataDir(dataDir: string): () => void {
+export function lockDataDir(dataDir: string): Promise<() => void> {
   const lock = join(dataDir, 'stack.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
-      return () => rmSync(lock, { force: true });
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(lock, 'utf8'));
-      if (alive(holder)) {
-        fail(
-          `DATA_DIR=${dataDir} is in use by another \`npm start\` (pid ${holder}): stop it, or start this one with another DATA_DIR.`,
-        );
+  return retry(
+    async () => {
+      try {
+        writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
+        return () => rmSync(lock, { force: true });
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'EEXIST') throw error;
+        const holder = Number(readFileSync(lock, 'utf8'));
+        if (alive(holder)) {
+          fail(
+            `DATA_DIR=${dataDir} is in use by another \`npm start\` (pid ${holder}): stop it, or start this one with another DATA_DIR.`,
+          );
+        }
+        // Left by a process that died: taken over, and claimed once more.
+        rmSync(lock, { force: true });
+        return AGAIN;
       }
-      rmSync(lock, { force: true });
-    }
-  }
-  return fail(`Could not lock DATA_DIR=${dataDir}.`);
+    },
+    { attempts: 2, exhausted: () => fail(`Could not lock DATA_DIR=${dataDir}.`) },
+  );
 }
 
 function alive(pid: number): boolean {

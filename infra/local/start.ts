@@ -64,7 +64,7 @@ try {
 }
 
 mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-const unlock = lockDataDir(dataDir);
+const unlock = await lockDataDir(dataDir);
 let stack: LocalStack;
 try {
   stack = await startLocalStack({ dataDir, store, port, sweepEverySeconds });

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { AGAIN, retry } from '../../lib/retry';
 import { createOrUpgradeTable, TableUpgradeError } from '../../lib/store/bulk/upgrade';
 
 /**
@@ -47,17 +48,21 @@ export async function freePort(): Promise<number> {
 }
 
 async function waitUntilServing(endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new StoreStartError(`DynamoDB Local exited with code ${child.exitCode}`);
-    const ok = await fetch(endpoint, { method: 'POST' }).then(
-      () => true,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new StoreStartError(`DynamoDB Local did not start within ${timeoutMs} ms`);
+  await retry(
+    async () => {
+      if (child.exitCode !== null) throw new StoreStartError(`DynamoDB Local exited with code ${child.exitCode}`);
+      // Refused until it listens: any answer at all means it serves.
+      await fetch(endpoint, { method: 'POST' });
+    },
+    {
+      budgetMs: timeoutMs,
+      capMs: 100,
+      retryable: (error) => !(error instanceof StoreStartError),
+      exhausted: () => {
+        throw new StoreStartError(`DynamoDB Local did not start within ${timeoutMs} ms`);
+      },
+    },
+  );
 }
 
 /**
@@ -77,8 +82,11 @@ async function stopOrphan(pidFile: string): Promise<void> {
   };
   if (running()) {
     process.kill(pid, 'SIGTERM');
-    const deadline = Date.now() + 10_000;
-    while (running() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await retry(async () => (running() ? AGAIN : undefined), {
+      budgetMs: 10_000,
+      capMs: 50,
+      exhausted: () => undefined,
+    });
     if (running()) process.kill(pid, 'SIGKILL');
   }
   rmSync(pidFile, { force: true });

@@ -11,6 +11,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { backoff } from '../../lib/retry';
 import { localClient } from './store';
 
 /**
@@ -141,7 +142,7 @@ export function startStreamReader(options: {
         iterators.delete(shardId);
         save(positions);
         failures++;
-        await new Promise((r) => setTimeout(r, Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures)));
+        await backoff(failures, MAX_BACKOFF_MS, 100);
         return true;
       }
       failures = 0;

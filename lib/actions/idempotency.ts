@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { HttpError, ValidationError } from '../errors';
 import type { ApiEvent } from '../http/edge';
 import type { Person } from '../model/action';
+import { AGAIN, retry } from '../retry';
 import { claimKey, completeKey, readKey, releaseKey } from '../store/actions/idempotency';
 import type { GuardedWrite } from '../store/actions/writes';
 
@@ -109,25 +110,32 @@ export async function once<T>(
   const keyDigest = digest(request.caller.id, key);
   const fingerprint = digest(request.method, request.path, canonical(request.body));
   const token = randomUUID();
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (await claimKey(keyDigest, fingerprint, token, LEASE_MS)) {
-      const remember = (made: T) =>
-        completeKey(keyDigest, fingerprint, token, shrink(reply(made), request.body), inFlight);
-      try {
-        return reply(await create(remember));
-      } catch (error) {
-        await releaseKey(keyDigest, token).catch(() => undefined);
-        throw error;
+  return retry(
+    async () => {
+      if (await claimKey(keyDigest, fingerprint, token, LEASE_MS)) {
+        const remember = (made: T) =>
+          completeKey(keyDigest, fingerprint, token, shrink(reply(made), request.body), inFlight);
+        try {
+          return reply(await create(remember));
+        } catch (error) {
+          await releaseKey(keyDigest, token).catch(() => undefined);
+          throw error;
+        }
       }
-    }
-    const record = await readKey(keyDigest);
-    // Gone between the claim and the read (expired, or released by a failed first request): claim again.
-    if (!record) continue;
-    if (record.fingerprint !== fingerprint) throw reused();
-    if (record.state === 'pending') throw inFlight();
-    return expand(record.response as StoredReply, request.body);
-  }
-  throw inFlight();
+      const record = await readKey(keyDigest);
+      // Gone between the claim and the read (expired, or released by a failed first request): claim again.
+      if (!record) return AGAIN;
+      if (record.fingerprint !== fingerprint) throw reused();
+      if (record.state === 'pending') throw inFlight();
+      return expand(record.response as StoredReply, request.body);
+    },
+    {
+      attempts: 3,
+      exhausted: () => {
+        throw inFlight();
+      },
+    },
+  );
 }
 
 function shrink(reply: Reply, requestBody: unknown): StoredReply {

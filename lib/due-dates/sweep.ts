@@ -1,5 +1,6 @@
 import { getReminderSettings } from '../config';
 import { NotFoundError } from '../errors';
+import { inPool } from '../fan-out';
 import { errorFields, logger } from '../logger';
 import { openViewer } from '../model/access';
 import { dueBoundFor, ReminderLevel, reminderDue, reminderTypes, SYSTEM_ACTOR } from '../model/reminders';
@@ -56,28 +57,30 @@ export async function sweepDueDates(options: SweepOptions = {}): Promise<SweepRe
   const pending = await actionsOwedReminders(bounds, queue);
   const report: SweepReport = { owed: pending.length, sent: {}, queue, stopped: false, failed: 0 };
   let begun = 0;
-  const worker = async () => {
-    for (let id = pending.shift(); id !== undefined; id = pending.shift()) {
-      const overLimit = options.limit !== undefined && begun >= options.limit;
-      const overBudget = options.budgetMs !== undefined && Date.now() - started > options.budgetMs;
-      if (overLimit || overBudget) {
-        report.stopped = true;
-        return;
-      }
-      begun++;
-      try {
-        const type = await remind(id, clock, settings);
-        if (type) report.sent[type] = (report.sent[type] ?? 0) + 1;
-      } catch (error) {
-        report.failed++;
-        logger.error('a reminder could not be written; the next sweep tries again', {
-          actionId: id,
-          ...errorFields(error),
-        });
-      }
+  // The next action to remind, or none: the queue is done, or `limit` or `budgetMs` stops it.
+  const next = (): string | undefined => {
+    if (pending.length === 0) return undefined;
+    const overLimit = options.limit !== undefined && begun >= options.limit;
+    const overBudget = options.budgetMs !== undefined && Date.now() - started > options.budgetMs;
+    if (overLimit || overBudget) {
+      report.stopped = true;
+      return undefined;
     }
+    begun++;
+    return pending.shift();
   };
-  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  await inPool(PARALLEL, next, async (id) => {
+    try {
+      const type = await remind(id, clock, settings);
+      if (type) report.sent[type] = (report.sent[type] ?? 0) + 1;
+    } catch (error) {
+      report.failed++;
+      logger.error('a reminder could not be written; the next sweep tries again', {
+        actionId: id,
+        ...errorFields(error),
+      });
+    }
+  });
   return report;
 }
 

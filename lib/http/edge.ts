@@ -13,6 +13,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../errors';
+import { settleAll } from '../fan-out';
 import { MAX_BODY_BYTES } from '../limits';
 import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from '../logger';
 import type { Viewer } from '../model/access';
@@ -165,7 +166,7 @@ const authentication = (): Middleware => ({
       // Remembering people serves fan-out later; a request is not refused because it failed now.
       logger.warn('could not remember the caller', errorFields(error));
     });
-    [request.event.viewer] = await Promise.all([viewerOf(caller, groups), remembering]);
+    [request.event.viewer] = await settleAll([viewerOf(caller, groups), remembering]);
   },
 });
 

@@ -1,5 +1,6 @@
 import { listActions } from '../actions/action-service';
 import { getConfig } from '../config';
+import { settleAll } from '../fan-out';
 import { errorFields, logger } from '../logger';
 import {
   claimDigestDay,
@@ -28,7 +29,7 @@ const OVERDUE_LISTED = 25;
 
 async function overdueFor(personId: string): Promise<OverdueAction[]> {
   const me = { id: personId };
-  const lists = await Promise.all([
+  const lists = await settleAll([
     listActions(`overdue=true&assignee=me&sort=dueAt&limit=${OVERDUE_LISTED}`, me),
     listActions(`overdue=true&owner=me&assignee=undefined&sort=dueAt&limit=${OVERDUE_LISTED}`, me),
   ]);
@@ -55,7 +56,7 @@ export async function sendDigests(options: { now?: number } = {}): Promise<Diges
     const day = digestDay(now, entry.timeZone);
     if (!person || !(await claimDigestDay(entry.personId, day))) continue;
     try {
-      const [waiting, overdue, preferences] = await Promise.all([
+      const [waiting, overdue, preferences] = await settleAll([
         waitingForDigest(person.id),
         overdueFor(person.id),
         preferencesFor(person.id),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { viewerFor } from '../access/viewer';
 import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
+import { settleAll } from '../fan-out';
 import { errorFields, logger } from '../logger';
 import { type Placement, placementOf, type Sight, type Viewer } from '../model/access';
 import type { Action } from '../model/action';
@@ -112,9 +113,9 @@ async function notifyOne(event: PublishedEvent, report: NotifyReport): Promise<v
   const title = titleOf(event, current);
   // Deleted since, and never named: nobody is told about an action gone without a trace.
   if (title === undefined) return;
-  const [people, viewers] = await Promise.all([
+  const [people, viewers] = await settleAll([
     knownPeople(concerned),
-    Promise.all(concerned.map(async (id) => [id, await viewerFor(id)] as const)),
+    settleAll(concerned.map(async (id) => [id, await viewerFor(id)] as const)),
   ]);
   const viewerById = new Map<string, Viewer>(viewers);
   // Someone who never signed in has no proved address: they are not asked about at all.

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { getConfig } from '../config';
 import { NotFoundError, ValidationError } from '../errors';
+import { settleAll } from '../fan-out';
 import type { Person } from '../model/action';
 import { readPreferences, suppressAddress, writePreferences } from '../store/notifications';
 import { applyPreferencesPatch, defaultPreferences, type Preferences } from './preferences';
@@ -102,6 +103,6 @@ export async function recordFeedback(message: SesFeedback): Promise<string[]> {
     at = message.complaint?.timestamp ?? at;
   }
   const valid = addresses.filter((a) => a.includes('@'));
-  await Promise.all(valid.map((address) => suppressAddress(address, at, String(type))));
+  await settleAll(valid.map((address) => suppressAddress(address, at, String(type))));
   return valid;
 }

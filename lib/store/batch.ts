@@ -5,14 +5,16 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '../errors';
-import { backoff, inPool, send, tableName } from './client';
+import { inPool } from '../fan-out';
+import { AGAIN, retry } from '../retry';
+import { send, tableName } from './client';
 import type { Item } from './item';
 
 /**
  * BatchGetItem and BatchWriteItem, the one way the store sends them: split into requests of the
  * most DynamoDB takes (100 keys, 25 puts), sent through `send()` (so a throttle or an outage is a
  * 503 like any other call), and what DynamoDB leaves unprocessed (throttling, a large answer) asked
- * again with the store's full-jitter `backoff`, at most `maxAttempts` requests in all for one
+ * again through the one `retry` (full-jitter backoff), at most `maxAttempts` requests in all for one
  * chunk, as dynamodb-toolbox caps its batch loop. Past the cap the store cannot serve the batch
  * now: a 503, like a throttled single call once the SDK has given up.
  */
@@ -50,11 +52,18 @@ export interface BatchGetResult {
 /** Sends `request` for the unprocessed part of one chunk until none is left or the cap is reached. */
 async function untilProcessed<T>(first: T[], maxAttempts: number, request: (part: T[]) => Promise<T[]>) {
   let part = first;
-  for (let attempt = 0; part.length > 0; attempt++) {
-    if (attempt >= maxAttempts) throw new ServiceUnavailableError('store', 1);
-    if (attempt > 0) await backoff(attempt);
-    part = await request(part);
-  }
+  await retry(
+    async () => {
+      part = await request(part);
+      return part.length > 0 ? AGAIN : undefined;
+    },
+    {
+      attempts: maxAttempts,
+      exhausted: () => {
+        throw new ServiceUnavailableError('store', 1);
+      },
+    },
+  );
 }
 
 /** Reads the items under `keys` (of the table), 100 a request, one request at a time. */

@@ -167,30 +167,10 @@ export const MAX_SORT_KEY_BYTES = 1024;
 export const canBeKey = (value: string | number) =>
   typeof value === 'number' || (value !== '' && Buffer.byteLength(value, 'utf8') <= MAX_PARTITION_KEY_BYTES);
 
-/** Full-jitter backoff between rounds, so contenders stop colliding in lockstep. */
-export const backoff = (round: number, capMs = 1_000) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, 10 * 2 ** round)));
-
 /**
- * Like `Promise.all`, but settles every read before it fails: a request whose first read fails
- * answers only when its other reads are done, so none of them runs on after the request.
+ * The worker pool and the retry pause live with the other shared mechanisms (`../fan-out.ts`,
+ * `../retry.ts`); scan.ts, search/postings.ts and webhooks/manual-attempts.ts, which still
+ * import them from here, get the very same functions.
  */
-export async function settleAll<T extends readonly unknown[]>(reads: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
-  const settled = await Promise.allSettled(reads);
-  const failed = settled.find((s) => s.status === 'rejected');
-  if (failed) throw (failed as PromiseRejectedResult).reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
-}
-
-/**
- * Runs `work` on each element `next()` gives until it gives `undefined`, at most `width` at a
- * time: the one worker pool of the store (bulk loads, batch requests, the search postings, the
- * segments of the one table scan).
- */
-export async function inPool<T>(width: number, next: () => T | undefined, work: (element: T) => Promise<unknown>) {
-  await settleAll(
-    Array.from({ length: width }, async () => {
-      for (let element = next(); element !== undefined; element = next()) await work(element);
-    }),
-  );
-}
+export { inPool } from '../fan-out';
+export { backoff } from '../retry';

@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { settleAll } from '../fan-out';
 import type { Role, Scope } from '../model/access';
 import type { Person } from '../model/action';
 import { canBeKey, send, TransactionCancelled, tableName, transact } from './client';
@@ -109,7 +110,7 @@ export async function grantsHeldBy(principals: readonly Principal[]): Promise<Gr
   const partitions = [...new Set(principals.map((p) => accessKeys.principalGrants(principalKey(p))))].filter((p) =>
     canBeKey(p),
   );
-  const pages = await Promise.all(
+  const pages = await settleAll(
     partitions.map(async (partition) => {
       const items: Item[] = [];
       let after: string | undefined;

@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { settleAll } from '../fan-out';
 import { canBeKey, send, sendConditional, tableName } from './client';
 import type { Item } from './item';
 import { attr } from './table';
@@ -185,7 +186,7 @@ export async function waitingForDigest(personId: string): Promise<Array<{ key: s
 
 /** Removes what a sent digest told. */
 export async function forgetDigested(personId: string, keys: readonly string[]): Promise<void> {
-  await Promise.all(
+  await settleAll(
     keys.map((sk) => send(new DeleteCommand({ TableName: tableName(), Key: key(`nd#${personId}`, sk) }))),
   );
 }

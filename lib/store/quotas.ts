@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { AGAIN, retry } from '../retry';
 import { send, sendIf, tableName } from './client';
 import { attr, itemKind } from './table';
 
@@ -123,16 +124,21 @@ export async function reserveReads(
   let ask = want;
   let writeUnits = 0;
   let last: Record<string, unknown> | undefined;
-  for (let attempt = 0; attempt < 3 && ask > 0; attempt++) {
-    const reply = await sendIf<UpdateReply>(addReads(caller, windowStart, windowSeconds, ask, quota - ask));
-    if (reply.written) {
-      writeUnits += reply.output.ConsumedCapacity?.CapacityUnits ?? 0;
-      return { reserved: ask, use: use(reply.output.Attributes, writeUnits) };
-    }
-    writeUnits += 1;
-    last = reply.item;
-    // Others reserved first: ask for what they left.
-    ask = Math.min(ask, quota - use(last, 0).reads);
-  }
-  return { reserved: 0, use: use(last, writeUnits) };
+  const none = () => ({ reserved: 0, use: use(last, writeUnits) });
+  if (ask <= 0) return none();
+  return retry(
+    async () => {
+      const reply = await sendIf<UpdateReply>(addReads(caller, windowStart, windowSeconds, ask, quota - ask));
+      if (reply.written) {
+        writeUnits += reply.output.ConsumedCapacity?.CapacityUnits ?? 0;
+        return { reserved: ask, use: use(reply.output.Attributes, writeUnits) };
+      }
+      writeUnits += 1;
+      last = reply.item;
+      // Others reserved first: ask for what they left.
+      ask = Math.min(ask, quota - use(last, 0).reads);
+      return ask > 0 ? AGAIN : none();
+    },
+    { attempts: 3, exhausted: none },
+  );
 }

@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { settleAll } from '../fan-out';
 import { send, tableName } from './client';
 import { indexes } from './indexes';
 import type { Item } from './item';
@@ -19,7 +20,7 @@ export async function actionsOwedReminders(bounds: Record<number, string>, stats
   const reads = Object.entries(bounds).flatMap(([level, through]) =>
     reminderPartitions(Number(level)).map((partition) => readQueue(partition, through, stats)),
   );
-  return (await Promise.all(reads)).flat();
+  return (await settleAll(reads)).flat();
 }
 
 async function readQueue(partition: string, through: string, stats: ReadStats): Promise<string[]> {

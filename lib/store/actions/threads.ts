@@ -1,10 +1,11 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { cursorKey, encodeCursor } from '../../cursor';
+import { settleAll } from '../../fan-out';
 import { type Placement, placementOf } from '../../model/access';
 import type { Comment } from '../../model/action';
 import type { HistoryEntry } from '../../model/history';
 import { batchGet } from '../batch';
-import { canBeKey, send, settleAll, tableName } from '../client';
+import { canBeKey, send, tableName } from '../client';
 import {
   commentFrom,
   commentItem,
@@ -176,7 +177,7 @@ export async function commentTextsOf(
   }));
   const [comments, latest] = await settleAll([
     batchGet(keys, COMMENT_TEXT_READ).then((result) => result.items),
-    Promise.all(actions.map(latestHistoryType)),
+    settleAll(actions.map(latestHistoryType)),
   ] as const);
   const deleted = new Set(actions.filter((_, i) => latest[i] === 'deleted'));
   for (const item of comments) {

@@ -14,7 +14,8 @@ import type { Action, Person } from '../../model/action';
 import type { EntryDraft, RecordedEntry } from '../../model/history';
 import { settleReminders } from '../../model/reminders';
 import { etagOf, toView } from '../../model/view';
-import { backoff, canBeKey, send, TransactionCancelled, tableName, transact } from '../client';
+import { AGAIN, type RetryOptions, retry } from '../../retry';
+import { canBeKey, send, TransactionCancelled, tableName, transact } from '../client';
 import { counterMoves, counterUpdates } from '../counters/counters';
 import { fromItem, historyItem, type Item, isTombstone, toItem, tombstone } from '../item';
 import { indexedText } from '../search/keys';
@@ -148,9 +149,7 @@ export async function putNewAction(
   alsoTaken: readonly string[] = [],
 ): Promise<boolean> {
   const token = randomUUID();
-  const started = Date.now();
-  for (let round = 0; round === 0 || Date.now() - started < CONTENTION_BUDGET_MS; round++) {
-    if (round > 0) await backoff(round);
+  return retry(async (round) => {
     const now = nowIso();
     const stamped = round === 0 ? action : { ...action, createdAt: now, updatedAt: now };
     const { item, entry } = createdItems(stamped, actor, token);
@@ -178,7 +177,7 @@ export async function putNewAction(
       })),
     ];
     // A first attempt stamped by a caller that took its time is stamped again.
-    if (Date.now() - Date.parse(stamped.createdAt) > STAMP_MAX_AGE_MS && round === 0) continue;
+    if (Date.now() - Date.parse(stamped.createdAt) > STAMP_MAX_AGE_MS && round === 0) return AGAIN;
     try {
       await transact(items);
       return true;
@@ -191,12 +190,22 @@ export async function putNewAction(
       if (stored) return stored[attr.createToken] === token;
       if (error.conditionFailedFrom(items.length - alsoTaken.length)) return false;
       // Not taken: another transaction held one of the counters. Nothing moved; try again.
-      if (error.conflict) conflictStats.conflicts++;
-      else throw error;
+      if (!error.conflict) throw error;
+      conflictStats.conflicts++;
+      return AGAIN;
     }
-  }
-  throw new ServiceUnavailableError('store', 1);
+  }, contended(CONTENTION_BUDGET_MS));
 }
+
+/** The rounds of a write that loses races: as many as start within `budgetMs`, then a 503. */
+const contended = <T>(budgetMs: number, capMs?: number, startedAt?: number): RetryOptions<T> => ({
+  budgetMs,
+  ...(capMs === undefined ? {} : { capMs }),
+  ...(startedAt === undefined ? {} : { startedAt }),
+  exhausted: () => {
+    throw new ServiceUnavailableError('store', 1);
+  },
+});
 
 export interface Guard {
   caller: Person;
@@ -295,83 +304,85 @@ async function mutateNow(
   started: number,
 ): Promise<Mutation | { before: Action; after: Action; entry: undefined }> {
   const budget = guard.social ? SOCIAL_CONTENTION_BUDGET_MS : CONTENTION_BUDGET_MS;
-  for (let round = 0; round === 0 || Date.now() - started < budget; round++) {
-    if (round > 0) await backoff(round, guard.social ? SOCIAL_BACKOFF_CAP_MS : undefined);
-    const item = await getItem(id);
-    if (!item || isTombstone(item)) throw noSuchAction(id);
-    const current = fromItem(item);
-    // One decision (lib/model/access.ts): an action the caller may not see does not exist for
-    // them, the very 404 of an id that never existed; then 403 for what they see but may not do.
-    const rights = rightsOver(guard.viewer, current);
-    if (!rights.see) throw noSuchAction(id);
-    const refusal = guard.refuses?.(rights, current);
-    if (refusal !== undefined) throw new ForbiddenError(refusal);
-    if (guard.expectedVersions && !guard.expectedVersions.includes(current.version)) {
-      throw new PreconditionFailedError(
-        'The action has changed since the ETag in If-Match was issued.',
-        etagOf(current),
-      );
-    }
-    const stampedAt = Date.now();
-    const lastEntryAt = typeof item[attr.lastEntryAt] === 'string' ? (item[attr.lastEntryAt] as string) : undefined;
-    const stamp = nextStamp(current, now(), lastEntryAt);
-    const change = await decide(current, stamp, rights);
-    if (!change) return { before: current, after: current, entry: undefined };
-    // A decision that took its time is made again with a fresh stamp (see `STAMP_MAX_AGE_MS`).
-    if (Date.now() - stampedAt > STAMP_MAX_AGE_MS) continue;
-    const version = current.version + 1;
-    const entry: RecordedEntry = {
-      actionId: id,
-      version,
-      actor: guard.caller,
-      time: stamp,
-      ...change.entry,
-      // The snapshot a delete records (for its event) leaves the comments out: their text lives
-      // only in the comments themselves (contract section 12).
-      ...(change.next ? {} : { action: { ...toView(current), comments: [] } }),
-    };
-    // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
-    const next = change.next && settleReminders(current, change.next, getReminderSettings());
-    entry.sight = { before: placementOf(current), ...(next ? { after: placementOf(next) } : {}) };
-    const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
-    const written = {
-      ...(next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp)),
-      [attr.lastEntryAt]: stamp,
-    };
-    refuseOversized(written);
-    const items: TransactItem[] = [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: written,
-          // The rights were decided on this very version: every change of what they depend on
-          // (owner, assignee, location, allowAnonymousEdits) moves the version, so the decision
-          // and the write are atomic. Another write first means deciding again on what it left.
-          ConditionExpression: '#v = :version AND attribute_not_exists(#del)',
-          ExpressionAttributeNames: { '#v': attr.version, '#del': attr.deletedAt },
-          ExpressionAttributeValues: { ':version': current.version },
+  const capMs = guard.social ? SOCIAL_BACKOFF_CAP_MS : undefined;
+  return retry(
+    async () => {
+      const item = await getItem(id);
+      if (!item || isTombstone(item)) throw noSuchAction(id);
+      const current = fromItem(item);
+      // One decision (lib/model/access.ts): an action the caller may not see does not exist for
+      // them, the very 404 of an id that never existed; then 403 for what they see but may not do.
+      const rights = rightsOver(guard.viewer, current);
+      if (!rights.see) throw noSuchAction(id);
+      const refusal = guard.refuses?.(rights, current);
+      if (refusal !== undefined) throw new ForbiddenError(refusal);
+      if (guard.expectedVersions && !guard.expectedVersions.includes(current.version)) {
+        throw new PreconditionFailedError(
+          'The action has changed since the ETag in If-Match was issued.',
+          etagOf(current),
+        );
+      }
+      const stampedAt = Date.now();
+      const lastEntryAt = typeof item[attr.lastEntryAt] === 'string' ? (item[attr.lastEntryAt] as string) : undefined;
+      const stamp = nextStamp(current, now(), lastEntryAt);
+      const change = await decide(current, stamp, rights);
+      if (!change) return { before: current, after: current, entry: undefined };
+      // A decision that took its time is made again with a fresh stamp (see `STAMP_MAX_AGE_MS`).
+      if (Date.now() - stampedAt > STAMP_MAX_AGE_MS) return AGAIN;
+      const version = current.version + 1;
+      const entry: RecordedEntry = {
+        actionId: id,
+        version,
+        actor: guard.caller,
+        time: stamp,
+        ...change.entry,
+        // The snapshot a delete records (for its event) leaves the comments out: their text lives
+        // only in the comments themselves (contract section 12).
+        ...(change.next ? {} : { action: { ...toView(current), comments: [] } }),
+      };
+      // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
+      const next = change.next && settleReminders(current, change.next, getReminderSettings());
+      entry.sight = { before: placementOf(current), ...(next ? { after: placementOf(next) } : {}) };
+      const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
+      const written = {
+        ...(next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp)),
+        [attr.lastEntryAt]: stamp,
+      };
+      refuseOversized(written);
+      const items: TransactItem[] = [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: written,
+            // The rights were decided on this very version: every change of what they depend on
+            // (owner, assignee, location, allowAnonymousEdits) moves the version, so the decision
+            // and the write are atomic. Another write first means deciding again on what it left.
+            ConditionExpression: '#v = :version AND attribute_not_exists(#del)',
+            ExpressionAttributeNames: { '#v': attr.version, '#del': attr.deletedAt },
+            ExpressionAttributeValues: { ':version': current.version },
+          },
         },
-      },
-      historyPut(entry),
-      ...(change.guarded ? [change.guarded.write] : []),
-      ...counterUpdates(id, counterMoves(current, next)),
-      ...(change.items ?? []),
-      // Search stays as fresh as the list: a new title or a delete is marked until the stream indexes it.
-      ...(!next || next.title !== current.title ? [pendingMark(indexedText(next ?? current), version, !next)] : []),
-    ];
-    try {
-      await transact(items);
-      return { before: current, after: next ? fromItem(written) : undefined, entry };
-    } catch (error) {
-      if (!(error instanceof TransactionCancelled)) throw error;
-      if (error.conflict) conflictStats.conflicts++;
-      if (change.guarded && error.conditionFailed(GUARDED_AT)) throw change.guarded.refusal();
-      // The action moved on, or another write got there first: decide again.
-      if (error.conflict || error.conditionFailed(0)) continue;
-      // A condition on another item of the change (a comment that is gone): let the change decide again.
-      if (error.conditionFailedFrom(GUARDED_AT)) continue;
-      throw error;
-    }
-  }
-  throw new ServiceUnavailableError('store', 1);
+        historyPut(entry),
+        ...(change.guarded ? [change.guarded.write] : []),
+        ...counterUpdates(id, counterMoves(current, next)),
+        ...(change.items ?? []),
+        // Search stays as fresh as the list: a new title or a delete is marked until the stream indexes it.
+        ...(!next || next.title !== current.title ? [pendingMark(indexedText(next ?? current), version, !next)] : []),
+      ];
+      try {
+        await transact(items);
+        return { before: current, after: next ? fromItem(written) : undefined, entry };
+      } catch (error) {
+        if (!(error instanceof TransactionCancelled)) throw error;
+        if (error.conflict) conflictStats.conflicts++;
+        if (change.guarded && error.conditionFailed(GUARDED_AT)) throw change.guarded.refusal();
+        // The action moved on, or another write got there first: decide again.
+        if (error.conflict || error.conditionFailed(0)) return AGAIN;
+        // A condition on another item of the change (a comment that is gone): let the change decide again.
+        if (error.conditionFailedFrom(GUARDED_AT)) return AGAIN;
+        throw error;
+      }
+    },
+    contended(budget, capMs, started),
+  );
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { inPool } from '../../fan-out';
 import type { Action, Person } from '../../model/action';
 import type { RecordedEntry } from '../../model/history';
 import { createdItems } from '../actions/writes';
 import { batchGet, batchWrite } from '../batch';
-import { inPool, send, tableName } from '../client';
+import { send, tableName } from '../client';
 import { counterMoves } from '../counters/counters';
 import { historyItem, type Item, toItem } from '../item';
 import { indexedText } from '../search/keys';

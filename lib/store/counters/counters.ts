@@ -1,7 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { settleAll } from '../../fan-out';
 import type { Action } from '../../model/action';
 import { type CountedName, countedValue, storedFieldList } from '../catalogue';
-import { canBeKey, send, settleAll, tableName } from '../client';
+import { canBeKey, send, tableName } from '../client';
 import { attr, itemKind, shardOf } from '../table';
 import { type PrefixCounter, prefixCounters, prefixCounterValues } from './prefixes';
 

@@ -1,7 +1,8 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { settleAll as all } from '../../fan-out';
 import type { Clause, ListQuery } from '../../filter/query';
 import { ReminderLevel } from '../../model/reminders';
-import { settleAll as all, tableName } from '../client';
+import { tableName } from '../client';
 import { type CountedField, isCounted, readCount, readCounts } from '../counters/counters';
 import { type IndexDefinition, indexes } from '../indexes';
 import { attr, everythingPartitions, reminderPartitions } from '../table';

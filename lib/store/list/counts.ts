@@ -1,5 +1,5 @@
+import { settleAll as all } from '../../fan-out';
 import type { Clause, ListQuery } from '../../filter/query';
-import { settleAll as all } from '../client';
 import {
   byOverdue,
   byStatus,

@@ -1,6 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { settleAll as all } from '../../fan-out';
 import { recordIndexEntries } from '../../usage';
-import { settleAll as all, canBeKey, send } from '../client';
+import { canBeKey, send } from '../client';
 import type { Item } from '../item';
 import { BudgetSpent, type ReadBudget } from './budget';
 import type { ReadStats } from './result';

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors';
+import { settleAll as all } from '../../fan-out';
 import type { ListQuery } from '../../filter/query';
 import { recordIndexEntries } from '../../usage';
-import { settleAll as all } from '../client';
 import { type Item, isTombstone } from '../item';
 import { attr } from '../table';
 import { ReadBudget } from './budget';

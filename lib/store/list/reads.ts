@@ -1,8 +1,9 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { inPool } from '../../fan-out';
 import type { Action } from '../../model/action';
 import { cutToBytes } from '../../text';
 import { batchGet } from '../batch';
-import { settleAll as all, canBeKey, MAX_SORT_KEY_BYTES, tableName } from '../client';
+import { canBeKey, MAX_SORT_KEY_BYTES, tableName } from '../client';
 import { fromItem, type Item, isTombstone, valueAt } from '../item';
 import { attr, itemKind } from '../table';
 import { BudgetSpent, type ReadBudget } from './budget';
@@ -66,10 +67,13 @@ export async function eachPartition<T>(read: IndexRead, run: (partition: string 
   const results: T[] = [];
   // A partition no key can hold (`owner=`, or a value past the key size limit) holds nothing.
   const queue = read.partitions.filter(canBeKey);
-  const workers = Array.from({ length: Math.min(8, queue.length) }, async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) results.push(await run(next));
-  });
-  await all(workers);
+  await inPool(
+    Math.min(8, queue.length),
+    () => queue.shift(),
+    async (partition) => {
+      results.push(await run(partition));
+    },
+  );
   return results;
 }
 

@@ -1,10 +1,11 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { settleAll as all } from '../../fan-out';
 import { type FieldSpec, fieldsByName } from '../../filter/fields';
 import type { Clause, ListQuery } from '../../filter/query';
 import { inScope, listScopes, type Scope, scopeFields, type Viewer } from '../../model/access';
 import type { Action, Location } from '../../model/action';
 import { listReadAllowance } from '../../usage';
-import { settleAll as all, tableName } from '../client';
+import { tableName } from '../client';
 import { sortAttributeOf } from '../fields';
 import { type IndexDefinition, indexes } from '../indexes';
 import { type Item, toItem, valueAt } from '../item';

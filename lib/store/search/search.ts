@@ -1,4 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { settleAll } from '../../fan-out';
 import { tableName } from '../client';
 import type { Item } from '../item';
 import { BudgetSpent } from '../list/budget';
@@ -100,7 +101,7 @@ interface Stream {
 /** The pending marks: action id -> the mark. Strongly consistent: see the module comment. */
 async function readPending(read: PageReader): Promise<Map<string, Item>> {
   const marks = new Map<string, Item>();
-  await Promise.all(
+  await settleAll(
     pendingPartitions.map(async (partition) => {
       let startKey: Item | undefined;
       do {
@@ -157,7 +158,7 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   // Marks first, then postings: never side by side (see the module comment). A budget too small
   // for the marks and the probes leaves nothing to answer: `BudgetSpent` (a 429 at the edge).
   const pending = await readPending(read);
-  await Promise.all(probes.map((p) => readOn(p, PROBE_PAGE)));
+  await settleAll(probes.map((p) => readOn(p, PROBE_PAGE)));
   const lastKey = (s: Stream) => (s.items[s.items.length - 1]?.[attr.sortKey] as string | undefined) ?? '';
   const ended = probes.filter((p) => p.done).sort((a, b) => a.items.length - b.items.length);
   // Not ended: the page that reaches furthest in the read's direction spans the most time, so its gram is the sparsest.
@@ -250,7 +251,7 @@ const holdsCondition: Record<SearchField, { expression: string; names: Record<st
 async function holdFragment(ids: string[], field: SearchField, fragment: string, read: PageReader) {
   const { expression, names } = holdsCondition[field];
   const held = new Set<string>();
-  await Promise.all(
+  await settleAll(
     ids.map(async (id) => {
       const page = await read(
         {

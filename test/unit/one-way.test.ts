@@ -1,0 +1,65 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * One helper per mechanism (../shared/style.md, habit 18; issue 40): retries go through
+ * `lib/retry.ts`, worker pools through `inPool` in `lib/fan-out.ts`. This reads the service's
+ * source for the shapes a hand-written one takes, so a new one fails here instead of in a review.
+ * `pending` names the files still to convert (others are changing them); take a file off once
+ * it is converted: the test fails while a listed file no longer has the shape.
+ */
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const files = ['lib', 'functions', 'infra/local'].flatMap(sources).map((path) => ({
+  path,
+  text: readFileSync(path, 'utf8'),
+}));
+
+const mechanisms = [
+  {
+    name: 'a retry loop of its own',
+    shapes: [
+      // A loop counting attempts, or rounds that pause before all but the first.
+      /for \(let attempt\b/,
+      /for \(let round\b[^\n]*\n\s*if \(round > 0\) await/,
+      // A pause written out in place.
+      /await new Promise(<void>)?\(\((r|resolve)\) => setTimeout\(/,
+    ],
+    home: 'lib/retry.ts',
+    pending: [
+      'lib/store/webhooks/manual-attempts.ts', // countManualAttempt: 8 rounds with backoff
+      'lib/store/bulk/upgrade.ts', // untilActive: 600 polls 100 ms apart
+      // Not retries: the poll interval of an idle reader, and the pause before restarting it.
+      'infra/local/stream-reader.ts',
+    ],
+  },
+  {
+    name: 'a worker pool of its own',
+    shapes: [/Array\.from\(\{ length: [^}]+\}, async/],
+    home: 'lib/fan-out.ts',
+    pending: [
+      'lib/store/webhooks/due-queue.ts', // the ready shards, one reader each, with Promise.all
+    ],
+  },
+];
+
+describe('one way', () => {
+  for (const mechanism of mechanisms) {
+    it(`no file but ${mechanism.home} writes ${mechanism.name}`, () => {
+      const found = files
+        .filter((file) => mechanism.shapes.some((shape) => shape.test(file.text)))
+        .map((file) => file.path)
+        .filter((path) => path !== mechanism.home);
+      expect(found.filter((path) => !mechanism.pending.includes(path))).toEqual([]);
+      expect(mechanism.pending.filter((path) => !found.includes(path))).toEqual([]);
+    });
+  }
+});
