@@ -1,6 +1,6 @@
+import { settleAll as all } from '../../fan-out';
 import type { FieldSpec } from '../../filter/fields';
 import type { Clause, ListQuery } from '../../filter/query';
-import { settleAll as all } from '../client';
 import { readCount } from '../counters/counters';
 import { storedField } from '../fields';
 import type { Item } from '../item';
