@@ -166,11 +166,3 @@ export const MAX_SORT_KEY_BYTES = 1024;
 /** Whether a value can be a partition key; DynamoDB refuses (with a 400 of its own) any other. */
 export const canBeKey = (value: string | number) =>
   typeof value === 'number' || (value !== '' && Buffer.byteLength(value, 'utf8') <= MAX_PARTITION_KEY_BYTES);
-
-/**
- * The worker pool and the retry pause live with the other shared mechanisms (`../fan-out.ts`,
- * `../retry.ts`); scan.ts, search/postings.ts and webhooks/manual-attempts.ts, which still
- * import them from here, get the very same functions.
- */
-export { inPool } from '../fan-out';
-export { backoff } from '../retry';

@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { getDocumentClient, inPool, tableName } from './client';
+import { inPool } from '../fan-out';
+import { getDocumentClient, tableName } from './client';
 import type { Item } from './item';
 import { attr } from './table';
 

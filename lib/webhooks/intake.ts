@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { viewerFor } from '../access/viewer';
 import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
+import { settleAll } from '../fan-out';
 import { sawChange } from '../model/access';
 import { type Delivery, putDelivery } from '../store/webhooks/deliveries';
 import { type DueAttempt, putDue, removeDue, type StoredDue } from '../store/webhooks/due-queue';
@@ -39,7 +40,7 @@ export async function acceptEvents(events: readonly PublishedEvent[]): Promise<S
   // Section 14: an event reaches a subscription only when its owner could see the action before or after the change.
   const viewers = new Map(
     getConfig().access === 'scoped'
-      ? await Promise.all(
+      ? await settleAll(
           [...new Set(subscriptions.map((s) => s.ownerId))].map(async (id) => [id, await viewerFor(id)] as const),
         )
       : [],

@@ -1,4 +1,5 @@
 import { getConfig } from '../config';
+import { settleAll } from '../fan-out';
 import { errorFields, logger } from '../logger';
 import {
   type Attempt,
@@ -55,7 +56,7 @@ export async function runClaimed(lease: StoredDue): Promise<void> {
 }
 
 async function run(lease: StoredDue): Promise<void> {
-  const [subscription, delivery] = await Promise.all([
+  const [subscription, delivery] = await settleAll([
     getSubscription(lease.ownerId, lease.subscriptionId),
     getDelivery(lease.subscriptionId, lease.deliveryId),
   ]);

@@ -35,8 +35,6 @@ const mechanisms = [
     ],
     home: 'lib/retry.ts',
     pending: [
-      'lib/store/webhooks/manual-attempts.ts', // countManualAttempt: 8 rounds with backoff
-      'lib/store/bulk/upgrade.ts', // untilActive: 600 polls 100 ms apart
       // Not retries: the poll interval of an idle reader, and the pause before restarting it.
       'infra/local/stream-reader.ts',
     ],
@@ -45,9 +43,7 @@ const mechanisms = [
     name: 'a worker pool of its own',
     shapes: [/Array\.from\(\{ length: [^}]+\}, async/],
     home: 'lib/fan-out.ts',
-    pending: [
-      'lib/store/webhooks/due-queue.ts', // the ready shards, one reader each, with Promise.all
-    ],
+    pending: [],
   },
 ];
 

@@ -8,6 +8,7 @@ import {
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { AGAIN, retry } from '../../retry';
 import { countedFields, countedValues, counterKey } from '../counters/counters';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isTombstone, toItem } from '../item';
@@ -157,12 +158,20 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const index = (await describe(client, tableName))?.GlobalSecondaryIndexes?.find((i) => i.IndexName === indexName);
-    if (index?.IndexStatus === 'ACTIVE') return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new TableUpgradeError(`DynamoDB did not finish building the index ${indexName} within a minute`);
+  // Polled about every 100 ms (a full-jitter pause capped there) for a minute.
+  await retry(
+    async () => {
+      const index = (await describe(client, tableName))?.GlobalSecondaryIndexes?.find((i) => i.IndexName === indexName);
+      return index?.IndexStatus === 'ACTIVE' ? undefined : AGAIN;
+    },
+    {
+      budgetMs: 60_000,
+      capMs: 100,
+      exhausted: () => {
+        throw new TableUpgradeError(`DynamoDB did not finish building the index ${indexName} within a minute`);
+      },
+    },
+  );
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { inPool } from '../../fan-out';
 import type { RecordedEntry } from '../../model/history';
 import { foldForComparison } from '../../text';
 import { batchWriteRequests, type WriteRequest } from '../batch';
-import { inPool, send, sendConditional, tableName, type transact } from '../client';
+import { send, sendConditional, tableName, type transact } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
 import type { ScanPass } from '../scan';
 import { attr } from '../table';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { settleAll } from '../../fan-out';
 import { type Sender, send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
 import { attr, webhookKeys } from '../table';
@@ -134,36 +135,38 @@ export async function removeDue(due: StoredDue): Promise<boolean> {
 
 /** The subscriptions with an attempt due by `now`, earliest first (across every ready partition). */
 export async function readyQueues(now: string): Promise<ReadyQueue[]> {
-  const pages = await Promise.all(
-    Array.from({ length: webhookKeys.readyShards }, async (_, shard) => {
-      const found: ReadyQueue[] = [];
-      let startKey: Item | undefined;
-      do {
-        const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-          new QueryCommand({
-            TableName: tableName(),
-            KeyConditionExpression: '#id = :id',
-            FilterExpression: '#next <= :now',
-            ExpressionAttributeNames: { '#id': attr.id, '#next': 'nextDue' },
-            ExpressionAttributeValues: { ':id': webhookKeys.ready(shard), ':now': now },
-            ConsistentRead: true,
-            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          found.push({
-            ownerId: item.ownerId as string,
-            subscriptionId: item[attr.sortKey] as string,
-            nextDue: item.nextDue as string,
-            writes: Number(item.writes ?? 0),
-          });
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return found;
-    }),
-  );
+  const shards = Array.from({ length: webhookKeys.readyShards }, (_, shard) => shard);
+  const pages = await settleAll<ReadyQueue[][]>(shards.map((shard) => readyIn(shard, now)));
   return pages.flat().sort((a, b) => a.nextDue.localeCompare(b.nextDue));
+}
+
+/** The subscriptions of one ready partition with an attempt due by `now`. */
+async function readyIn(shard: number, now: string): Promise<ReadyQueue[]> {
+  const found: ReadyQueue[] = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: '#id = :id',
+        FilterExpression: '#next <= :now',
+        ExpressionAttributeNames: { '#id': attr.id, '#next': 'nextDue' },
+        ExpressionAttributeValues: { ':id': webhookKeys.ready(shard), ':now': now },
+        ConsistentRead: true,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      found.push({
+        ownerId: item.ownerId as string,
+        subscriptionId: item[attr.sortKey] as string,
+        nextDue: item.nextDue as string,
+        writes: Number(item.writes ?? 0),
+      });
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return found;
 }
 
 /** A stored attempt due, read back from its queue (the subscription is the queue's). */

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { backoff, send, sendConditional, tableName } from '../client';
+import { AGAIN, retry } from '../../retry';
+import { send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
 import { attr, webhookKeys } from '../table';
 
@@ -26,31 +27,32 @@ export async function countManualAttempt(
   windowSeconds: number,
   refuse: (recent: number[], now: number) => void,
 ): Promise<boolean> {
-  for (let round = 0; round < 8; round++) {
-    if (round > 0) await backoff(round);
-    const now = Math.floor(Date.now() / 1000);
-    const read = await send<{ Item?: Item }>(
-      new GetCommand({ TableName: tableName(), Key: manualKey(ownerId, subscriptionId), ConsistentRead: true }),
-    );
-    const writes = Number(read.Item?.[attr.count] ?? 0);
-    const recent = ((read.Item?.times as number[] | undefined) ?? []).filter((t) => t > now - windowSeconds);
-    refuse(recent, now);
-    const counted = await sendConditional(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...manualKey(ownerId, subscriptionId),
-          times: [...recent, now],
-          [attr.count]: writes + 1,
-          [attr.expiresAt]: now + windowSeconds,
-        },
-        // The item as read, or none: a request that raced this one makes this one count again.
-        ConditionExpression: 'attribute_not_exists(#sk) OR #n = :writes',
-        ExpressionAttributeNames: { '#sk': attr.sortKey, '#n': attr.count },
-        ExpressionAttributeValues: { ':writes': writes },
-      }),
-    );
-    if (counted) return true;
-  }
-  return false;
+  return retry(
+    async () => {
+      const now = Math.floor(Date.now() / 1000);
+      const read = await send<{ Item?: Item }>(
+        new GetCommand({ TableName: tableName(), Key: manualKey(ownerId, subscriptionId), ConsistentRead: true }),
+      );
+      const writes = Number(read.Item?.[attr.count] ?? 0);
+      const recent = ((read.Item?.times as number[] | undefined) ?? []).filter((t) => t > now - windowSeconds);
+      refuse(recent, now);
+      const counted = await sendConditional(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...manualKey(ownerId, subscriptionId),
+            times: [...recent, now],
+            [attr.count]: writes + 1,
+            [attr.expiresAt]: now + windowSeconds,
+          },
+          // The item as read, or none: a request that raced this one makes this one count again.
+          ConditionExpression: 'attribute_not_exists(#sk) OR #n = :writes',
+          ExpressionAttributeNames: { '#sk': attr.sortKey, '#n': attr.count },
+          ExpressionAttributeValues: { ':writes': writes },
+        }),
+      );
+      return counted ? true : AGAIN;
+    },
+    { attempts: 8, exhausted: () => false },
+  );
 }
