@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseListQuery } from '../../lib/filter/query';
 import { attributeOf, storedField } from '../../lib/store/fields';
-import { attributesOf, holds, type IndexRead, type Plan, pathIn, plan } from '../../lib/store/list/plan';
+import { attributesOf, holds, pathIn } from '../../lib/store/list/index-holds';
+import { type IndexRead, type Plan, plan } from '../../lib/store/list/plan';
 import { attr, everythingPartitions } from '../../lib/store/table';
 
 /** Plans are plain data: these read them as a person would describe them. */

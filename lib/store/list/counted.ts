@@ -8,9 +8,10 @@ import { type IndexDefinition, indexes } from '../indexes';
 import { attr, everythingPartitions, reminderPartitions } from '../table';
 import type { ReadBudget } from './budget';
 import { Placeholders } from './expression';
+import { orderedIndexes } from './index-holds';
 import { mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
-import { DEFAULT_SORT, equalityIndexes, orderedIndexes } from './plan';
+import { DEFAULT_SORT, equalityIndexes } from './plan';
 import { keyAfter } from './positions';
 import type { ListResult, Position, ReadStats, Rows } from './result';
 

@@ -1,18 +1,11 @@
 import { type FieldSpec, fieldsByName } from '../../filter/fields';
 import type { Clause, ListQuery, Sort } from '../../filter/query';
 import { UNASSIGNED } from '../../model/action';
-import { equalityFields, orderedFields, storedFieldList } from '../catalogue';
-import { attributeOf, type StoredClause, sortAttributeOf, storedField } from '../fields';
+import { equalityFields, storedFieldList } from '../catalogue';
+import type { StoredClause } from '../fields';
 import { type IndexDefinition, indexes } from '../indexes';
-import {
-  attr,
-  everythingPartitions,
-  filterKey,
-  filterPath,
-  priorityKeyPrefix,
-  TITLE_KEY_AFTER,
-  TITLE_KEY_SEPARATOR,
-} from '../table';
+import { attr, everythingPartitions, priorityKeyPrefix, TITLE_KEY_AFTER, TITLE_KEY_SEPARATOR } from '../table';
+import { clauseIn, orderAttribute, orderedIndexes } from './index-holds';
 
 /**
  * The query planner: picks the cheapest way to find every match of a list query. DynamoDB
@@ -134,28 +127,6 @@ function valueShare(field: string, value: string | number, equality: EqualityInd
   return field === 'assignee' && value === UNASSIGNED.id ? UNASSIGNED_SHARE : equality.selectivity;
 }
 
-/**
- * Indexes over every action, by the field their sort key orders. The name indexes order `owner`
- * and `assignee` by name, while their filters compare ids, so only dates, titles and priorities
- * become key ranges (`boundsOf`).
- */
-export const orderedIndexes: Record<string, IndexDefinition> = Object.fromEntries(
-  orderedFields.flatMap(({ name, ordered }) => (ordered ? [[name, ordered.index]] : [])),
-);
-
-/**
- * Top-level copies of values in the `f` map (they exist as index keys), so a thin index that
- * holds the copy can filter and sort without the map. Only copies that every action has and
- * that always equal the map value: the partition keys of the equality indexes that are not
- * sparse, and the title's copy; the sparse location and reference keys are left out.
- */
-const topLevelCopies: Record<string, string> = Object.fromEntries(
-  storedFieldList.flatMap((field) => {
-    const copy = field.copy ?? (field.equality?.sparse ? undefined : field.equality?.index.partitionKey.name);
-    return copy === undefined ? [] : [[filterPath(field.key), copy]];
-  }),
-);
-
 /** Bytes per entry, roughly: see the estimate above. */
 export function entryBytes(index: IndexDefinition): number {
   if (index.projection === 'keys') return 100;
@@ -167,55 +138,6 @@ export function entryBytes(index: IndexDefinition): number {
 const EQUAL_SHARE = 0.01;
 /** The share a range bounded on both sides keeps, and on one side. */
 const RANGE_SHARE = { bounded: 0.1, open: 0.5 } as const;
-
-/** Top-level attributes an index item holds: its keys, the table key and what it projects. */
-export function attributesOf(index: IndexDefinition): Set<string> {
-  const names = [index.partitionKey.name, index.sortKey.name, attr.id];
-  return new Set(index.projection === 'keys' ? names : [...names, ...index.projection]);
-}
-
-/** Whether an index item holds the value at `path` (a projected map holds all of its members). */
-export const holds = (index: IndexDefinition, path: string): boolean =>
-  attributesOf(index).has(path.split('.')[0] as string);
-
-/** Where an index item holds the value at `path`: the path itself, or a top-level copy. */
-export function pathIn(index: IndexDefinition, path: string): string | undefined {
-  if (holds(index, path)) return path;
-  const copy = topLevelCopies[path];
-  return copy !== undefined && holds(index, copy) ? copy : undefined;
-}
-
-/**
- * The attribute that orders a field in this index. A sort key such as `kd`
- * (`<dueAt>#<createdAt>#<id>`) orders by the field, then by creation time and id, exactly as the
- * API sorts, so it is preferred wherever the index holds it (as its own key or projected);
- * otherwise the field's value, ties broken by the created key (`createdIn`).
- */
-export function orderAttribute(index: IndexDefinition, field: FieldSpec): string | undefined {
-  const key = orderedIndexes[field.name]?.sortKey.name;
-  if (key !== undefined && attributesOf(index).has(key)) return key;
-  return pathIn(index, sortAttributeOf(field));
-}
-
-/**
- * Where an index item holds the action's creation time, for the tie rule of a sort made in
- * memory: the created key (`<createdAt>#<id>`) if it holds it, else the creation time itself.
- */
-export function createdIn(index: IndexDefinition): string | undefined {
-  if (attributesOf(index).has(attr.createdKey)) return attr.createdKey;
-  return pathIn(index, filterPath(filterKey.createdAt));
-}
-
-/** The clause as this index can evaluate it (on a top-level copy if need be), or `undefined`. */
-function clauseIn(index: IndexDefinition, clause: Clause): StoredClause | undefined {
-  const own = attributeOf(clause);
-  const attribute = pathIn(index, own);
-  if (attribute === undefined) return undefined;
-  // `*` also reads the lower-case copy, which only the map holds.
-  const lower = clause.op === '*' ? storedField(clause.field).lowerAttribute : undefined;
-  if (lower !== undefined && !holds(index, lower)) return undefined;
-  return attribute === own ? clause : { ...clause, attribute };
-}
 
 interface Candidate {
   read: IndexRead;

@@ -3,8 +3,8 @@ import type { FieldSpec } from '../../filter/fields';
 import type { OrderKey } from '../catalogue';
 import { MAX_SORT_KEY_BYTES } from '../client';
 import { orderKeys } from '../item';
+import { orderedIndexes } from './index-holds';
 import { compareValues } from './merge';
-import { orderedIndexes } from './plan';
 import type { Position, Row } from './result';
 
 /** Places in a list's order (`Position`): what a cursor carries, checked when it comes back. */

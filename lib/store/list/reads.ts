@@ -8,8 +8,9 @@ import { fromItem, type Item, isTombstone, valueAt } from '../item';
 import { attr, itemKind } from '../table';
 import { BudgetSpent, type ReadBudget } from './budget';
 import { filterExpression, Placeholders } from './expression';
+import { createdIn } from './index-holds';
 import { readPage } from './merge';
-import { createdIn, type IndexRead } from './plan';
+import type { IndexRead } from './plan';
 import type { ReadStats, Row } from './result';
 
 /** Key conditions of an index read, every match of a read, and the fetch of the actions themselves. */

@@ -3,7 +3,7 @@ import { ValidationError } from '../../../lib/errors';
 import { type FieldSpec, fieldsByName } from '../../../lib/filter/fields';
 import { MAX_SORT_KEY_BYTES } from '../../../lib/store/client';
 import { orderKeys } from '../../../lib/store/item';
-import { orderedIndexes } from '../../../lib/store/list/plan';
+import { orderedIndexes } from '../../../lib/store/list/index-holds';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from '../../../lib/store/list/positions';
 import type { Position } from '../../../lib/store/list/result';
 
