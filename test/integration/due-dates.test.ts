@@ -180,9 +180,14 @@ describe('due-date reminders', () => {
 
   it('closed and deleted actions get no reminder', async () => {
     const closed = await createDue(uniqueProducer('due-closed'), at(-1), { status: '4' });
-    const deleted = await createDue(uniqueProducer('due-deleted'), at(-1));
+    // Due a little later, not already: the stack sweeps every second, and an action already due
+    // could be reminded (rightly) between its create and its delete on a loaded machine.
+    const DUE_IN_S = 8;
+    const deleted = await createDue(uniqueProducer('due-deleted'), at(DUE_IN_S));
+    const deletedAt = Date.now();
     expect((await api('DELETE', `/api/actions/${deleted.id}`)).status).toBe(204);
-    await sleep(ESCALATE_S * 1000 + 2_500);
+    expect(Date.now() - deletedAt, 'the delete landed before the action fell due').toBeLessThan(DUE_IN_S * 1000);
+    await sleep((DUE_IN_S + ESCALATE_S) * 1000 + 2_500);
     expect((await history(closed.id)).map((e) => e.type)).toEqual(['created']);
     expect((await history(deleted.id)).map((e) => e.type)).toEqual(['created', 'deleted']);
   });
