@@ -12,7 +12,7 @@ import { mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
 import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Walk } from './plan';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from './positions';
-import { fetchActions, fetchItems, queryInput, readMatches } from './reads';
+import { fetchActions, fetchItems, queryInput, readMatches, walkPageSize } from './reads';
 import { deferred, type ListResult, type Position, type ReadStats, type Row, type Rows } from './result';
 import { listByValue } from './value-walk';
 
@@ -21,9 +21,6 @@ import { listByValue } from './value-walk';
  * when the counters show that fits the budget, else a walk of an index already in the list's
  * order, which stops when the page is full.
  */
-
-/** The fewest entries a filtered walk asks of a partition in one query (issue 42: `limit=1` read ~3 a query). */
-const WALK_PAGE_FLOOR = 25;
 
 /**
  * A sort on a field no index orders (a location, a producer) sorts every match in memory; when
@@ -186,12 +183,7 @@ async function walkInOrder(
     queryInput(read, partition, new Placeholders(), forward, from);
   const toRows = (items: Item[]) => items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] }));
   if (!walk.fetch) {
-    // A filter keeps an unknown share of what is read: read larger pages than the page alone needs.
-    // At least a floor a partition: a small window's pages would be a few entries, one query each.
-    const pageSize =
-      read.filter.length === 0
-        ? undefined
-        : Math.max(WALK_PAGE_FLOOR, Math.ceil((window * 10) / read.partitions.length) + 1);
+    const pageSize = walkPageSize(read, window, read.partitions.length);
     const merged = await mergeInOrder(
       read.partitions,
       input(after),

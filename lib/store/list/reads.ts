@@ -63,6 +63,18 @@ function clampSortKey(bound: string): string {
   return cutToBytes(bound, MAX_SORT_KEY_BYTES);
 }
 
+/** The fewest entries a filtered walk asks of a partition in one query (issue 42: `limit=1` read ~3 a query). */
+const WALK_PAGE_FLOOR = 25;
+
+/**
+ * The page a walk asks of each of `partitions` partitions for a window of `window` matches: the
+ * store's own without a filter; with one, which keeps an unknown share of what is read, ten times
+ * the window's share, and at least a floor (a small window's pages would be a few entries, one
+ * query each).
+ */
+export const walkPageSize = (read: IndexRead, window: number, partitions: number): number | undefined =>
+  read.filter.length === 0 ? undefined : Math.max(WALK_PAGE_FLOOR, Math.ceil((window * 10) / partitions) + 1);
+
 /** Runs one query per partition, a few at a time. */
 export async function eachPartition<T>(read: IndexRead, run: (partition: string | number) => Promise<T>): Promise<T[]> {
   const results: T[] = [];

@@ -11,7 +11,7 @@ import { compareValues, mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
 import type { IndexRead } from './plan';
 import { checkedPosition } from './positions';
-import { queryInput } from './reads';
+import { queryInput, walkPageSize } from './reads';
 import type { ListResult, Position, ReadStats, Row } from './result';
 
 /**
@@ -25,9 +25,6 @@ import type { ListResult, Position, ReadStats, Row } from './result';
 /** Values probed from the counters in one round, and in all: a status past them leaves the sort to the full read. */
 const PROBE_ROUND = 8;
 const PROBE_LIMIT = 64;
-
-/** The fewest entries a filtered partition read asks for at once (as `planned.ts`' walks). */
-const PAGE_FLOOR = 25;
 
 /** A position before every entry of a value's partition, in each direction (created keys are ASCII). */
 const partitionStart = (forward: boolean) => (forward ? '' : '\uffff');
@@ -97,7 +94,8 @@ export async function listByValue(
   if (query.skip >= budget.available) throw skipTooDeep(budget.limit);
   const rows: Row[] = [];
   let reached: Position | undefined;
-  const pageSize = read.filter.length === 0 ? undefined : Math.max(PAGE_FLOOR, window * 10 + 1);
+  // One value's partition at a time.
+  const pageSize = walkPageSize(read, window, 1);
   for (const v of start < 0 ? [] : kept.slice(start)) {
     // Inside the cursor's own value: after its created key; every later value from its start.
     const inside = from !== undefined && v.value === from[0] && from[1] !== partitionStart(forward);
