@@ -169,18 +169,19 @@ export async function recordingIndexWrites(work: () => Promise<unknown>): Promis
   const client = getDocumentClient() as unknown as { send: Send };
   const original = client.send.bind(client) as Send;
   const cost: IndexWriteCost = { postings: 0, puts: 0, deletes: 0, mark: 0 };
-  const sizeAt = async (key: Record<string, unknown>) => {
-    const got = (await original(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))) as {
+  const sizeAt = async (key: Record<string, unknown>, table = tableName()) => {
+    const got = (await original(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))) as {
       Item?: Record<string, unknown>;
     };
     return got.Item ? itemBytes(stored(got.Item)) : 0;
   };
   client.send = async (command, options) => {
     if (command instanceof BatchWriteCommand) {
-      for (const requests of Object.values(command.input.RequestItems ?? {}))
+      // The postings' table: what an item replaces or removes is read there.
+      for (const [table, requests] of Object.entries(command.input.RequestItems ?? {}))
         for (const request of requests) {
           const key = request.DeleteRequest?.Key ?? keyOf({ Put: request.PutRequest });
-          const old = key ? await sizeAt(key) : 0;
+          const old = key ? await sizeAt(key, table) : 0;
           const next = request.PutRequest?.Item ? itemBytes(stored(request.PutRequest.Item)) : 0;
           cost.postings += writeUnitsOf(Math.max(old, next));
           if (request.PutRequest) cost.puts++;

@@ -18,8 +18,19 @@ function required(name: string): string {
 
 const optional = (name: string): string | undefined => process.env[name] || undefined;
 
+/**
+ * The search postings' table beside the table `tableName`, unless `POSTINGS_TABLE_NAME` names
+ * another: the local stack makes it under this name, and the CDK construct names its own.
+ */
+export const postingsTableOf = (tableName: string): string => `${tableName}-postings`;
+
 export interface Config {
   tableName: string;
+  /**
+   * `POSTINGS_TABLE_NAME`: the search postings' table (`lib/store/search/postings.ts`), keys only
+   * and no indexes or stream. Default: `postingsTableOf(TABLE_NAME)`, as the local stack names it.
+   */
+  postingsTableName: string;
   region: string;
   /** Set locally to reach the embedded store; unset in AWS. */
   dynamodbEndpoint?: string;
@@ -85,6 +96,7 @@ const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 function load(): Config {
   const config: Config = {
     tableName: required('TABLE_NAME'),
+    postingsTableName: optional('POSTINGS_TABLE_NAME') ?? postingsTableOf(required('TABLE_NAME')),
     region: optional('AWS_REGION') ?? 'us-east-1',
     dynamodbEndpoint: optional('DYNAMODB_ENDPOINT'),
     userPoolId: required('USER_POOL_ID'),

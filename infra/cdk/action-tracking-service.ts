@@ -48,6 +48,7 @@ import {
   EDGE_ACCESS,
   fallbackRoute,
   ingestFunction,
+  type PostingsAccess,
   routes,
   scanResultFunction,
   streamFunction,
@@ -69,6 +70,12 @@ export interface ActionTrackingServiceProps {
    * table (on-demand, point-in-time recovery, deletion protection per `deletionProtection`).
    */
   table?: ITable;
+  /**
+   * Bring your own search postings' table: `id` and `sk` string keys and nothing else, as
+   * `ActionTrackingService.definePostingsTable` makes it. Default: a new table (on-demand,
+   * point-in-time recovery, deletion protection per `deletionProtection`).
+   */
+  postingsTable?: ITable;
   /** A user pool whose ID tokens the API accepts. Default: a new pool. */
   userPool?: IUserPool;
   /** An app client of `userPool` (only with `userPool`). Default: a new client of the pool. */
@@ -182,6 +189,8 @@ const WEBHOOK_SWEEP_TIMEOUT = Duration.seconds(75);
  */
 export class ActionTrackingService extends Construct {
   readonly table: ITable;
+  /** The search postings (`lib/store/search/postings.ts`): keys only, no index, no stream. */
+  readonly postingsTable: ITable;
   readonly userPool: IUserPool;
   readonly userPoolClient: IUserPoolClient;
   readonly api: HttpApi;
@@ -224,6 +233,9 @@ export class ActionTrackingService extends Construct {
     this.logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
 
     this.table = props.table ?? ActionTrackingService.defineTable(this, 'Table', { removalPolicy, deletionProtection });
+    this.postingsTable =
+      props.postingsTable ??
+      ActionTrackingService.definePostingsTable(this, 'PostingsTable', { removalPolicy, deletionProtection });
     this.userPool = props.userPool ?? this.addUserPool(removalPolicy, deletionProtection);
     this.userPoolClient = props.userPoolClient ?? this.addUserPoolClient();
     this.eventBus = props.eventBus ?? new EventBus(this, 'Bus');
@@ -320,10 +332,15 @@ export class ActionTrackingService extends Construct {
   }
 
   /** A handler of `functions/` with the service's environment and exactly the table calls it lists. */
-  private handlerFunction(handler: string, access: readonly TableAccess[], timeout = API_TIMEOUT): ServiceFunction {
+  private handlerFunction(
+    handler: string,
+    access: readonly TableAccess[],
+    timeout = API_TIMEOUT,
+    postings: readonly PostingsAccess[] = [],
+  ): ServiceFunction {
     this.functions[handler] ??= new ServiceFunction(this, handler, {
       handler,
-      permissions: this.permissions(access),
+      permissions: this.permissions(access, postings),
       environment: this.environment,
       timeout,
       logRetention: this.logRetention,
@@ -340,6 +357,8 @@ export class ActionTrackingService extends Construct {
       this.handlerFunction(
         route.handler,
         route.public ? route.access : [...new Set([...route.access, ...EDGE_ACCESS])],
+        API_TIMEOUT,
+        route.postings,
       );
     this.evidence.configure(this.functions);
     this.handlerFunction(fallbackRoute.handler, []);
@@ -528,9 +547,14 @@ export class ActionTrackingService extends Construct {
       handler: streamFunction.handler,
       permissions: [
         new PolicyStatement({ actions: ['events:PutEvents'], resources: [this.eventBus.eventBusArn] }),
-        ...this.permissions(streamFunction.access),
+        ...this.permissions(streamFunction.access, streamFunction.postings),
       ],
-      environment: { EVENT_BUS_NAME: this.eventBus.eventBusName, EVENT_SOURCE: props.eventSource ?? 'action-tracking' },
+      // The service's settings too: indexing for search reads the configuration (the tables' names).
+      environment: {
+        ...this.environment,
+        EVENT_BUS_NAME: this.eventBus.eventBusName,
+        EVENT_SOURCE: props.eventSource ?? 'action-tracking',
+      },
       timeout: Duration.seconds(60),
       logRetention: this.logRetention,
     });
@@ -707,9 +731,38 @@ export class ActionTrackingService extends Construct {
     return table;
   }
 
-  /** Exactly the calls a handler needs: `Query` on the table and its indexes, the rest on the table itself. */
-  private permissions(access: readonly TableAccess[]): PolicyStatement[] {
+  /**
+   * The search postings' table: the service's keys and nothing else (no index, no stream; TTL is
+   * not needed, a posting goes when its action's text does). A team that brings its own makes it with this.
+   */
+  static definePostingsTable(
+    scope: Construct,
+    id: string,
+    options: { removalPolicy?: RemovalPolicy; deletionProtection?: boolean } = {},
+  ): Table {
+    return new Table(scope, id, {
+      partitionKey: { name: tableKey.name, type: attributeType[tableKey.type] },
+      sortKey: { name: sortKey.name, type: attributeType[sortKey.type] },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: options.deletionProtection ?? true,
+      removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
+    });
+  }
+
+  /**
+   * Exactly the calls a handler needs: `Query` on the table and its indexes, the rest on the table
+   * itself, and its `postings` calls on the postings' table.
+   */
+  private permissions(access: readonly TableAccess[], postings: readonly PostingsAccess[] = []): PolicyStatement[] {
     const statements: PolicyStatement[] = [];
+    if (postings.length > 0)
+      statements.push(
+        new PolicyStatement({
+          actions: postings.map((a) => `dynamodb:${a}`),
+          resources: [this.postingsTable.tableArn],
+        }),
+      );
     // `QueryTable` is `Query` on the table alone; with `Query` it is already granted below.
     const onTable = access
       .filter((a) => a !== 'Query' && !(a === 'QueryTable' && access.includes('Query')))
@@ -773,6 +826,7 @@ function functionEnvironment(
 ): Record<string, string> {
   return {
     TABLE_NAME: service.table.tableName,
+    POSTINGS_TABLE_NAME: service.postingsTable.tableName,
     USER_POOL_ID: service.userPool.userPoolId,
     // Read when the template is written: the console adds its client after the functions exist.
     USER_POOL_CLIENT_ID: Lazy.string({ produce: clientIds }),

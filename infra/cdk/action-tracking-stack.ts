@@ -18,6 +18,7 @@ export class ActionTrackingStack extends Stack {
     output('UserPoolId', this.service.userPool.userPoolId, 'Cognito user pool whose ID tokens the API accepts');
     output('UserPoolClientId', this.service.userPoolClient.userPoolClientId, 'App client to sign in with');
     output('TableName', this.service.table.tableName, 'DynamoDB table of actions');
+    output('PostingsTableName', this.service.postingsTable.tableName, 'DynamoDB table of the search postings');
     if (this.service.console) output('ConsoleUrl', this.service.console.url, 'The console: sign in and work actions');
     output('EventBusName', this.service.eventBus.eventBusName, 'Bus for ActionRequested and the published events');
   }

@@ -7,6 +7,7 @@ import { buildConsole } from '../../console/build';
 import { handler as publishEvents } from '../../functions/publishEvents';
 import { handler as sweepDueDates } from '../../functions/sweepDueDates';
 import { eventOf } from '../../lib/actions/events';
+import { postingsTableOf } from '../../lib/config';
 import { sendDigests } from '../../lib/notifications/digest-run';
 import { notifyPeople } from '../../lib/notifications/notifier';
 import { changesOf } from '../../lib/store/sync/stream';
@@ -81,6 +82,7 @@ export function localEnvironment(
   const issuer = ensureIssuer(dataDir);
   return {
     TABLE_NAME: tableName,
+    POSTINGS_TABLE_NAME: postingsTableOf(tableName),
     AWS_REGION: LOCAL_REGION,
     DYNAMODB_ENDPOINT: storeEndpoint,
     USER_POOL_ID: LOCAL_USER_POOL_ID,

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { postingsTableOf } from '../../lib/config';
 import { AGAIN, retry } from '../../lib/retry';
 import { createOrUpgradeTable, TableUpgradeError } from '../../lib/store/bulk/upgrade';
 
@@ -157,9 +158,9 @@ export async function startStore(options: { path?: string } = {}): Promise<Local
 }
 
 /**
- * A store that is one table of its own, under a fresh name, on a DynamoDB Local already running
- * (`shared-engine.ts`): a second instead of a JVM's start. Its close deletes the table and leaves
- * the engine running.
+ * A store that is one table of its own (and its postings' table), under a fresh name, on a
+ * DynamoDB Local already running (`shared-engine.ts`): a second instead of a JVM's start. Its
+ * close deletes the tables and leaves the engine running.
  */
 export async function startTableOn(endpoint: string): Promise<LocalStore> {
   const tableName = `${LOCAL_TABLE_NAME}-${randomUUID().slice(0, 8)}`;
@@ -170,7 +171,8 @@ export async function startTableOn(endpoint: string): Promise<LocalStore> {
     close: async () => {
       const client = localClient(endpoint);
       try {
-        await client.send(new DeleteTableCommand({ TableName: tableName }));
+        for (const table of [tableName, postingsTableOf(tableName)])
+          await client.send(new DeleteTableCommand({ TableName: table }));
       } finally {
         client.destroy();
       }

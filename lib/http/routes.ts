@@ -22,6 +22,9 @@ export type TableAccess =
   | 'BatchGetItem'
   | 'BatchWriteItem';
 
+/** DynamoDB calls a handler makes on the search postings' table (`lib/store/search/postings.ts`). */
+export type PostingsAccess = 'Query' | 'BatchWriteItem';
+
 export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
@@ -29,6 +32,8 @@ export interface RouteDefinition {
   handler: string;
   /** What the handler may do to the table. */
   access: readonly TableAccess[];
+  /** What it may do to the search postings' table: a list's search queries them. */
+  postings?: readonly PostingsAccess[];
   /** Public routes skip the authorizer. */
   public?: boolean;
   /** What the handler may do to the evidence bucket (`evidence-routes.ts`). */
@@ -60,7 +65,13 @@ const accessRoutes = [
  */
 const routeTable = [
   { method: 'POST', path: '/api/actions', handler: 'createAction', access: WRITE },
-  { method: 'GET', path: '/api/actions', handler: 'listActions', access: ['Query', 'BatchGetItem'] },
+  {
+    method: 'GET',
+    path: '/api/actions',
+    handler: 'listActions',
+    access: ['Query', 'BatchGetItem'],
+    postings: ['Query'],
+  },
   { method: 'GET', path: '/api/actions/{id}', handler: 'getAction', access: ['GetItem'] },
   { method: 'PATCH', path: '/api/actions/{id}', handler: 'updateAction', access: WRITE },
   { method: 'DELETE', path: '/api/actions/{id}', handler: 'deleteAction', access: WRITE },
@@ -150,12 +161,14 @@ export const sweepFunction = { handler: 'sweepDueDates', access: WRITE, queries:
 /**
  * The table's stream consumer: publishes each history entry as an event (it alone may put
  * events), and writes the search postings of creates, title edits and deletes: it reads and
- * removes their pending marks and writes postings in batches (`lib/store/search/postings.ts`).
+ * removes their pending marks on the table and writes postings in batches to the postings' table
+ * (`lib/store/search/postings.ts`).
  */
 export const streamFunction = {
   handler: 'publishEvents',
-  access: ['GetItem', 'DeleteItem', 'BatchWriteItem'],
-} as const satisfies { handler: string; access: readonly TableAccess[] };
+  access: ['GetItem', 'DeleteItem'],
+  postings: ['BatchWriteItem'],
+} as const satisfies { handler: string; access: readonly TableAccess[]; postings: readonly PostingsAccess[] };
 
 /**
  * Records GuardDuty's malware scan verdicts on attached files (contract section 15), run by a rule

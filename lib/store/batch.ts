@@ -111,6 +111,8 @@ export interface BatchWriteOptions extends BatchOptions {
    * configured. Its requests go straight to that client (no store timeout).
    */
   target?: { documents: DynamoDBDocumentClient; table: string };
+  /** Another of the service's tables (the search postings'), through the service's client. */
+  table?: string;
   /** Requests in flight at once (default 1). */
   width?: number;
 }
@@ -123,7 +125,7 @@ export async function batchWriteRequests(
   requests: readonly WriteRequest[],
   options: BatchWriteOptions = {},
 ): Promise<void> {
-  const table = options.target?.table ?? tableName();
+  const table = options.target?.table ?? options.table ?? tableName();
   type Answer = { UnprocessedItems?: Record<string, WriteRequest[]> };
   const sendBatch = (part: WriteRequest[]): Promise<Answer> => {
     const command = new BatchWriteCommand({ RequestItems: { [table]: part } });

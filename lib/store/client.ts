@@ -47,6 +47,9 @@ export function getDocumentClient(): DynamoDBDocumentClient {
 /** The table's name. */
 export const tableName = (): string => getConfig().tableName;
 
+/** The search postings' table (`search/postings.ts`): keys only, no indexes, no stream. */
+export const postingsTableName = (): string => getConfig().postingsTableName;
+
 /** Whether an error means "the store cannot serve this now" rather than "this request is wrong". */
 function unavailable(error: unknown): boolean {
   const e = error as Parameters<typeof isTransientError>[0];

@@ -39,6 +39,8 @@ export interface ScanOptions {
    * configured.
    */
   target?: { documents: DynamoDBDocumentClient; table: string };
+  /** Another of the service's tables (the search postings'), through the service's client. */
+  table?: string;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function scanTable(
   page: (items: Item[]) => void | Promise<void>,
   options: ScanOptions = {},
 ): Promise<ScanStats> {
-  const table = options.target?.table ?? tableName();
+  const table = options.target?.table ?? options.table ?? tableName();
   type Answer = {
     Items?: Item[];
     LastEvaluatedKey?: Item;

@@ -5,6 +5,7 @@ import {
   EDGE_ACCESS,
   fallbackRoute,
   ingestFunction,
+  type PostingsAccess,
   routes,
   scanResultFunction,
   streamFunction,
@@ -17,6 +18,7 @@ import { render, statementsOfRole, synthesize } from './synth';
 
 const deployed = synthesize();
 const table = `${deployed.id(deployed.service.table)}.Arn`;
+const postingsTable = `${deployed.id(deployed.service.postingsTable)}.Arn`;
 const bus = `${deployed.id(deployed.service.eventBus)}.Arn`;
 const queue = `${deployed.id(deployed.service.ingestQueue)}.Arn`;
 
@@ -28,17 +30,24 @@ const webhookQueue = `${deployed.id(deployed.service.webhookQueue)}.Arn`;
  * What each handler is declared to need, from lib/http/routes.ts (an authenticated route also updates
  * its caller's quota window); only the stream consumer publishes.
  */
-const declared = new Map<string, { access: readonly TableAccess[]; publishes: boolean }>([
+const declared = new Map<
+  string,
+  { access: readonly TableAccess[]; publishes: boolean; postings?: readonly PostingsAccess[] }
+>([
   ...routes.map(
     (r) =>
       [
         r.handler,
-        { access: r.public ? r.access : [...new Set([...r.access, ...EDGE_ACCESS])], publishes: false },
+        {
+          access: r.public ? r.access : [...new Set([...r.access, ...EDGE_ACCESS])],
+          publishes: false,
+          postings: r.postings,
+        },
       ] as const,
   ),
   [fallbackRoute.handler, { access: [], publishes: false }],
   [ingestFunction.handler, { access: ingestFunction.access, publishes: false }],
-  [streamFunction.handler, { access: streamFunction.access, publishes: true }],
+  [streamFunction.handler, { access: streamFunction.access, publishes: true, postings: streamFunction.postings }],
   [sweepFunction.handler, { access: sweepFunction.access, publishes: false }],
   [scanResultFunction.handler, { access: scanResultFunction.access, publishes: false }],
   [webhookFunctions.deliver.handler, { access: webhookFunctions.deliver.access, publishes: false }],
@@ -119,10 +128,13 @@ describe('the functions', () => {
     const variables = functionOf(handler).resource.Properties.Environment.Variables as Record<string, unknown>;
     expect(variables.NODE_OPTIONS).toBe('--enable-source-maps');
     if (handler === streamFunction.handler) {
-      // The publisher reads no table and checks no token: it needs the bus alone.
-      expect(Object.keys(variables).sort()).toEqual(['EVENT_BUS_NAME', 'EVENT_SOURCE', 'NODE_OPTIONS']);
+      // The publisher puts events on the bus and indexes for search, which reads the configuration:
+      // without the tables' names every batch failed on its first posting (found moving postings).
       expect(render(variables.EVENT_BUS_NAME)).toBe(deployed.id(deployed.service.eventBus as never));
       expect(variables.EVENT_SOURCE).toBe('action-tracking');
+      expect(render(variables.TABLE_NAME)).toBe(deployed.id(deployed.service.table as never));
+      expect(render(variables.POSTINGS_TABLE_NAME)).toBe(deployed.id(deployed.service.postingsTable as never));
+      expect(variables.USER_POOL_ID).toBeDefined();
       return;
     }
     // Evidence (contract section 15): its functions and the edit, which checks EVIDENCE_REQUIRED_STATUSES.
@@ -136,6 +148,7 @@ describe('the functions', () => {
         'DUE_SOON_HOURS',
         'ESCALATE_AFTER_HOURS',
         'NODE_OPTIONS',
+        'POSTINGS_TABLE_NAME',
         'REMINDER_INTERVAL_SECONDS',
         'TABLE_NAME',
         'USER_POOL_CLIENT_ID',
@@ -154,6 +167,7 @@ describe('the functions', () => {
       REMINDER_INTERVAL_SECONDS: '60',
     });
     expect(render(variables.TABLE_NAME)).toBe(deployed.id(deployed.service.table as never));
+    expect(render(variables.POSTINGS_TABLE_NAME)).toBe(deployed.id(deployed.service.postingsTable as never));
     expect(render(variables.USER_POOL_ID)).toBe(deployed.id(deployed.service.userPool as never));
     // ID tokens of the service's client and of the console's.
     expect(render(variables.USER_POOL_CLIENT_ID)).toBe(
@@ -170,6 +184,8 @@ describe('least privilege', () => {
       const onTable = need.access.filter((a) => a !== 'Query' && a !== 'QueryTable').map((a) => `dynamodb:${a}`);
       if (need.access.includes('Query') || need.access.includes('QueryTable')) onTable.push('dynamodb:Query');
       if (onTable.length > 0) expected.set(table, onTable.sort());
+      // Search: the list queries the postings' table, the stream consumer writes it; nothing else touches it.
+      if (need.postings?.length) expected.set(postingsTable, need.postings.map((a) => `dynamodb:${a}`).sort());
       if (need.access.includes('Query')) {
         for (const index of indexList) expected.set(`${table}/index/${index.name}`, ['dynamodb:Query']);
       }
@@ -178,7 +194,7 @@ describe('least privilege', () => {
         expected.set(`${table}/index/${sweepFunction.queries}`, ['dynamodb:Query']);
       if (handler === streamFunction.handler) {
         // The event source mapping reads the stream with the function's role; on the table, only
-        // the search postings' calls (their pending marks and batches of postings).
+        // the pending marks of search (read, removed), and batches of postings on the postings' table.
         expect(dynamoGrants(handler)).toEqual(
           new Map([
             ...expected,
@@ -203,7 +219,11 @@ describe('least privilege', () => {
       const { fn } = functionOf(handler);
       const others = [...grants(handler)].filter(
         ([resource]) =>
-          resource !== table && !resource.startsWith(`${table}/`) && resource !== bus && resource !== stream,
+          resource !== table &&
+          !resource.startsWith(`${table}/`) &&
+          resource !== postingsTable &&
+          resource !== bus &&
+          resource !== stream,
       );
       const expected = new Map<string, Set<string>>([
         [`${deployed.id(fn.logGroup)}.Arn`, new Set(['logs:CreateLogStream', 'logs:PutLogEvents'])],

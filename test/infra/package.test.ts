@@ -43,6 +43,7 @@ new ActionTrackingService(own, 'Actions', {
     tableName: 'team-actions',
     tableStreamArn: 'arn:aws:dynamodb:eu-west-1:123456789012:table/team-actions/stream/2026-01-01T00:00:00.000',
   }),
+  postingsTable: Table.fromTableName(own, 'Postings', 'team-actions-postings'),
   userPool: UserPool.fromUserPoolId(own, 'Pool', 'eu-west-1_Team'),
   userPoolClient: UserPoolClient.fromUserPoolClientId(own, 'Client', 'teamclient'),
   eventBus: EventBus.fromEventBusName(own, 'Bus', 'team-bus'),
@@ -146,7 +147,10 @@ describe('the npm package', () => {
   );
 
   it('with the defaults: a table keyed and streamed as the service needs, and a Cognito JWT authorizer', () => {
-    const [table] = ofType('Defaults', 'AWS::DynamoDB::Table');
+    const tables = ofType('Defaults', 'AWS::DynamoDB::Table');
+    // The table, and the search postings' table (keys only).
+    expect(tables).toHaveLength(2);
+    const table = tables.find((t) => t.Properties.StreamSpecification);
     expect(table?.Properties.KeySchema).toEqual([
       { AttributeName: 'id', KeyType: 'HASH' },
       { AttributeName: 'sk', KeyType: 'RANGE' },
@@ -161,7 +165,7 @@ describe('the npm package', () => {
     expect(ofType('Defaults', 'AWS::Events::EventBus')).toHaveLength(1);
   });
 
-  it('with its own table, user pool and bus: creates none of them, and uses them', () => {
+  it('with its own tables, user pool and bus: creates none of them, and uses them', () => {
     for (const type of ['AWS::DynamoDB::Table', 'AWS::Cognito::UserPool', 'AWS::Events::EventBus']) {
       expect(ofType('OwnResources', type), type).toHaveLength(0);
     }

@@ -5,15 +5,37 @@ import { attr, sortKey, tableKey } from '../../lib/store/table';
 import { synthesize } from './synth';
 
 const deployed = synthesize();
-const [[, table]] = deployed.ofType('AWS::DynamoDB::Table') as [[string, (typeof deployed.resources)[string]]];
+type Resource = (typeof deployed.resources)[string];
+const table = deployed.resources[deployed.id(deployed.service.table)] as Resource;
+const postings = deployed.resources[deployed.id(deployed.service.postingsTable)] as Resource;
+const keySchema = [
+  { AttributeName: tableKey.name, KeyType: 'HASH' },
+  { AttributeName: sortKey.name, KeyType: 'RANGE' },
+];
 
 describe('the table', () => {
-  it('is the only table, keyed as lib/store/table.ts says', () => {
-    expect(deployed.ofType('AWS::DynamoDB::Table')).toHaveLength(1);
-    expect(table.Properties.KeySchema).toEqual([
-      { AttributeName: tableKey.name, KeyType: 'HASH' },
-      { AttributeName: sortKey.name, KeyType: 'RANGE' },
+  it('is one of two tables, keyed as lib/store/table.ts says', () => {
+    expect(
+      deployed
+        .ofType('AWS::DynamoDB::Table')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual([deployed.id(deployed.service.table), deployed.id(deployed.service.postingsTable)].sort());
+    expect(table.Properties.KeySchema).toEqual(keySchema);
+  });
+
+  it('has a postings table beside it: the same keys and nothing else (no index, no stream, no TTL), kept as the table is', () => {
+    expect(postings.Properties.KeySchema).toEqual(keySchema);
+    expect(postings.Properties.AttributeDefinitions).toEqual([
+      { AttributeName: tableKey.name, AttributeType: 'S' },
+      { AttributeName: sortKey.name, AttributeType: 'S' },
     ]);
+    for (const absent of ['GlobalSecondaryIndexes', 'StreamSpecification', 'TimeToLiveSpecification'])
+      expect(postings.Properties[absent], absent).toBeUndefined();
+    expect(postings.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(postings.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(postings.Properties.DeletionProtectionEnabled).toBe(true);
+    expect(postings.DeletionPolicy).toBe('Retain');
   });
 
   it('has exactly the indexes of lib/store/indexes.ts, in its order, with their keys and projections', () => {
@@ -53,11 +75,13 @@ describe('the table', () => {
 
   it('can be made disposable by props, and keeps point-in-time recovery', () => {
     const disposable = synthesize({ removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false });
-    const [[, other]] = disposable.ofType('AWS::DynamoDB::Table') as [[string, typeof table]];
     const [[, pool]] = disposable.ofType('AWS::Cognito::UserPool') as [[string, typeof table]];
-    expect(other.DeletionPolicy).toBe('Delete');
-    expect(other.Properties.DeletionProtectionEnabled).toBe(false);
-    expect(other.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(disposable.ofType('AWS::DynamoDB::Table')).toHaveLength(2);
+    for (const [, other] of disposable.ofType('AWS::DynamoDB::Table') as [string, typeof table][]) {
+      expect(other.DeletionPolicy).toBe('Delete');
+      expect(other.Properties.DeletionProtectionEnabled).toBe(false);
+      expect(other.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    }
     expect(pool.DeletionPolicy).toBe('Delete');
     expect(pool.Properties.DeletionProtection).toBe('INACTIVE');
   });

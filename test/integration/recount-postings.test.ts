@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { send, tableName } from '../../lib/store/client';
+import { postingsTableName, send, tableName } from '../../lib/store/client';
 import { recount } from '../../lib/store/counters/recount';
 import { actionBody, call, create, list, newUser, q, uniqueProducer, useOwnStack } from '../support/client';
 import { untilAllIndexed, untilIndexed } from '../support/indexed';
@@ -35,10 +35,13 @@ describe('npm run recount proves and repairs the search postings', () => {
     // deleted action stays behind.
     const grams = [...needle].slice(0, -2).map((_, i) => needle.slice(i, i + 3));
     for (const gram of grams)
-      await send(new DeleteCommand({ TableName: tableName(), Key: { id: `g#t#${gram}`, sk: createdKey } }));
+      await send(new DeleteCommand({ TableName: postingsTableName(), Key: { id: `g#t#${gram}`, sk: createdKey } }));
     const orphan = `2020-01-01T00:00:00.000Z#${randomUUID()}`;
     await send(
-      new PutCommand({ TableName: tableName(), Item: { id: `g#t#${needle.slice(0, 3)}`, sk: orphan, x: needle } }),
+      new PutCommand({
+        TableName: postingsTableName(),
+        Item: { id: `g#t#${needle.slice(0, 3)}`, sk: orphan, x: needle },
+      }),
     );
     expect((await list(user.token, q('title', `*${needle}`))).totalCount).toBe(0);
 

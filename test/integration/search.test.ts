@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localEnvironment } from '../../infra/local/stack';
-import { send, tableName } from '../../lib/store/client';
+import { postingsTableName, send } from '../../lib/store/client';
 import { actionBody, call, create, dataDir, list, newUser, q, uniqueProducer } from '../support/client';
 import { marked, untilIndexed } from '../support/indexed';
 
@@ -41,7 +41,7 @@ const indexed = (...ids: string[]) => untilIndexed(ids, 15_000);
 async function postingIds(field: 't' | 'r', gram: string, id: string): Promise<string[]> {
   const page = await send<{ Items?: Array<{ sk: string }> }>(
     new QueryCommand({
-      TableName: tableName(),
+      TableName: postingsTableName(),
       KeyConditionExpression: 'id = :p',
       ExpressionAttributeValues: { ':p': `g#${field}#${gram}` },
     }),

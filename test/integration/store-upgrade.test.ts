@@ -3,6 +3,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable, localClient, StoreStartError } from '../../infra/local/store';
+import { postingsTableOf } from '../../lib/config';
 import type { Action } from '../../lib/model/action';
 import { newAction } from '../../lib/model/edits';
 import type { CreateActionBody } from '../../lib/model/validation';
@@ -29,11 +30,14 @@ beforeAll(() => {
   endpoint = inject('storeEndpoint');
 });
 
-/** The ids of the actions whose postings of `field` (title `t`, reference `r`) hold `gram`. */
-const gramIds = async (name: string, field: 't' | 'r', gram: string) => {
+/**
+ * The ids of the actions whose postings of `field` (title `t`, reference `r`) hold `gram`, in the
+ * postings' table of table `name` (or, with `where: 'table'`, left in the table itself).
+ */
+const gramIds = async (name: string, field: 't' | 'r', gram: string, where: 'postings' | 'table' = 'postings') => {
   const page = await client().send(
     new QueryCommand({
-      TableName: name,
+      TableName: where === 'postings' ? postingsTableOf(name) : name,
       KeyConditionExpression: '#id = :p',
       ExpressionAttributeNames: { '#id': attr.id },
       ExpressionAttributeValues: { ':p': `g#${field}#${gram}` },
@@ -189,7 +193,8 @@ describe('npm start on a store whose text was folded by lower-casing (issue 42: 
     item[attr.titleKey] = `${oldTitle}\u0001${a.createdAt}\u0001${a.id}`;
     for (const put of [item, toItem(plain), { [attr.id]: 'm#keys', [attr.sortKey]: 'm', [attr.count]: 3 }])
       await client().send(new PutCommand({ TableName: name, Item: put }));
-    // The postings as the earlier version wrote them (the index was built: its mark is there).
+    // The postings as the earlier version wrote them, in the table itself (the index was built:
+    // its mark is there too); this version keeps them in a table of its own.
     await client().send(new PutCommand({ TableName: name, Item: { [attr.id]: 'g#built', [attr.sortKey]: '1' } }));
     const earlier = { t: oldTitle, r: lowerFold('ΟΔΟΣ-7') };
     for (const request of postingRequests(createdKeyOf(indexedText(a)), undefined, earlier))
@@ -209,6 +214,12 @@ describe('npm start on a store whose text was folded by lower-casing (issue 42: 
     for (const gram of ['δοσ', 'οσ ', 'sse']) expect(await gramIds(name, 't', gram), gram).toEqual([a.id]);
     expect(await gramIds(name, 'r', 'οσ-')).toEqual([a.id]);
     expect(await gramIds(name, 'r', 'ος-')).toEqual([]);
+    // Nothing of the index is left in the table: its postings and its mark moved.
+    for (const gram of ['δος', 'ος ', 'aße', 'ος-']) expect(await gramIds(name, 't', gram, 'table'), gram).toEqual([]);
+    const { Item: built } = await client().send(
+      new GetCommand({ TableName: name, Key: { [attr.id]: 'g#built', [attr.sortKey]: '1' } }),
+    );
+    expect(built).toBeUndefined();
   });
 });
 

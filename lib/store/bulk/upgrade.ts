@@ -8,12 +8,13 @@ import {
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { postingsTableOf } from '../../config';
 import { AGAIN, retry } from '../../retry';
 import { countedFields, countedValues, counterKey } from '../counters/counters';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isTombstone, toItem } from '../item';
 import { type ScanPass, scanTable, segmentsFor } from '../scan';
-import { refoldPostings, searchBackfill } from '../search/postings';
+import { postingsLeftInTable, refoldPostings, searchBackfill } from '../search/postings';
 import { attr, filterKey, itemKind, lowerKey, sortKey, tableKey } from '../table';
 import { moveSharedDueAttempts } from '../webhooks/migration';
 
@@ -34,22 +35,31 @@ type WantedIndex = ReturnType<typeof globalSecondaryIndexes>[number];
  * version made is brought up to date: each index it lacks is added (one per UpdateTable, as
  * DynamoDB allows), the actions written before get the keys the new indexes order by, or the
  * keys as this version composes them (`KEY_VERSION`), and the webhook attempts it queued in
- * shared partitions move to their subscriptions' queues. A table made before the search index
- * gets its postings. The re-key and the postings read the actions in one scan, each page handed
- * to both. An index whose keys or projection changed is a TableUpgradeError naming it.
+ * shared partitions move to their subscriptions' queues. The search postings' table is made
+ * beside it (`createPostingsTable`); a table made before the search index, or before postings had
+ * a table of their own, gets its actions' postings there (and one of the latter loses the ones it
+ * kept). The re-key and the postings read the actions in one scan, each page handed to every
+ * pass. An index whose keys or projection changed is a TableUpgradeError naming it.
  */
 export async function createOrUpgradeTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const existing = await describe(client, tableName);
   const rekey = existing ? await upgradeTable(client, existing) : undefined;
   if (!existing) await createTable(client, tableName);
+  // A table made before postings had a table of their own keeps them: the scan deletes them there.
+  const postingsMoved = existing !== undefined && !(await describe(client, postingsTableOf(tableName)));
+  if (postingsMoved || !existing) await createPostingsTable(client, postingsTableOf(tableName));
   const passes = [rekey, await searchBackfill(client, tableName)].filter((p) => p !== undefined);
-  if (passes.length > 0)
+  const leftBehind = postingsMoved ? postingsLeftInTable(client, tableName) : undefined;
+  if (passes.length > 0 || leftBehind)
     await scanTable(
-      async (actions) => {
+      async (items) => {
+        const actions = leftBehind ? items.filter((item) => item[attr.sortKey] === itemKind.action) : items;
         for (const pass of passes) await pass.page(actions);
+        await leftBehind?.page(items);
       },
       {
-        kind: itemKind.action,
+        // Every item when postings are left behind to find; else the actions alone.
+        ...(leftBehind ? {} : { kind: itemKind.action }),
         segments: segmentsFor(existing?.ItemCount ?? 0),
         target: { documents: DynamoDBDocumentClient.from(client), table: tableName },
       },
@@ -108,6 +118,27 @@ export async function createTable(
       AttributeDefinitions: attributeDefinitions().filter((d) => keyNames.has(d.AttributeName)),
       GlobalSecondaryIndexes: gsis,
       StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    }),
+  );
+}
+
+/**
+ * The search postings' table (`../search/postings.ts`): the same keys, nothing else (no index,
+ * no stream: nothing reads a posting but a search's query of its partition).
+ */
+export async function createPostingsTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: tableKey.name, KeyType: 'HASH' },
+        { AttributeName: sortKey.name, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: [
+        { AttributeName: tableKey.name, AttributeType: tableKey.type },
+        { AttributeName: sortKey.name, AttributeType: sortKey.type },
+      ],
     }),
   );
 }
@@ -209,7 +240,7 @@ function indexKeysBackfill(client: DynamoDBClient, tableName: string, countPairs
       await refoldPostings(
         fromItem(item),
         { title: item[attr.titleLower], reference },
-        { documents, table: tableName },
+        { documents, table: postingsTableOf(tableName) },
       );
     }
     if (stale.length === 0) return;

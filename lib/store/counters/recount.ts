@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { send, tableName } from '../client';
+import { postingsTableName, send, tableName } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
 import { scanTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
@@ -34,12 +34,19 @@ export interface RecountReport {
   unsettled: boolean;
 }
 
-/** Every item of the table, a page at a time (one segment: the table's size is not known here). */
+/**
+ * Every item of the table, then of the postings' table, a page at a time (one segment: the
+ * tables' sizes are not known here).
+ */
 async function scanAll(each: (item: Item) => void, onPage?: (items: number) => void): Promise<void> {
-  await scanTable((items) => {
-    for (const item of items) each(item);
-    onPage?.(items.length);
-  });
+  for (const table of [tableName(), postingsTableName()])
+    await scanTable(
+      (items) => {
+        for (const item of items) each(item);
+        onPage?.(items.length);
+      },
+      { table },
+    );
 }
 
 export interface RecountOptions {

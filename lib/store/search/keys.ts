@@ -6,8 +6,8 @@ import { attr, shardOf } from '../table';
 import { type IndexedLimits, indexedPart } from './grams';
 
 /**
- * Where the search index lives: in the base table, beside the actions, in partitions of its own
- * (no index of its own, so no GSI and no index write per posting).
+ * Where the search index lives: postings in a table of their own (the postings' table: no
+ * index, no stream), pending marks in the base table beside the actions, in partitions of their own.
  * - A posting: partition `g#<field>#<gram>`, sort key the action's created key
  *   (`<createdAt>#<id>`, as `all-by-created` orders it), so a gram's candidates come newest first
  *   (or oldest first), in the default list order, and carry the folded text around the gram
@@ -77,6 +77,9 @@ export const createdKeyOf = (text: Pick<IndexedText, 'id' | 'createdAt'>): strin
  * writes each: the mark, then its removal) stay under one partition's 1,000 writes a second each.
  */
 export const PENDING_SHARDS = 4;
+/** Whether a partition key is a posting's (`g#<field>#<gram>`), not a pending mark's. */
+export const isPostingPartition = (id: string): boolean => /^g#[a-z]#/.test(id) && !id.startsWith('g#p#');
+
 export const pendingPartition = (id: string) => `g#p#${shardOf(id) % PENDING_SHARDS}`;
 export const pendingPartitions: readonly string[] = Array.from({ length: PENDING_SHARDS }, (_, s) => `g#p#${s}`);
 

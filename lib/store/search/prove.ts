@@ -1,12 +1,13 @@
 import { batchWriteRequests, type WriteRequest } from '../batch';
+import { postingsTableName } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
 import { attr, itemKind } from '../table';
-import { createdKeyOf, foldedTexts, indexedText } from './keys';
+import { createdKeyOf, foldedTexts, indexedText, isPostingPartition } from './keys';
 import { postingRequests } from './postings';
 
 /**
  * Proving the search postings against the actions, for `npm run recount` (`../counters/recount.ts`),
- * which scans the table once and hands every item here: each live action's postings are what its
+ * which scans the table and the postings' table and hands every item here: each live action's postings are what its
  * texts make (`postingRequests`), and no posting outlives its action. A bulk load cut short
  * between an action and its postings (issue 42: two actions never found) shows as missing
  * postings; `repair` writes them and deletes the ones no action makes. Actions with a pending
@@ -31,7 +32,7 @@ interface Digest {
   sum: number;
 }
 
-const isPosting = (item: Item) => /^g#[a-z]#/.test(String(item[attr.id]));
+const isPosting = (item: Item) => isPostingPartition(String(item[attr.id]));
 const isMark = (item: Item) => String(item[attr.id]).startsWith('g#p#');
 
 /** What a live action's postings should be. */
@@ -112,5 +113,5 @@ export async function repairPostings(drift: PostingDrift, scan: (each: (item: It
   const deletes = stale.filter(
     (d) => !wanted.has(`${d.DeleteRequest?.Key?.[attr.id]}\u0000${d.DeleteRequest?.Key?.[attr.sortKey]}`),
   );
-  await batchWriteRequests([...deletes, ...puts], { width: 4, maxAttempts: 20 });
+  await batchWriteRequests([...deletes, ...puts], { width: 4, maxAttempts: 20, table: postingsTableName() });
 }

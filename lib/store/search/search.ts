@@ -1,6 +1,6 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { settleAll } from '../../fan-out';
-import { tableName } from '../client';
+import { postingsTableName, tableName } from '../client';
 import type { Item } from '../item';
 import { BudgetSpent } from '../list/budget';
 import { attr, filterKey, itemKind, lowerKey } from '../table';
@@ -129,7 +129,7 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   const { field, fragment, descending, window, after, verify } = request;
   const code = searchFields[field].code;
   const postingQuery = (gram: string, startKey?: Item): QueryCommandInput => ({
-    TableName: tableName(),
+    TableName: postingsTableName(),
     KeyConditionExpression: `#id = :p${after === undefined ? '' : ` AND #sk ${descending ? '<' : '>'} :after`}`,
     ExpressionAttributeNames: { '#id': attr.id, ...(after === undefined ? {} : { '#sk': attr.sortKey }) },
     ExpressionAttributeValues: {
