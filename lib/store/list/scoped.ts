@@ -3,7 +3,7 @@ import { settleAll as all } from '../../fan-out';
 import { type FieldSpec, fieldsByName } from '../../filter/fields';
 import type { Clause, ListQuery } from '../../filter/query';
 import { inScope, listScopes, type Scope, scopeFields, type Viewer } from '../../model/access';
-import type { Action, Location } from '../../model/action';
+import { type Action, type Location, locationFields } from '../../model/action';
 import { listReadAllowance } from '../../usage';
 import { tableName } from '../client';
 import { sortAttributeOf } from '../fields';
@@ -11,6 +11,7 @@ import { type IndexDefinition, indexes } from '../indexes';
 import { type Item, toItem, valueAt } from '../item';
 import { attr, locationKeys } from '../table';
 import { BudgetSpent, ReadBudget } from './budget';
+import { sharingSizes } from './counts';
 import { clauseHolds, Placeholders } from './expression';
 import { listWithin } from './list';
 import { readPage } from './merge';
@@ -49,6 +50,9 @@ interface Part {
   cut: boolean;
   reached?: Position;
 }
+
+/** The counted fields a scope fixes, which its part's planner estimates instead of counting. */
+const scopeCounters = locationFields.map((field) => `location.${field}`);
 
 /** A scope's fields as equality filters, each value taken exactly as it is. */
 function scopeClauses(scope: Scope): Clause[] {
@@ -142,7 +146,8 @@ async function openScope(
   const known = await scopeCount(list, scope, stats);
   const part: Part = { matches: [], totalCount: known ?? 0, exact: known !== undefined, more: false, cut: false };
   const stream: Stream = { scope, part, taken: 0, ...(after !== undefined ? { next: after } : {}), known, size };
-  if (size === 0 && known !== undefined) return stream;
+  // A part the counters count empty reads nothing (a walk would read its index to the end to find nothing).
+  if (known !== undefined && (size === 0 || known === 0)) return stream;
   const result = await readOn(list, stream, size, budget, stats);
   if (known === undefined) {
     part.totalCount = result.totalCount;
@@ -357,5 +362,7 @@ export async function listVisible(list: ListQuery, after: Position | undefined, 
   const scopes = viewer === undefined ? undefined : listScopes(viewer);
   if (viewer === undefined || scopes === undefined || onlyOwn(list, viewer.person.id))
     return listWithin(list, budget, stats, after);
-  return listScoped(list, scopes, viewer.person.id, budget, stats, after);
+  // The parts plan with the same counters (the total, the list's own values), each read once, and
+  // estimate the location values: each part reads its own scope's partitions whatever they hold.
+  return sharingSizes(scopeCounters, () => listScoped(list, scopes, viewer.person.id, budget, stats, after));
 }
