@@ -152,7 +152,7 @@ interface Candidate {
 type Alternative = ({ kind: 'read' } & Candidate) | ({ kind: 'walk' } & Walk);
 
 /** What a fetching walk reads per entry: the key entry and the whole action (about 2 KB). */
-export const FETCH_BYTES = 2_100;
+const FETCH_BYTES = 2_100;
 
 export function plan(query: ListQuery, sizes?: Sizes): Plan {
   const sort = query.sort ?? DEFAULT_SORT;
@@ -267,20 +267,24 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
   };
 }
 
+/** The bytes reading every match of a plan reads (then sorted in memory). Pure. */
+export const sortBytes = (chosen: Plan): number => chosen.entries * entryBytes(chosen.read.index);
+
 /**
- * Whether reading every match of `chosen` and sorting them reads fewer bytes than its walk does
- * for the first `window` of `matches` (a count the counters gave). A walk merges its partitions,
- * each of which must offer a match (or end) before the merge takes one, and then reads on for
- * each match taken: about `(partitions + window) / matches` of its entries, or all of them. Pure.
+ * The bytes a walk reads for the first `window` of `matches` (a count the counters gave). A walk
+ * merges its partitions, each of which must offer a match (or end) before the merge takes one,
+ * and then reads on for each match taken: about `(partitions + window) / matches` of its
+ * entries, or all of them. Pure.
  */
-export function sortBeatsWalk(chosen: Plan, matches: number, window: number): boolean {
-  const { walk } = chosen;
-  if (!walk) return true;
-  const sorted = chosen.entries * entryBytes(chosen.read.index);
+export function walkBytes(walk: Walk, matches: number, window: number): number {
   const needed = walk.read.partitions.length + window;
   const share = matches <= needed ? 1 : needed / matches;
-  return sorted < walk.entries * share * (walk.fetch ? FETCH_BYTES : entryBytes(walk.read.index));
+  return walk.entries * share * (walk.fetch ? FETCH_BYTES : entryBytes(walk.read.index));
 }
+
+/** Whether reading every match of `chosen` and sorting them reads fewer bytes than its walk does for the first `window` of `matches`. Pure. */
+export const sortBeatsWalk = (chosen: Plan, matches: number, window: number): boolean =>
+  !chosen.walk || sortBytes(chosen) < walkBytes(chosen.walk, matches, window);
 
 /**
  * The read of a sort field's value partitions (`Plan.byValue`), for an integer field that is

@@ -49,7 +49,7 @@ export async function listPlanned(
   known?: number,
 ): Promise<ListResult> {
   const [chosen, counted] = await all<[Plan, number | undefined]>([
-    sizesFor(query, stats).then((sizes) => plan(query, sizes)),
+    sizesFor(query, stats, known !== undefined).then((sizes) => plan(query, sizes)),
     known === undefined ? countedTotal(query, stats) : Promise.resolve(known),
   ]);
   const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
