@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { settleAll as all } from '../../fan-out';
 import type { Clause, ListQuery } from '../../filter/query';
 import {
@@ -16,21 +17,59 @@ import type { ReadStats } from './result';
 
 /** What the counters say about a list: the sizes the planner estimates with, and exact totals. */
 
-/** What the counters say about the fields a query names, for the planner's estimates. */
-export async function sizesFor(query: ListQuery, stats: ReadStats): Promise<Sizes> {
-  const sizes: Sizes = { total: await readCount('all', '', stats), values: {} };
+/** What lists run under `sharingSizes` share: the counters read so far, and the fields left to estimates. */
+interface Shared {
+  counts: Map<string, Promise<number>>;
+  unread: ReadonlySet<string>;
+}
+
+const shared = new AsyncLocalStorage<Shared>();
+
+/**
+ * Runs lists that share the counters the planner reads (`sizesFor`): each counter is read once
+ * for all of them, and, for a list whose count is known already, none of the fields `unread`,
+ * whose clauses the planner then estimates by their usual share. A scoped list's parts
+ * (`scoped.ts`) plan once a part and again each time a part reads on: every part names the same
+ * total and, mostly, the same values, and its scope's own location values, a counter each (a
+ * read unit) and a part each.
+ */
+export const sharingSizes = <T>(unread: readonly string[], run: () => Promise<T>): Promise<T> =>
+  shared.run({ counts: new Map(), unread: new Set(unread) }, run);
+
+/** A counter for the planner: read once per `sharingSizes` run (and every time outside one). */
+function plannerCount(field: CountedField, value: string, stats: ReadStats): Promise<number> {
+  const memo = shared.getStore()?.counts;
+  if (memo === undefined) return readCount(field, value, stats);
+  const key = `${field}\u0000${value}`;
+  let count = memo.get(key);
+  if (count === undefined) {
+    count = readCount(field, value, stats);
+    memo.set(key, count);
+  }
+  return count;
+}
+
+/**
+ * What the counters say about the fields a query names, for the planner's estimates. `counted`:
+ * the list's count is known (a scoped list's part), so no figure here must be exact for it: the
+ * fields `sharingSizes` leaves unread are estimated. Otherwise the planner may need an exact
+ * size to read every match for an exact count.
+ */
+export async function sizesFor(query: ListQuery, stats: ReadStats, counted = false): Promise<Sizes> {
+  const sizes: Sizes = { total: await plannerCount('all', '', stats), values: {} };
   const lookups: Array<Promise<void>> = [];
   for (const clause of query.filters) {
     const field = clause.field.name;
     if (!isCounted(field) || (clause.op !== '=' && clause.op !== '~')) continue;
     if (clause.type === 'boolean' && clause.values[0] !== true) continue;
+    if (counted && shared.getStore()?.unread.has(field)) continue;
     const values = [...new Set((clause.values as Array<string | number>).map(String))];
     if (values.length > MAX_MERGED_VALUES) continue;
     const known: Record<string, number> = sizes.values[field] ?? {};
     sizes.values[field] = known;
     for (const value of values) {
       lookups.push(
-        readCount(field, value, stats).then((n) => {
+        plannerCount(field, value, stats).then((n) => {
           known[value] = n;
         }),
       );

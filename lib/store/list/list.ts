@@ -27,7 +27,8 @@ import { listSearched } from './searched';
  * in that order), `counts.ts` (counter arithmetic), `merge.ts` (the budgeted page read and the
  * partition merge), `reads.ts` (key conditions, every match, the fetch of actions), `page.ts`,
  * `positions.ts` (cursor places), `value-walk.ts` (a sort by status, one value partition after
- * another) and `result.ts` (what a list answers); `scoped.ts` runs a list as its scopes' parts.
+ * another) and `result.ts` (what a list answers); `scoped.ts` runs a list as its scopes' parts
+ * (or, `combined.ts`, as one walk filtered to its scopes).
  */
 
 /**

@@ -85,6 +85,8 @@ export interface Walk {
   clauses: Clause[];
   /** Rough bytes read per entry, for ranking walks. */
   cost: number;
+  /** How many index entries `read` covers, as the planner estimates them (a count where the counters know it). */
+  entries: number;
 }
 
 /**
@@ -196,7 +198,7 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
     alternatives.push({ kind: 'read', read, sortAttribute, cost, entries, exact });
     // An index whose own key is the list's order can be walked a page at a time.
     if (query.limit > 0 && sortAttribute === index.sortKey.name)
-      alternatives.push({ kind: 'walk', read, fetch: false, clauses: [], cost });
+      alternatives.push({ kind: 'walk', read, fetch: false, clauses: [], cost, entries });
   };
 
   for (const clause of filters) {
@@ -239,6 +241,7 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
       fetch: true,
       clauses: remaining,
       cost: FETCH_BYTES,
+      entries: Math.ceil(total * (range ? rangeShare(ordered, filters, sizes).share : 1)),
     });
   }
   const cheapest = <K extends Alternative['kind']>(kind: K) =>
@@ -257,10 +260,31 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
     empty: false,
     entries: chosen.entries,
     exact: chosen.exact,
-    ...(walk ? { walk: { read: walk.read, fetch: walk.fetch, clauses: walk.clauses, cost: walk.cost } } : {}),
+    ...(walk
+      ? { walk: { read: walk.read, fetch: walk.fetch, clauses: walk.clauses, cost: walk.cost, entries: walk.entries } }
+      : {}),
     ...(query.limit > 0 && !walk ? valueRead(sort.field, filters) : {}),
   };
 }
+
+/** The bytes reading every match of a plan reads (then sorted in memory). Pure. */
+export const sortBytes = (chosen: Plan): number => chosen.entries * entryBytes(chosen.read.index);
+
+/**
+ * The bytes a walk reads for the first `window` of `matches` (a count the counters gave). A walk
+ * merges its partitions, each of which must offer a match (or end) before the merge takes one,
+ * and then reads on for each match taken: about `(partitions + window) / matches` of its
+ * entries, or all of them. Pure.
+ */
+export function walkBytes(walk: Walk, matches: number, window: number): number {
+  const needed = walk.read.partitions.length + window;
+  const share = matches <= needed ? 1 : needed / matches;
+  return walk.entries * share * (walk.fetch ? FETCH_BYTES : entryBytes(walk.read.index));
+}
+
+/** Whether reading every match of `chosen` and sorting them reads fewer bytes than its walk does for the first `window` of `matches`. Pure. */
+export const sortBeatsWalk = (chosen: Plan, matches: number, window: number): boolean =>
+  !chosen.walk || sortBytes(chosen) < walkBytes(chosen.walk, matches, window);
 
 /**
  * The read of a sort field's value partitions (`Plan.byValue`), for an integer field that is

@@ -10,7 +10,7 @@ import { clauseHolds, Placeholders } from './expression';
 import { orderedIndexes } from './index-holds';
 import { mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
-import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Walk } from './plan';
+import { DEFAULT_SORT, type IndexRead, type Plan, plan, sortBeatsWalk, type Walk } from './plan';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from './positions';
 import { fetchActions, fetchItems, queryInput, readMatches, walkPageSize } from './reads';
 import { deferred, type ListResult, type Position, type ReadStats, type Row, type Rows } from './result';
@@ -49,7 +49,7 @@ export async function listPlanned(
   known?: number,
 ): Promise<ListResult> {
   const [chosen, counted] = await all<[Plan, number | undefined]>([
-    sizesFor(query, stats).then((sizes) => plan(query, sizes)),
+    sizesFor(query, stats, known !== undefined).then((sizes) => plan(query, sizes)),
     known === undefined ? countedTotal(query, stats) : Promise.resolve(known),
   ]);
   const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
@@ -68,9 +68,17 @@ export async function listPlanned(
     : byValue
       ? Math.ceil(budget.available / 2)
       : 0;
-  // A count given by a scoped list's counters leaves the walk to read only the page.
+  // One entry past the page says whether more follow.
+  const window = query.skip + query.limit + 1;
+  // A count given by a scoped list's counters leaves the walk to read only the page, unless every
+  // match costs less to read than the walk does to find the page (a walk of the whole table's
+  // index for a site's few matches).
   const sortAll =
-    known === undefined && (chosen.exact ? chosen.entries <= budget.available : budget.available > forWalk);
+    known === undefined
+      ? chosen.exact
+        ? chosen.entries <= budget.available
+        : budget.available > forWalk
+      : walk !== undefined && chosen.entries <= budget.available && sortBeatsWalk(chosen, known, window);
   if ((!walk && !byValue) || sortAll) {
     const share = chosen.exact || (!walk && !byValue) ? budget : new ReadBudget(budget.available - forWalk);
     const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
@@ -99,9 +107,8 @@ export async function listPlanned(
   }
   // Too many matches to sort: walk an index already in the list's order for the page.
   const from = after === undefined ? undefined : keyAfter(after);
-  const window = query.skip + query.limit + 1;
   if (query.skip >= budget.available) throw skipTooDeep(budget.limit);
-  const walked = await walkInOrder(walk, !chosen.descending, window, budget, stats, from);
+  const walked = await walkInOrder(walk, !chosen.descending, window, budget, stats, from, counted);
   // Read to its end from the start, the walk has seen every match; otherwise it has a lower bound.
   const whole = !walked.cut && walked.rows.length < window && from === undefined;
   const result = await page(
@@ -176,6 +183,7 @@ async function walkInOrder(
   budget: ReadBudget,
   stats: ReadStats,
   after: string | undefined,
+  matches?: number,
 ): Promise<Rows & { fetched?: Map<string, Item> }> {
   const { read } = walk;
   const sortKey = read.index.sortKey.name;
@@ -183,7 +191,9 @@ async function walkInOrder(
     queryInput(read, partition, new Placeholders(), forward, from);
   const toRows = (items: Item[]) => items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] }));
   if (!walk.fetch) {
-    const pageSize = walkPageSize(read, window, read.partitions.length);
+    // Counted matches over the entries the walk covers: the share of them its filter keeps.
+    const kept = matches === undefined || walk.entries <= 0 ? undefined : matches / walk.entries;
+    const pageSize = walkPageSize(read, window, read.partitions.length, kept);
     const merged = await mergeInOrder(
       read.partitions,
       input(after),

@@ -66,14 +66,23 @@ function clampSortKey(bound: string): string {
 /** The fewest entries a filtered walk asks of a partition in one query (issue 42: `limit=1` read ~3 a query). */
 const WALK_PAGE_FLOOR = 25;
 
+/** The fewest entries a walk whose filter keeps a known share asks of a partition: about 4 KB of entries holding the `f` map. */
+const KNOWN_SHARE_FLOOR = 8;
+
 /**
  * The page a walk asks of each of `partitions` partitions for a window of `window` matches: the
  * store's own without a filter; with one, which keeps an unknown share of what is read, ten times
  * the window's share, and at least a floor (a small window's pages would be a few entries, one
- * query each).
+ * query each). When the counters show the share `kept` of entries the filter keeps (matches
+ * counted over the entries the walk covers), a quarter more than the entries that hold the
+ * window's share, never more than without it. Pure.
  */
-export const walkPageSize = (read: IndexRead, window: number, partitions: number): number | undefined =>
-  read.filter.length === 0 ? undefined : Math.max(WALK_PAGE_FLOOR, Math.ceil((window * 10) / partitions) + 1);
+export function walkPageSize(read: IndexRead, window: number, partitions: number, kept?: number): number | undefined {
+  if (read.filter.length === 0) return undefined;
+  const blind = Math.max(WALK_PAGE_FLOOR, Math.ceil((window * 10) / partitions) + 1);
+  if (kept === undefined || !(kept > 0)) return blind;
+  return Math.min(blind, Math.max(KNOWN_SHARE_FLOOR, Math.ceil((window * 1.25) / (kept * partitions)) + 1));
+}
 
 /** Runs one query per partition, a few at a time. */
 export async function eachPartition<T>(read: IndexRead, run: (partition: string | number) => Promise<T>): Promise<T[]> {

@@ -3,7 +3,7 @@ import { settleAll as all } from '../../fan-out';
 import { type FieldSpec, fieldsByName } from '../../filter/fields';
 import type { Clause, ListQuery } from '../../filter/query';
 import { inScope, listScopes, type Scope, scopeFields, type Viewer } from '../../model/access';
-import type { Action, Location } from '../../model/action';
+import { type Action, type Location, locationFields } from '../../model/action';
 import { listReadAllowance } from '../../usage';
 import { tableName } from '../client';
 import { sortAttributeOf } from '../fields';
@@ -11,6 +11,8 @@ import { type IndexDefinition, indexes } from '../indexes';
 import { type Item, toItem, valueAt } from '../item';
 import { attr, locationKeys } from '../table';
 import { BudgetSpent, ReadBudget } from './budget';
+import { combinedWalk, readCombined } from './combined';
+import { sharingSizes, sizesFor } from './counts';
 import { clauseHolds, Placeholders } from './expression';
 import { listWithin } from './list';
 import { readPage } from './merge';
@@ -27,8 +29,11 @@ import { scopeCount } from './scope-count';
  * caller's query with the scope's fields added as equality filters (so the planner reads that
  * scope's partitions, counts them from the counters, and honours search and every sort), and the
  * caller's own actions outside every scope, read whole from their two partitions (a person's own
- * are few) and filtered in memory. The parts are merged in the list's order by their positions,
- * which are the same whichever index served a part (`Position`), so one cursor continues them all.
+ * are few) and filtered in memory. Where every scope's part is counted by the counters and one
+ * walk of the list's own index, filtered to the scopes, is expected to read less than the parts,
+ * the scopes are read as that one part instead (`combined.ts`). The parts are merged in the list's
+ * order by their positions, which are the same whichever index served a part (`Position`), so one
+ * cursor continues them all.
  */
 
 /** A match of a part: its place in the list's order, and the action where the part's read fetched it. */
@@ -49,6 +54,9 @@ interface Part {
   cut: boolean;
   reached?: Position;
 }
+
+/** The counted fields a scope fixes, which its part's planner estimates instead of counting. */
+const scopeCounters = locationFields.map((field) => `location.${field}`);
 
 /** A scope's fields as equality filters, each value taken exactly as it is. */
 function scopeClauses(scope: Scope): Clause[] {
@@ -129,20 +137,20 @@ async function readOn(list: ListQuery, stream: Stream, size: number, budget: Rea
   return result;
 }
 
-/** One scope's part, counted, with its first page of `size` matches after `after` read. */
+/** One scope's part, counted (`known`, from the counters, where they count its shape), with its first page of `size` matches after `after` read. */
 async function openScope(
   list: ListQuery,
   scope: Scope,
+  known: number | undefined,
   size: number,
   budget: ReadBudget,
   stats: ReadStats,
   after?: Position,
 ): Promise<Stream> {
-  // The counters count most shapes of a part exactly; then a count reads nothing, and a page only its page.
-  const known = await scopeCount(list, scope, stats);
   const part: Part = { matches: [], totalCount: known ?? 0, exact: known !== undefined, more: false, cut: false };
   const stream: Stream = { scope, part, taken: 0, ...(after !== undefined ? { next: after } : {}), known, size };
-  if (size === 0 && known !== undefined) return stream;
+  // A part the counters count empty reads nothing (a walk would read its index to the end to find nothing).
+  if (known !== undefined && (size === 0 || known === 0)) return stream;
   const result = await readOn(list, stream, size, budget, stats);
   if (known === undefined) {
     part.totalCount = result.totalCount;
@@ -198,6 +206,53 @@ async function readInOrder(
     stream.part.cut = true;
     stream.part.reached = stream.next;
   }
+}
+
+/**
+ * The scopes as one part (`combined.ts`), when every scope's count is known and one walk of the
+ * list's own index is expected to read less than a part a scope; `undefined` otherwise.
+ */
+async function asOne(
+  list: ListQuery,
+  scopes: readonly Scope[],
+  counts: ReadonlyArray<number | undefined>,
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<Part | undefined> {
+  if (counts.some((c) => c === undefined)) return undefined;
+  const known = counts as number[];
+  const walk = combinedWalk(list, scopes, known, scopeClauses, await sizesFor(list, stats, true));
+  if (!walk) return undefined;
+  const total = known.reduce((a, b) => a + b, 0);
+  const forward = !(list.sort ?? DEFAULT_SORT).descending;
+  // One more than the window says whether more follow.
+  const read = await readCombined(walk, scopes, scopeClauses, window + 1, forward, total, budget, stats, after);
+  if (!read) return undefined;
+  const more = read.matches.length > window;
+  return { matches: read.matches, totalCount: total, exact: true, more, cut: read.cut, reached: read.reached };
+}
+
+/** Each scope as a part of its own, read on in order until the merge is sure of the window (`readInOrder`). */
+async function inParts(
+  list: ListQuery,
+  own: Part,
+  scopes: readonly Scope[],
+  counts: ReadonlyArray<number | undefined>,
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<Part[]> {
+  // A first page of each scope's part sized so that together they hold about the window.
+  const first = window === 0 ? 0 : Math.min(window, Math.ceil(window / Math.max(1, scopes.length)) + 1);
+  const streams: Stream[] = [];
+  for (const [i, scope] of scopes.entries())
+    streams.push(await openScope(list, scope, counts[i], first, budget, stats, after));
+  // The merge takes the window's matches; whether more follow, each part's last page says.
+  if (window > 0) await readInOrder(list, own, streams, window, budget, stats);
+  return streams.map((s) => s.part);
 }
 
 /** Every entry of one partition of an index of a person (`by-owner`, `by-assignee`). */
@@ -288,13 +343,10 @@ export async function listScoped(
   // The caller's own first: they are few, and a list must never lose them to a budget its scopes spent.
   const own = await ownPart(list, scopes, personId, budget, stats, after);
   const live = scopes.filter((s) => scopeMayMatch(list, s));
-  // A first page of each scope's part sized so that together they hold about the window.
-  const first = window === 0 ? 0 : Math.min(window, Math.ceil(window / Math.max(1, live.length)) + 1);
-  const streams: Stream[] = [];
-  for (const scope of live) streams.push(await openScope(list, scope, first, budget, stats, after));
-  // The merge takes the window's matches; whether more follow, each part's last page says.
-  if (window > 0) await readInOrder(list, own, streams, window, budget, stats);
-  const parts = [own, ...streams.map((s) => s.part)];
+  // The counters count most shapes of a part exactly; then a count reads nothing, and a page only its page.
+  const counts = await all(live.map((scope) => scopeCount(list, scope, stats)));
+  const one = window === 0 ? undefined : await asOne(list, live, counts, window, budget, stats, after);
+  const parts = one ? [own, one] : [own, ...(await inParts(list, own, live, counts, window, budget, stats, after))];
   // Where every cut part is sure of its matches: the merged page stops at the nearest such place.
   const cuts = parts.filter((p) => p.cut);
   const unsure = cuts.some((p) => p.reached === undefined);
@@ -357,5 +409,7 @@ export async function listVisible(list: ListQuery, after: Position | undefined, 
   const scopes = viewer === undefined ? undefined : listScopes(viewer);
   if (viewer === undefined || scopes === undefined || onlyOwn(list, viewer.person.id))
     return listWithin(list, budget, stats, after);
-  return listScoped(list, scopes, viewer.person.id, budget, stats, after);
+  // The parts plan with the same counters (the total, the list's own values), each read once; a
+  // part the counters count estimates the location values: it reads its scope's partitions whatever they hold.
+  return sharingSizes(scopeCounters, () => listScoped(list, scopes, viewer.person.id, budget, stats, after));
 }

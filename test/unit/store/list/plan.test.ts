@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { parseListQuery } from '../../../../lib/filter/query';
+import { plan, type Sizes, sortBeatsWalk } from '../../../../lib/store/list/plan';
+
+/**
+ * When a list whose count the counters gave (a scoped list's part) reads every match and sorts
+ * it rather than walking an index in the list's order: whichever reads fewer bytes.
+ */
+
+const sizes: Sizes = {
+  total: 10_000,
+  values: { 'location.site': { Cadia: 380 }, status: { '1': 1527, '2': 1085, '5': 239 } },
+};
+
+describe('sortBeatsWalk', () => {
+  it("sorts a site's open actions by due time: the walk of every action by due time finds few of them", () => {
+    const chosen = plan(parseListQuery('location.site=Cadia&status=~1,2,5&sort=dueAt'), sizes);
+    expect(chosen.read.index.name).toBe('by-site');
+    expect(chosen.walk?.read.index.name).toBe('all-by-due');
+    expect(chosen.walk?.entries).toBe(10_000);
+    expect(sortBeatsWalk(chosen, 109, 11)).toBe(true);
+  });
+
+  it('walks when the matches are so many that the page is found in a small part of the walk', () => {
+    const chosen = plan(parseListQuery('status=~1,2,5&sort=dueAt'), sizes);
+    expect(chosen.walk?.read.index.name).toBe('all-by-due');
+    expect(sortBeatsWalk(chosen, 2851, 11)).toBe(false);
+  });
+
+  it("counts a round of the walk's partitions: 16 shards for a window of 3 of 300 matches read a fifteenth", () => {
+    const chosen = plan(parseListQuery('location.site=Cadia&status=~1,2,5&sort=dueAt'), sizes);
+    // 380 entries of by-site against 10,000 x (16 + 3) / 300 of all-by-due, both holding the `f` map.
+    expect(sortBeatsWalk(chosen, 300, 3)).toBe(true);
+    expect(sortBeatsWalk(chosen, 1_000, 3)).toBe(false);
+  });
+
+  it('walks the by-site partition in created order: the walk reads only the page of what a sort reads whole', () => {
+    const chosen = plan(parseListQuery('location.site=Cadia&status=~1,2,5'), sizes);
+    expect(chosen.walk?.read.index.name).toBe('by-site');
+    expect(sortBeatsWalk(chosen, 109, 11)).toBe(false);
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredClause } from '../../../../lib/store/fields';
+import { indexes } from '../../../../lib/store/indexes';
+import type { IndexRead } from '../../../../lib/store/list/plan';
+import { walkPageSize } from '../../../../lib/store/list/reads';
+
+/** The page a walk asks of each partition: the store's own, ten times the window's share, or what a known share needs. */
+
+const read = (filtered: boolean): IndexRead => ({
+  index: indexes.bySite,
+  partitions: ['Cadia'],
+  filter: filtered ? [{} as StoredClause] : [],
+});
+
+describe('walkPageSize', () => {
+  it("leaves an unfiltered walk to the store's own page", () => {
+    expect(walkPageSize(read(false), 11, 1)).toBeUndefined();
+    expect(walkPageSize(read(false), 11, 1, 0.5)).toBeUndefined();
+  });
+
+  it('asks ten times the window, and at least 25 entries, when the share the filter keeps is unknown', () => {
+    expect(walkPageSize(read(true), 11, 1)).toBe(111);
+    expect(walkPageSize(read(true), 2, 1)).toBe(25);
+    expect(walkPageSize(read(true), 11, 16)).toBe(25);
+  });
+
+  it("asks a quarter more than the entries that hold the window's share when the counters show the share", () => {
+    // A quarter of the entries match: 11 x 1.25 / 0.25 = 55, and one more.
+    expect(walkPageSize(read(true), 11, 1, 0.25)).toBe(56);
+    // Every entry matches (a scope's business unit): the page is the window and a little, from a floor of 8.
+    expect(walkPageSize(read(true), 3, 1, 1)).toBe(8);
+    expect(walkPageSize(read(true), 11, 1, 1)).toBe(15);
+  });
+
+  it('never asks more than without the share', () => {
+    expect(walkPageSize(read(true), 11, 1, 0.01)).toBe(111);
+    expect(walkPageSize(read(true), 2, 1, 0.01)).toBe(25);
+  });
+});
