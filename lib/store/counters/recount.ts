@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { send, tableName } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
-import { scanTable } from '../scan';
+import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr, itemKind } from '../table';
 import { countedFields, countedValues, counterKey } from './counters';
@@ -34,12 +34,19 @@ export interface RecountReport {
   unsettled: boolean;
 }
 
-/** Every item of the table, a page at a time (one segment: the table's size is not known here). */
+/**
+ * Every item of the table, a page at a time, in parallel segments sized by the table's item count
+ * (`../scan.ts`), as the store upgrade scans: pages of different segments come in no set order,
+ * and nothing here depends on it (counts and digests are sums, what differs is sorted).
+ */
 async function scanAll(each: (item: Item) => void, onPage?: (items: number) => void): Promise<void> {
-  await scanTable((items) => {
-    for (const item of items) each(item);
-    onPage?.(items.length);
-  });
+  await scanTable(
+    (items) => {
+      for (const item of items) each(item);
+      onPage?.(items.length);
+    },
+    { segments: await segmentsForTable() },
+  );
 }
 
 export interface RecountOptions {
