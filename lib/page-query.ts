@@ -66,3 +66,12 @@ export function parsePageQuery<Other extends string = never>(
   if (problems.length > 0) throw new ValidationError(problems);
   return query;
 }
+
+/** The paging of one thread: an action's comments and its history, a subscription's deliveries. */
+export const threadLimits = { defaultLimit: 50, maxLimit: 100 } as const;
+
+/** `limit` (1-100, default 50) and `cursor` of a thread's query string; anything else is a 400. */
+export function parseThreadQuery(raw: string): { limit: number; cursor?: string } {
+  const { limit, cursor } = parsePageQuery(raw, { limits: threadLimits, cursor: 'cursor' });
+  return { limit, ...(cursor !== undefined ? { cursor } : {}) };
+}

@@ -15,7 +15,7 @@ import { guardedAt, type Rights, rightsOver, type Viewer, type Who } from '../mo
 import { type Action, actionLimits, type Comment, type Person } from '../model/action';
 import type { HistoryEntry } from '../model/history';
 import { validateBody } from '../model/validation';
-import { parsePageQuery } from '../page-query';
+import { parseThreadQuery } from '../page-query';
 import {
   commentWrites,
   currentCommentTexts,
@@ -178,14 +178,6 @@ export async function withdrawEndorsement({ caller, viewer }: Who, actionId: str
       items: [await countToggle(caller, actionId)],
     };
   });
-}
-
-export const threadLimits = { defaultLimit: 50, maxLimit: 100 } as const;
-
-/** `limit` (1-100, default 50) and `cursor` of a thread's query string; anything else is a 400. */
-export function parseThreadQuery(raw: string): { limit: number; cursor?: string } {
-  const { limit, cursor } = parsePageQuery(raw, { limits: threadLimits, cursor: 'cursor' });
-  return { limit, ...(cursor !== undefined ? { cursor } : {}) };
 }
 
 /** A page of the thread of comments, oldest first; 404 for an action that does not exist (now) or that the caller may not see. */

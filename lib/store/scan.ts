@@ -1,6 +1,7 @@
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { inPool } from '../fan-out';
-import { getDocumentClient, tableName } from './client';
+import { getDocumentClient, send, tableName } from './client';
 import type { Item } from './item';
 import { attr } from './table';
 
@@ -26,6 +27,16 @@ const WIDTH = 8;
 /** The segments for a table of about `expectedItems` items: one per thousand, at least one. */
 export const segmentsFor = (expectedItems: number): number =>
   Math.max(1, Math.min(MAX_SEGMENTS, Math.ceil(expectedItems / ITEMS_PER_SEGMENT)));
+
+/**
+ * The segments for one of the service's tables (the table when none is named), sized by the item count DescribeTable gives, for a pass
+ * that is not told how large the table is. DynamoDB refreshes that count about every six hours:
+ * a stale count only sizes the segments, and every item is read whatever their number.
+ */
+export async function segmentsForTable(table = tableName()): Promise<number> {
+  const described = await send<{ Table?: { ItemCount?: number } }>(new DescribeTableCommand({ TableName: table }));
+  return segmentsFor(described.Table?.ItemCount ?? 0);
+}
 
 export interface ScanOptions {
   /** Parallel segments (`segmentsFor`); one when absent. */

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
-import { parseThreadQuery } from '../actions/comments';
 import { getConfig } from '../config';
 import { ConflictError, clip, NotFoundError, TooManyRequestsError } from '../errors';
 import type { Person } from '../model/action';
 import { eventTypeOf } from '../model/history';
 import { oneLine, validateBody } from '../model/validation';
+import { parseThreadQuery } from '../page-query';
 import { type Delivery, getDelivery, listDeliveries } from '../store/webhooks/deliveries';
 import { countManualAttempt } from '../store/webhooks/manual-attempts';
 import {

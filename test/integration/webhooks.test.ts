@@ -1,5 +1,9 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
+import { getDocumentClient, tableName } from '../../lib/store/client';
+import { webhookKeys } from '../../lib/store/table';
+import { markerKey, putDue, shardOfSubscription } from '../../lib/store/webhooks/due-queue';
 import {
   actionBody,
   call,
@@ -161,6 +165,35 @@ describe('webhook deliveries', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     expect(other.about({ type: 'WebhookPing' })).toEqual([]);
     expect(pinged.about({ type: 'WebhookPing' })).toHaveLength(1);
+  });
+
+  it('runs an attempt whose marker an earlier hash put in another ready partition, and settles that marker where it sits', async () => {
+    const user = newUser();
+    const hook = await receiver();
+    const subscription = await subscribe(user, { url: hook.url });
+    const reply = await call('POST', `/api/webhooks/${subscription.id}/ping`, { token: user.token });
+    expect(reply.status).toBe(202);
+    const [pinged] = await hook.waitFor((r) => r.json?.type === 'WebhookPing');
+    // An attempt queued as an earlier version left it: in its queue, its marker in a partition
+    // other than the one this version's hash chooses.
+    const old = (shardOfSubscription(subscription.id) + 1) % webhookKeys.readyShards;
+    const dueAt = new Date().toISOString();
+    const due = { ownerId: user.id, subscriptionId: subscription.id, deliveryId: reply.body.deliveryId, dueAt };
+    await putDue({ ...due, manual: true }, Math.floor(Date.now() / 1000) + 3600, { listed: false });
+    await getDocumentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...markerKey(subscription.id, old), ownerId: user.id, nextDue: dueAt, writes: 1 },
+      }),
+    );
+    const [, again] = await hook.waitFor((r) => r.json?.type === 'WebhookPing', 2);
+    expect(again!.headers['webhook-id']).toBe(pinged!.headers['webhook-id']);
+    // The sweep settled the marker where it sits: moved to the next attempt left (the lease) or
+    // removed. Settled in the partition this hash chooses instead, it would stay due forever.
+    const marker = async () =>
+      (await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: markerKey(subscription.id, old) })))
+        .Item;
+    await until(marker, (m) => m === undefined || m.nextDue > dueAt);
   });
 
   it('after a rotation signs with both secrets for a day', async () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseChangesQuery } from '../../lib/actions/changes';
-import { parseThreadQuery } from '../../lib/actions/comments';
 import { type Problem, ValidationError } from '../../lib/errors';
-import { parsePageQuery } from '../../lib/page-query';
+import { parsePageQuery, parseThreadQuery } from '../../lib/page-query';
 
 /**
  * The one parser of a paged read's query string (a thread, the change feed, a subscription's

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { postingsTableName, send, tableName } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
-import { scanTable } from '../scan';
+import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr, itemKind } from '../table';
 import { countedFields, countedValues, counterKey } from './counters';
@@ -35,8 +35,10 @@ export interface RecountReport {
 }
 
 /**
- * Every item of the table, then of the postings' table, a page at a time (one segment: the
- * tables' sizes are not known here).
+ * Every item of the table, then of the postings' table, a page at a time, each in parallel
+ * segments sized by its item count (`../scan.ts`), as the store upgrade scans: pages of different
+ * segments come in no set order, and nothing here depends on it (counts and digests are sums,
+ * what differs is sorted).
  */
 async function scanAll(each: (item: Item) => void, onPage?: (items: number) => void): Promise<void> {
   for (const table of [tableName(), postingsTableName()])
@@ -45,7 +47,7 @@ async function scanAll(each: (item: Item) => void, onPage?: (items: number) => v
         for (const item of items) each(item);
         onPage?.(items.length);
       },
-      { table },
+      { table, segments: await segmentsForTable(table) },
     );
 }
 

@@ -82,7 +82,9 @@ export function postingProof() {
         if (have.count !== want.count || have.sum !== want.sum) actions.push(key);
       }
       const orphans = [...found.keys()].filter((key) => !expected.has(key) && !pending.has(key.split('#').pop() ?? ''));
-      return { actions, orphans };
+      // Sorted: a scan in parallel segments sees the items in no set order, and the recount
+      // compares two scans' findings as they are listed.
+      return { actions: actions.sort(), orphans: orphans.sort() };
     },
   };
 }

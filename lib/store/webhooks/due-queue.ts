@@ -3,7 +3,7 @@ import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { settleAll } from '../../fan-out';
 import { type Sender, send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
-import { attr, webhookKeys } from '../table';
+import { attr, shardOf, webhookKeys } from '../table';
 
 /**
  * Each subscription has its own queue (`wq#<subscription>`, sorted by due time), and a marker in
@@ -33,20 +33,21 @@ export interface StoredDue extends DueAttempt {
 }
 
 /**
- * The ready partition of a subscription's marker. Not `shardOf` (table.ts): markers already stored
- * sit where this hash put them, and `listQueue` and `settleQueue` address a marker by this hash
- * rather than reading every shard (only `readyQueues` does), so another hash would leave each
- * existing marker due forever and list its queue twice. No upgrade step moves markers in AWS.
+ * The ready partition a subscription's queue is listed in: `shardOf` (table.ts), the one hash of
+ * the store, folded onto the ready partitions. Markers an earlier version stored where its own
+ * hash (x31) put them need no move: the sweep reads every ready partition (`readyQueues`) and
+ * settles each marker in the partition it was read from (`ReadyQueue.shard`), so such a marker is
+ * moved later, and removed once its queue is empty, as any other. Until then a new attempt of its
+ * subscription lists the queue again where this hash says: two markers, each guarding the
+ * attempts listed through it by its own `writes`, and the sweep's lanes give a subscription
+ * listed twice no more places than one listed once.
  */
-export function shardOfSubscription(subscriptionId: string): number {
-  let hash = 0;
-  for (let i = 0; i < subscriptionId.length; i++) hash = (hash * 31 + subscriptionId.charCodeAt(i)) >>> 0;
-  return hash % webhookKeys.readyShards;
-}
+export const shardOfSubscription = (subscriptionId: string): number =>
+  shardOf(subscriptionId) % webhookKeys.readyShards;
 
-/** Where a subscription's marker is: its ready partition, under the subscription's id. */
-export const markerKey = (subscriptionId: string) => ({
-  [attr.id]: webhookKeys.ready(shardOfSubscription(subscriptionId)),
+/** Where a subscription's marker is: a ready partition (its own by default), under the subscription's id. */
+export const markerKey = (subscriptionId: string, shard = shardOfSubscription(subscriptionId)) => ({
+  [attr.id]: webhookKeys.ready(shard),
   [attr.sortKey]: subscriptionId,
 });
 
@@ -58,6 +59,8 @@ export interface ReadyQueue {
   nextDue: string;
   /** How often attempts were queued: what `settleQueue` must still find. */
   writes: number;
+  /** The ready partition the marker was read from, where `settleQueue` settles it. */
+  shard: number;
 }
 
 /** Where due attempts are written: the service's table, or the one an upgrade is given. */
@@ -162,6 +165,7 @@ async function readyIn(shard: number, now: string): Promise<ReadyQueue[]> {
         subscriptionId: item[attr.sortKey] as string,
         nextDue: item.nextDue as string,
         writes: Number(item.writes ?? 0),
+        shard,
       });
     }
     startKey = page.LastEvaluatedKey;
@@ -196,9 +200,10 @@ export async function dueBy(subscriptionId: string, now: string, limit: number):
 }
 
 /**
- * After a sweep took what it could from a queue: points its marker at the earliest attempt left
- * (a lease included), or removes it when the queue is empty. Nothing happens when an attempt was
- * queued since `queue` was read: the marker then stays due and the next sweep looks again.
+ * After a sweep took what it could from a queue: points its marker, in the partition it was read
+ * from, at the earliest attempt left (a lease included), or removes it when the queue is empty.
+ * Nothing happens when an attempt was queued through it since `queue` was read: the marker then
+ * stays due and the next sweep looks again.
  */
 export async function settleQueue(queue: ReadyQueue): Promise<void> {
   const page = await send<{ Items?: Item[] }>(
@@ -220,7 +225,7 @@ export async function settleQueue(queue: ReadyQueue): Promise<void> {
   // A failed condition: an attempt was stored meanwhile, and the marker stays due.
   if (!first) {
     await sendConditional(
-      new DeleteCommand({ TableName: tableName(), Key: markerKey(queue.subscriptionId), ...condition }),
+      new DeleteCommand({ TableName: tableName(), Key: markerKey(queue.subscriptionId, queue.shard), ...condition }),
     );
     return;
   }
@@ -229,7 +234,7 @@ export async function settleQueue(queue: ReadyQueue): Promise<void> {
   await sendConditional(
     new UpdateCommand({
       TableName: tableName(),
-      Key: markerKey(queue.subscriptionId),
+      Key: markerKey(queue.subscriptionId, queue.shard),
       UpdateExpression: 'SET #next = :next',
       ...condition,
       ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, '#next': 'nextDue' },

@@ -85,6 +85,7 @@ const queue = (ownerId: string, subscriptionId: string, nextDue = '2026-01-01T00
   subscriptionId,
   nextDue,
   writes: 1,
+  shard: 0,
 });
 
 describe('roundRobin', () => {

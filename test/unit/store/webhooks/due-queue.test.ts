@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attr, webhookKeys } from '../../../../lib/store/table';
+import { attr, shardOf, webhookKeys } from '../../../../lib/store/table';
 import {
   dueFrom,
   dueItem,
@@ -11,15 +11,16 @@ import {
 
 /**
  * Attempts due as stored: each in its subscription's queue with its due time leading the sort key,
- * and one marker per queue in the ready partition this version's hash chose.
+ * and a marker per queue in the ready partition the store's one hash (`shardOf`) chooses.
  */
 
 describe('shardOfSubscription', () => {
-  it('keeps the shards markers were stored under (known answers: a new hash would strand them)', () => {
-    expect(shardOfSubscription('a')).toBe(1);
+  it("is the actions' shard folded onto the ready partitions (known answers of FNV-1a)", () => {
+    expect(shardOfSubscription('a')).toBe(0);
     expect([1, 2, 3, 4].map((n) => shardOfSubscription(`0190a5c2-7d1e-7c3a-9f00-00000000000${n}`))).toEqual([
-      0, 1, 2, 3,
+      3, 2, 1, 0,
     ]);
+    fc.assert(fc.property(fc.uuid(), (id) => shardOfSubscription(id) === shardOf(id) % webhookKeys.readyShards));
   });
 
   it('chooses one of the ready partitions the sweep reads, and spreads subscriptions over all of them', () => {
@@ -40,6 +41,13 @@ describe('shardOfSubscription', () => {
 describe('markerKey', () => {
   it("lists a subscription's queue in its ready partition, under the subscription's id", () => {
     expect(markerKey('0190a5c2-7d1e-7c3a-9f00-000000000003')).toEqual({
+      [attr.id]: 'wr#1',
+      [attr.sortKey]: '0190a5c2-7d1e-7c3a-9f00-000000000003',
+    });
+  });
+
+  it('addresses a marker in the partition it was read from, which an earlier hash may have chosen', () => {
+    expect(markerKey('0190a5c2-7d1e-7c3a-9f00-000000000003', 2)).toEqual({
       [attr.id]: 'wr#2',
       [attr.sortKey]: '0190a5c2-7d1e-7c3a-9f00-000000000003',
     });
