@@ -104,7 +104,15 @@ describe('the HTTP API', () => {
 
   it('publishes the URL, pool, client, table, bus and console as stack outputs', () => {
     expect(Object.keys(deployed.outputs).sort()).toEqual(
-      ['ApiUrl', 'ConsoleUrl', 'EventBusName', 'PostingsTableName', 'TableName', 'UserPoolClientId', 'UserPoolId'].sort(),
+      [
+        'ApiUrl',
+        'ConsoleUrl',
+        'EventBusName',
+        'PostingsTableName',
+        'TableName',
+        'UserPoolClientId',
+        'UserPoolId',
+      ].sort(),
     );
     expect(JSON.stringify(deployed.outputs.ApiUrl)).toContain(apiId);
   });
