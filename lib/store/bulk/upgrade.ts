@@ -45,9 +45,10 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
   const existing = await describe(client, tableName);
   const rekey = existing ? await upgradeTable(client, existing) : undefined;
   if (!existing) await createTable(client, tableName);
+  const postingsTable = await describe(client, postingsTableOf(tableName));
+  if (!postingsTable) await createPostingsTable(client, postingsTableOf(tableName));
   // A table made before postings had a table of their own keeps them: the scan deletes them there.
-  const postingsMoved = existing !== undefined && !(await describe(client, postingsTableOf(tableName)));
-  if (postingsMoved || !existing) await createPostingsTable(client, postingsTableOf(tableName));
+  const postingsMoved = existing !== undefined && !postingsTable;
   const passes = [rekey, await searchBackfill(client, tableName)].filter((p) => p !== undefined);
   const leftBehind = postingsMoved ? postingsLeftInTable(client, tableName) : undefined;
   if (passes.length > 0 || leftBehind)
@@ -96,6 +97,12 @@ async function markKeys(client: DynamoDBClient, tableName: string): Promise<void
   );
 }
 
+/** The keys of both tables: `id`, then `sk`. */
+const keySchema = [
+  { AttributeName: tableKey.name, KeyType: 'HASH' },
+  { AttributeName: sortKey.name, KeyType: 'RANGE' },
+] as const;
+
 /** Creates the table with these indexes (all of them unless told otherwise) and its stream. */
 export async function createTable(
   client: DynamoDBClient,
@@ -111,10 +118,7 @@ export async function createTable(
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [
-        { AttributeName: tableKey.name, KeyType: 'HASH' },
-        { AttributeName: sortKey.name, KeyType: 'RANGE' },
-      ],
+      KeySchema: [...keySchema],
       AttributeDefinitions: attributeDefinitions().filter((d) => keyNames.has(d.AttributeName)),
       GlobalSecondaryIndexes: gsis,
       StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
@@ -126,15 +130,12 @@ export async function createTable(
  * The search postings' table (`../search/postings.ts`): the same keys, nothing else (no index,
  * no stream: nothing reads a posting but a search's query of its partition).
  */
-export async function createPostingsTable(client: DynamoDBClient, tableName: string): Promise<void> {
+async function createPostingsTable(client: DynamoDBClient, tableName: string): Promise<void> {
   await client.send(
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [
-        { AttributeName: tableKey.name, KeyType: 'HASH' },
-        { AttributeName: sortKey.name, KeyType: 'RANGE' },
-      ],
+      KeySchema: [...keySchema],
       AttributeDefinitions: [
         { AttributeName: tableKey.name, AttributeType: tableKey.type },
         { AttributeName: sortKey.name, AttributeType: sortKey.type },
