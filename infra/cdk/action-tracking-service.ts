@@ -706,17 +706,12 @@ export class ActionTrackingService extends Construct {
     options: { removalPolicy?: RemovalPolicy; deletionProtection?: boolean } = {},
   ): Table {
     const table = new Table(scope, id, {
-      partitionKey: { name: tableKey.name, type: attributeType[tableKey.type] },
-      sortKey: { name: sortKey.name, type: attributeType[sortKey.type] },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      ...keptTable(options),
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
       // Items that only count something for a while (quota windows, endorsement toggles), webhook
       // deliveries (30 days) and idempotency keys (a day) expire; reads ignore expired ones, and
       // DynamoDB deletes them for free.
       timeToLiveAttribute: attr.expiresAt,
-      deletionProtection: options.deletionProtection ?? true,
-      removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
     });
     for (const index of indexList) {
       table.addGlobalSecondaryIndex({
@@ -740,14 +735,7 @@ export class ActionTrackingService extends Construct {
     id: string,
     options: { removalPolicy?: RemovalPolicy; deletionProtection?: boolean } = {},
   ): Table {
-    return new Table(scope, id, {
-      partitionKey: { name: tableKey.name, type: attributeType[tableKey.type] },
-      sortKey: { name: sortKey.name, type: attributeType[sortKey.type] },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: options.deletionProtection ?? true,
-      removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
-    });
+    return new Table(scope, id, keptTable(options));
   }
 
   /**
@@ -796,6 +784,19 @@ export class ActionTrackingService extends Construct {
     );
   }
 }
+
+/**
+ * What both tables are: `id` + `sk` keys, on-demand, point-in-time recovery, and deletion
+ * protection and retention unless the options say otherwise.
+ */
+const keptTable = (options: { removalPolicy?: RemovalPolicy; deletionProtection?: boolean }) => ({
+  partitionKey: { name: tableKey.name, type: attributeType[tableKey.type] },
+  sortKey: { name: sortKey.name, type: attributeType[sortKey.type] },
+  billingMode: BillingMode.PAY_PER_REQUEST,
+  pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+  deletionProtection: options.deletionProtection ?? true,
+  removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
+});
 
 /** The props checked before anything is built, and the reminder interval they give. */
 function checkedReminderInterval(props: ActionTrackingServiceProps): Duration {
