@@ -10,7 +10,7 @@ import { clauseIn } from './index-holds';
 import { mergeInOrder } from './merge';
 import { type Plan, plan, type Sizes, sortBytes, type Walk, walkBytes } from './plan';
 import { keyAfter } from './positions';
-import { queryInput, walkPageSize } from './reads';
+import { keptShare, queryInput, walkPageSize } from './reads';
 import type { Position, ReadStats } from './result';
 
 /**
@@ -115,7 +115,7 @@ export async function readCombined(
   const length = sample.input.FilterExpression?.length ?? 0;
   if (length > expressionLimits.maxLength || sample.p.operators > expressionLimits.maxOperators) return undefined;
   // The share of the walk's entries in the scopes, for its pages; its filter is its own and a scope's.
-  const kept = walk.entries > 0 ? matches / walk.entries : undefined;
+  const kept = keptShare(matches, walk.entries);
   const filtered = { ...read, filter: [...read.filter, ...stored(scopes[0] as Scope)] };
   const pageSize = walkPageSize(filtered, window, read.partitions.length, kept);
   const merged = await mergeInOrder(

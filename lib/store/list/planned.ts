@@ -12,7 +12,7 @@ import { mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
 import { DEFAULT_SORT, type IndexRead, type Plan, plan, sortBeatsWalk, type Walk } from './plan';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from './positions';
-import { fetchActions, fetchItems, queryInput, readMatches, walkPageSize } from './reads';
+import { fetchActions, fetchItems, keptShare, queryInput, readMatches, walkPageSize } from './reads';
 import { deferred, type ListResult, type Position, type ReadStats, type Row, type Rows } from './result';
 import { listByValue } from './value-walk';
 
@@ -192,7 +192,7 @@ async function walkInOrder(
   const toRows = (items: Item[]) => items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] }));
   if (!walk.fetch) {
     // Counted matches over the entries the walk covers: the share of them its filter keeps.
-    const kept = matches === undefined || walk.entries <= 0 ? undefined : matches / walk.entries;
+    const kept = keptShare(matches, walk.entries);
     const pageSize = walkPageSize(read, window, read.partitions.length, kept);
     const merged = await mergeInOrder(
       read.partitions,

@@ -69,6 +69,10 @@ const WALK_PAGE_FLOOR = 25;
 /** The fewest entries a walk whose filter keeps a known share asks of a partition: about 4 KB of entries holding the `f` map. */
 const KNOWN_SHARE_FLOOR = 8;
 
+/** The share of a walk's `entries` its filter keeps, from `matches` counted over them; unknown without both. Pure. */
+export const keptShare = (matches: number | undefined, entries: number): number | undefined =>
+  matches === undefined || entries <= 0 ? undefined : matches / entries;
+
 /**
  * The page a walk asks of each of `partitions` partitions for a window of `window` matches: the
  * store's own without a filter; with one, which keeps an unknown share of what is read, ten times

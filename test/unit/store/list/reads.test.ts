@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredClause } from '../../../../lib/store/fields';
 import { indexes } from '../../../../lib/store/indexes';
 import type { IndexRead } from '../../../../lib/store/list/plan';
-import { walkPageSize } from '../../../../lib/store/list/reads';
+import { keptShare, walkPageSize } from '../../../../lib/store/list/reads';
 
 /** The page a walk asks of each partition: the store's own, ten times the window's share, or what a known share needs. */
 
@@ -35,5 +35,15 @@ describe('walkPageSize', () => {
   it('never asks more than without the share', () => {
     expect(walkPageSize(read(true), 11, 1, 0.01)).toBe(111);
     expect(walkPageSize(read(true), 2, 1, 0.01)).toBe(25);
+  });
+});
+
+describe('keptShare', () => {
+  it('is the counted matches over the entries walked, and unknown without a count or entries', () => {
+    expect(keptShare(25, 100)).toBe(0.25);
+    expect(keptShare(0, 100)).toBe(0);
+    expect(keptShare(undefined, 100)).toBeUndefined();
+    expect(keptShare(5, 0)).toBeUndefined();
+    expect(keptShare(5, -1)).toBeUndefined();
   });
 });
