@@ -70,15 +70,16 @@ export async function listPlanned(
       : 0;
   // One entry past the page says whether more follow.
   const window = query.skip + query.limit + 1;
-  // A count given by a scoped list's counters leaves the walk to read only the page, unless every
-  // match costs less to read than the walk does to find the page (a walk of the whole table's
-  // index for a site's few matches).
+  // A count the counters give (a scoped list's part, or `counted` here) leaves the walk to read
+  // only the page, unless every match costs less to read than the walk does to find the page (a
+  // walk of the whole table's index for a site's few matches). Without one, reading every match
+  // is what makes the count exact, so it is read whenever it fits.
+  const total = known ?? counted;
+  const fits = chosen.entries <= budget.available;
   const sortAll =
-    known === undefined
-      ? chosen.exact
-        ? chosen.entries <= budget.available
-        : budget.available > forWalk
-      : walk !== undefined && chosen.entries <= budget.available && sortBeatsWalk(chosen, known, window);
+    walk !== undefined && total !== undefined
+      ? fits && sortBeatsWalk(chosen, total, window)
+      : known === undefined && (chosen.exact ? fits : budget.available > forWalk);
   if ((!walk && !byValue) || sortAll) {
     const share = chosen.exact || (!walk && !byValue) ? budget : new ReadBudget(budget.available - forWalk);
     const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
