@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fieldsByName } from '../../../../lib/filter/fields';
 import { parseListQuery } from '../../../../lib/filter/query';
 import { provenComplete } from '../../../../lib/store/list/registered';
+import { byRegistry } from '../../../../lib/store/list/registry-counts';
 import { valueHolds } from '../../../../lib/store/list/value-walk';
 
 describe('provenComplete: the registry is trusted only when its counts account for every action', () => {
@@ -41,5 +42,21 @@ describe('valueHolds: a clause on the sort field judged on one value, as the fil
   });
   it('leaves clauses on other fields to the read', () => {
     expect(holds('status=1&location.site=~Cadia,Ridgeway', 'Ridgeway')).toBe(true);
+  });
+});
+
+describe('byRegistry: the clauses the registered values count', () => {
+  const clause = (query: string) => parseListQuery(query).filters[0] as Parameters<typeof byRegistry>[0];
+  it('takes <, > and * on the counted string fields, nothing else', () => {
+    for (const query of ['owner=<u-b', 'assignee=>u-a', 'location.site=*pit', 'actionProducer.name=<M'])
+      expect(byRegistry(clause(query)), query).toBe(true);
+    for (const query of [
+      'location.site=Cadia',
+      'location.site=!Cadia',
+      'location.team=*a',
+      'title=*pit',
+      'priority=>2',
+    ])
+      expect(byRegistry(clause(query)), query).toBe(false);
   });
 });
