@@ -13,15 +13,23 @@ export interface ValueCount {
 const WIDTH = 16;
 
 /**
+ * The most registered values a list proves by reading their counters: a field with more (people,
+ * in a large deployment) costs a counter read each, so past this the list answers as it did
+ * before the registry (a lower bound, or the sort refused past the budget).
+ */
+export const MAX_PROVEN_VALUES = 2_000;
+
+/**
  * The values of a registered field that actions have, in value order ('' first when some action
  * has it, though '' is never registered), each with its count; `undefined` unless the registry is
  * proven complete: the counters of its values and of '' (each read strongly consistent, as the
  * counters are) sum to the total, so no action has a value the registry lacks (it lags the table
- * by the stream). Values the registry holds that no action has any more are left out. Counter and
+ * by the stream), and it holds at most `MAX_PROVEN_VALUES`. Values the registry holds that no action has any more are left out. Counter and
  * registry reads are not index entries: the budget is not charged for them (contract section 12).
  */
 export async function registeredValues(field: RegisteredField, stats: ReadStats): Promise<ValueCount[] | undefined> {
   const [total, registered] = await all<[number, string[]]>([readCount('all', '', stats), readRegistry(field, stats)]);
+  if (registered.length > MAX_PROVEN_VALUES) return undefined;
   const values = ['', ...registered];
   const counts = new Map<string, number>();
   let next = 0;
