@@ -78,12 +78,13 @@ const written = new Set<string>();
 
 /**
  * Writes the values not yet written, each once. Through the service's client, a value this
- * process has stored already is left out, and one is remembered only once it is stored; the
- * upgrade's own client (`target`) writes every value it is handed.
+ * process has stored already is left out (unless `again`), and one is remembered only once it is
+ * stored; the upgrade's own client (`target`) writes every value it is handed.
  */
 async function register(
   values: Iterable<[RegisteredField, string]>,
   target?: { documents: DynamoDBDocumentClient; table: string },
+  again = false,
 ): Promise<void> {
   const store = target ? undefined : `${getConfig().dynamodbEndpoint ?? ''}\u0000${postingsTableName()}`;
   const keys = new Set<string>();
@@ -91,7 +92,7 @@ async function register(
   for (const [field, value] of values) {
     const partition = registryPartition(field);
     const key = `${store}\u0000${partition}\u0000${value}`;
-    if (keys.has(key) || (store !== undefined && written.has(key))) continue;
+    if (keys.has(key) || (store !== undefined && !again && written.has(key))) continue;
     keys.add(key);
     requests.push({ PutRequest: { Item: { [attr.id]: partition, [attr.sortKey]: value } } });
   }
@@ -107,6 +108,13 @@ async function register(
 /** The stream's part: the values the entries' creates and edits gave their actions. */
 export const registerEntries = (entries: readonly RecordedEntry[]): Promise<void> =>
   register(entries.flatMap(entryValues));
+
+/**
+ * `npm run recount -- --fix`'s part: values some action has that the registry lacks, written
+ * whatever this process remembers writing (the registry lost them).
+ */
+export const registerValues = (values: ReadonlyArray<[RegisteredField, string]>): Promise<void> =>
+  register(values, undefined, true);
 
 /** The bulk load's part: the values of the actions it wrote. */
 export const registerActions = (actions: readonly Action[]): Promise<void> => register(actions.flatMap(registryValues));
