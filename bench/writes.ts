@@ -158,6 +158,8 @@ export interface IndexWriteCost {
   deletes: number;
   /** Write units of the pending mark's removal. */
   mark: number;
+  /** Write units of the value registry's puts (`lib/store/registry.ts`): a value new to the process. */
+  registry: number;
 }
 
 /**
@@ -168,7 +170,7 @@ export interface IndexWriteCost {
 export async function recordingIndexWrites(work: () => Promise<unknown>): Promise<IndexWriteCost> {
   const client = getDocumentClient() as unknown as { send: Send };
   const original = client.send.bind(client) as Send;
-  const cost: IndexWriteCost = { postings: 0, puts: 0, deletes: 0, mark: 0 };
+  const cost: IndexWriteCost = { postings: 0, puts: 0, deletes: 0, mark: 0, registry: 0 };
   const sizeAt = async (key: Record<string, unknown>, table = tableName()) => {
     const got = (await original(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))) as {
       Item?: Record<string, unknown>;
@@ -183,6 +185,10 @@ export async function recordingIndexWrites(work: () => Promise<unknown>): Promis
           const key = request.DeleteRequest?.Key ?? keyOf({ Put: request.PutRequest });
           const old = key ? await sizeAt(key, table) : 0;
           const next = request.PutRequest?.Item ? itemBytes(stored(request.PutRequest.Item)) : 0;
+          if (String(request.PutRequest?.Item?.[attr.id] ?? '').startsWith('v#')) {
+            cost.registry += writeUnitsOf(Math.max(old, next));
+            continue;
+          }
           cost.postings += writeUnitsOf(Math.max(old, next));
           if (request.PutRequest) cost.puts++;
           else cost.deletes++;

@@ -54,8 +54,13 @@ console.log(
       : `${report.drift.length} counters drifted${report.fixed ? ', repaired' : ' (run with --fix to repair)'}`
   }`,
 );
+console.log(
+  report.unregistered === 0
+    ? 'every value an action has is in the value registry'
+    : `${report.unregistered} values missing from the value registry${report.fixed ? ', registered' : ' (run with --fix to register them)'}`,
+);
 if (report.unsettled)
   console.log(
     'The store changed under each of three scans: what differed may be writes under way, so nothing was repaired. Run it again when the store is quiet.',
   );
-process.exit(report.drift.length + postingDrift > 0 && !report.fixed ? 1 : 0);
+process.exit(report.drift.length + postingDrift + report.unregistered > 0 && !report.fixed ? 1 : 0);

@@ -3,6 +3,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { postingsTableName, send, tableName } from '../../lib/store/client';
 import { recount } from '../../lib/store/counters/recount';
+import { readRegistry, registryPartition } from '../../lib/store/registry';
 import { actionBody, call, create, list, newUser, q, uniqueProducer, useOwnStack } from '../support/client';
 import { untilAllIndexed, untilIndexed } from '../support/indexed';
 
@@ -57,6 +58,21 @@ describe('npm run recount proves and repairs the search postings', () => {
     const again = await recount();
     expect(again.postings.actions).not.toContain(createdKey);
     expect(again.postings.orphans).not.toContain(orphan);
+  }, 600_000);
+
+  it('finds a value some action has that the value registry lacks, and --fix registers it', async () => {
+    const producer = uniqueProducer('rv');
+    const id = await create(user.token, actionBody(producer));
+    await untilIndexed([id]);
+    const key = { id: registryPartition('actionProducer.name'), sk: producer };
+    for (let n = 0; n < 50 && !(await readRegistry('actionProducer.name')).includes(producer); n++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    await send(new DeleteCommand({ TableName: postingsTableName(), Key: key }));
+
+    expect((await recount()).unregistered).toBeGreaterThanOrEqual(1);
+    expect((await recount({ fix: true })).fixed).toBe(true);
+    expect(await readRegistry('actionProducer.name')).toContain(producer);
+    expect((await recount()).unregistered).toBe(0);
   }, 600_000);
 
   it('a repair while the service writes leaves no drift of its own: a scan is no snapshot', async () => {

@@ -3,6 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localEnvironment } from '../../infra/local/stack';
 import { postingsTableName, send } from '../../lib/store/client';
+import { readRegistry } from '../../lib/store/registry';
 import { actionBody, call, create, dataDir, list, newUser, q, uniqueProducer } from '../support/client';
 import { marked, untilIndexed } from '../support/indexed';
 
@@ -208,5 +209,24 @@ describe('search is as fresh as the list', () => {
     const id = await create(user.token, actionBody(producer, { title: 'Qz pump' }));
     const page = await list(user.token, `${q('title', '*qz')}&${q('actionProducer.name', producer)}`);
     expect(page.actions.map((a: { id: string }) => a.id)).toEqual([id]);
+  });
+});
+
+describe('the stream registers the values beside the postings (lib/store/registry.ts)', () => {
+  it("a create's site and producer, and an edit's new site, are in the registry once the stream has indexed them", async () => {
+    const [site, moved, producer] = [word(), word(), uniqueProducer('registry')];
+    const id = await create(user.token, actionBody(producer, { location: { site } }));
+    await indexed(id);
+    expect(await readRegistry('location.site')).toContain(site);
+    expect(await readRegistry('actionProducer.name')).toContain(producer);
+    expect((await patch(id, { location: { site: moved } })).status).toBe(200);
+    await indexed(id);
+    // The stream delivers the edit's entry soon after; the registry keeps both values, in order.
+    for (let n = 0; n < 50 && !(await readRegistry('location.site')).includes(moved); n++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const sites = await readRegistry('location.site');
+    expect(sites).toContain(moved);
+    expect(sites).toContain(site);
+    expect([...sites].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))).toEqual(sites);
   });
 });

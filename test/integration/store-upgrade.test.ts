@@ -10,6 +10,7 @@ import type { CreateActionBody } from '../../lib/model/validation';
 import { createTable } from '../../lib/store/bulk/upgrade';
 import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/indexes';
 import { toItem } from '../../lib/store/item';
+import { type RegisteredField, registryPartition } from '../../lib/store/registry';
 import { createdKeyOf, indexedText } from '../../lib/store/search/keys';
 import { postingRequests } from '../../lib/store/search/postings';
 import { attr, filterKey, itemKind, lowerKey, webhookKeys } from '../../lib/store/table';
@@ -116,6 +117,38 @@ describe('npm start on a store an earlier version made', () => {
 
     // A second start finds nothing to do.
     await ensureTable(endpoint, name);
+  });
+
+  it('registers the values its actions have (a store made before the value registry), once', async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await createTable(localClient(endpoint), name);
+    const south = action(2);
+    const old = [action(3), { ...south, location: { ...south.location, site: 'South Pit', businessUnit: 'Iron Ore' } }];
+    for (const a of old) await client().send(new PutCommand({ TableName: name, Item: toItem(a) }));
+
+    await ensureTable(endpoint, name);
+
+    const registered = async (field: RegisteredField) => {
+      const page = await client().send(
+        new QueryCommand({
+          TableName: postingsTableOf(name),
+          KeyConditionExpression: '#id = :p',
+          ExpressionAttributeNames: { '#id': attr.id },
+          ExpressionAttributeValues: { ':p': registryPartition(field) },
+        }),
+      );
+      return (page.Items ?? []).map((i) => i[attr.sortKey]);
+    };
+    // In value order; '' (the first action's business unit) is never registered.
+    expect(await registered('location.site')).toEqual(['North Pit', 'South Pit']);
+    expect(await registered('location.businessUnit')).toEqual(['Iron Ore']);
+    expect(await registered('actionProducer.name')).toEqual(['Inspections']);
+    expect(await registered('owner')).toEqual(old.map((a) => a.owner.id).sort());
+    expect(await registered('assignee')).toEqual(['undefined']);
+    const mark = await client().send(
+      new GetCommand({ TableName: postingsTableOf(name), Key: { [attr.id]: 'g#registry', [attr.sortKey]: '1' } }),
+    );
+    expect(mark.Item).toBeDefined();
   });
 
   it('rewrites the ordered keys of a store whose ties were by id alone (keys before the createdAt tie rule)', async () => {

@@ -272,7 +272,7 @@ describe('no filters: every shard of an ordered index (the counted path serves t
     }
   });
 
-  it('a sort by status can also walk its value partitions, each in createdAt order, with every filter applied', () => {
+  it('a sort by status or a counted string field can also walk its value partitions, each in createdAt order, with every filter applied', () => {
     const p = planFor('location.site=Ridgeway&priority=>1&sort=-status');
     expect(p.walk).toBeUndefined();
     expect(describeRead(p.byValue as IndexRead)).toEqual({
@@ -282,9 +282,12 @@ describe('no filters: every shard of an ordered index (the counted path serves t
       filter: ['location.site = f.ls', 'priority > f.pr'],
     });
     expect((p.byValue as IndexRead).index.sortKey.name).toBe(attr.createdKey);
-    // A string field's values cannot be enumerated from its counters; a count orders nothing.
-    expect(planFor('sort=location.site').byValue).toBeUndefined();
-    expect(planFor('sort=actionProducer.name').byValue).toBeUndefined();
+    // A counted string field's values come from the value registry; a count orders nothing.
+    expect((planFor('sort=location.site').byValue as IndexRead).index.name).toBe('by-site');
+    expect((planFor('sort=-actionProducer.name').byValue as IndexRead).index.name).toBe('by-producer');
+    // Not counted (references), or no equality index (the deeper location fields): no value walk.
+    expect(planFor('sort=actionProducer.reference').byValue).toBeUndefined();
+    expect(planFor('sort=location.team').byValue).toBeUndefined();
     expect(planFor('sort=status&limit=0').byValue).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import { batchGet, batchWrite } from '../batch';
 import { send, tableName } from '../client';
 import { counterMoves } from '../counters/counters';
 import { historyItem, type Item, toItem } from '../item';
+import { registerActions } from '../registry';
 import { indexedText } from '../search/keys';
 import { writePostingsInBulk } from '../search/postings';
 import { attr, itemKind } from '../table';
@@ -141,6 +142,8 @@ export async function writeInBulk(
     // Their search postings too: a bulk load has no stream consumer waiting on a pending mark.
     if (options.postings !== false)
       await timed('postings', () => writePostingsInBulk(fresh.map(({ action }) => ({ after: indexedText(action) }))));
+    // Their values in the registry (`../registry.ts`), also when postings are left out: lists need them.
+    await timed('postings', () => registerActions(fresh.map(({ action }) => action)));
     for (const { action } of fresh) {
       for (const move of counterMoves(undefined, action))
         deltas.set(move.key, (deltas.get(move.key) ?? 0) + move.delta);

@@ -13,6 +13,7 @@ import { AGAIN, retry } from '../../retry';
 import { countedFields, countedValues, counterKey } from '../counters/counters';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isTombstone, toItem } from '../item';
+import { registryBackfill } from '../registry';
 import { type ScanPass, scanTable, segmentsFor } from '../scan';
 import { postingsLeftInTable, refoldPostings, searchBackfill } from '../search/postings';
 import { attr, filterKey, itemKind, lowerKey, sortKey, tableKey } from '../table';
@@ -38,7 +39,8 @@ type WantedIndex = ReturnType<typeof globalSecondaryIndexes>[number];
  * shared partitions move to their subscriptions' queues. The search postings' table is made
  * beside it (`createPostingsTable`); a table made before the search index, or before postings had
  * a table of their own, gets its actions' postings there (and one of the latter loses the ones it
- * kept). The re-key and the postings read the actions in one scan, each page handed to every
+ * kept). A table made before the value registry (`../registry.ts`) gets its actions' values
+ * registered there. The re-key, the postings and the registry read the actions in one scan, each page handed to every
  * pass. An index whose keys or projection changed is a TableUpgradeError naming it.
  */
 export async function createOrUpgradeTable(client: DynamoDBClient, tableName: string): Promise<void> {
@@ -49,7 +51,9 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
   if (!postingsTable) await createPostingsTable(client, postingsTableOf(tableName));
   // A table made before postings had a table of their own keeps them: the scan deletes them there.
   const postingsMoved = existing !== undefined && !postingsTable;
-  const passes = [rekey, await searchBackfill(client, tableName)].filter((p) => p !== undefined);
+  const passes = [rekey, await searchBackfill(client, tableName), await registryBackfill(client, tableName)].filter(
+    (p) => p !== undefined,
+  );
   const leftBehind = postingsMoved ? postingsLeftInTable(client, tableName) : undefined;
   if (passes.length > 0 || leftBehind)
     await scanTable(

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { postingsTableName, send, tableName } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
+import { type RegisteredField, registerValues, registryPartition, registryValues } from '../registry';
 import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr, itemKind } from '../table';
@@ -11,7 +12,9 @@ import { countedFields, countedValues, counterKey } from './counters';
  * hold. Counters move only inside the transactions that change the items they count, so any
  * drift means a bug (or a hand edit); `fix` repairs it by adding the difference to one shard.
  * The same scan proves the search postings (`../search/prove.ts`): every live action's postings
- * are what its texts make, and none outlives its action; `fix` repairs those too.
+ * are what its texts make, and none outlives its action; `fix` repairs those too. And the value
+ * registry (`../registry.ts`): every value some action has is registered; `fix` registers the
+ * ones missing (so a table deployed before the registry gets it).
  */
 
 export interface Drift {
@@ -26,6 +29,8 @@ export interface RecountReport {
   drift: Drift[];
   /** Actions whose postings differ, and created keys with postings but no action. */
   postings: PostingDrift;
+  /** Values some action has that the value registry lacks. */
+  unregistered: number;
   fixed: boolean;
   /**
    * The store changed under every scan (three, each unlike the one before): what differed may
@@ -63,6 +68,7 @@ interface Pass {
   counters: number;
   drift: Drift[];
   postings: PostingDrift;
+  unregistered: Array<[RegisteredField, string]>;
   /** Every counter's stored and counted value and every posting difference, as one string. */
   seen: string;
 }
@@ -72,16 +78,23 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
   const stored = new Map<string, number>();
   let actions = 0;
   const proof = postingProof();
+  /** Registry entries, `<partition>\u0000<value>`, as the actions make them and as stored. */
+  const values = new Map<string, [RegisteredField, string]>();
+  const registered = new Set<string>();
   await scanAll((item) => {
     proof.see(item);
     const id = item[attr.id] as string;
-    if (id.startsWith('n#')) {
+    if (id.startsWith('v#')) registered.add(`${id}\u0000${item[attr.sortKey]}`);
+    else if (id.startsWith('n#')) {
       stored.set(id, (stored.get(id) ?? 0) + Number(item[attr.count] ?? 0));
     } else if (item[attr.sortKey] === itemKind.action && !isTombstone(item)) {
       actions++;
-      const values = countedValues(fromItem(item));
+      const action = fromItem(item);
+      for (const [field, value] of registryValues(action))
+        values.set(`${registryPartition(field)}\u0000${value}`, [field, value]);
+      const counted = countedValues(action);
       for (const field of countedFields) {
-        const value = values[field];
+        const value = counted[field];
         if (value === undefined) continue;
         const key = counterKey(field, value);
         actual.set(key, (actual.get(key) ?? 0) + 1);
@@ -98,10 +111,20 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
   }
   const postings = proof.drift();
   seen.push(...postings.actions.map((key) => `a ${key}`), ...postings.orphans.map((key) => `o ${key}`));
-  return { actions, counters: stored.size, drift, postings, seen: seen.join('\n') };
+  const unregistered = [...values].filter(([key]) => !registered.has(key)).sort(([a], [b]) => (a < b ? -1 : 1));
+  seen.push(...unregistered.map(([key]) => `v ${key}`));
+  return {
+    actions,
+    counters: stored.size,
+    drift,
+    postings,
+    unregistered: unregistered.map(([, value]) => value),
+    seen: seen.join('\n'),
+  };
 }
 
-const drifted = (p: Pass) => p.drift.length + p.postings.actions.length + p.postings.orphans.length;
+const drifted = (p: Pass) =>
+  p.drift.length + p.postings.actions.length + p.postings.orphans.length + p.unregistered.length;
 
 /** Scans before a repair; see `settled`. */
 const MAX_PASSES = 3;
@@ -132,6 +155,7 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
   const fix = Boolean(options.fix) && !unsettled;
   if (fix) {
     await repairPostings(postings, (each) => scanAll(each));
+    await registerValues(found.unregistered);
     for (const d of drift) {
       await send(
         new UpdateCommand({
@@ -149,6 +173,7 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
     counters: found.counters,
     drift,
     postings,
+    unregistered: found.unregistered.length,
     fixed: fix && drifted(found) > 0,
     unsettled,
   };

@@ -13,6 +13,7 @@ import {
 } from '../counters/counters';
 import { MAX_MERGED_VALUES } from './counted';
 import type { Sizes } from './plan';
+import { byRegistry, registryTotal } from './registry-counts';
 import type { ReadStats } from './result';
 
 /** What the counters say about a list: the sizes the planner estimates with, and exact totals. */
@@ -90,6 +91,8 @@ export async function countedTotal(query: ListQuery, stats: ReadStats): Promise<
   const clause = query.filters[0] as Clause;
   const field = clause.field.name;
   if (!isCounted(field)) return undefined;
+  // `<`, `>`, `*` on a counted string field: the registered values' counts (`registry-counts.ts`).
+  if (byRegistry(clause)) return registryTotal(clause, stats);
   if (clause.type === 'boolean') {
     const overdue = await readCount(field, 'true', stats);
     return clause.values[0] ? overdue : (await readCount('all', '', stats)) - overdue;

@@ -62,7 +62,7 @@ export interface Plan {
    * When no index walk keeps the list's order: the sort field's equality index, whose partitions
    * (one per value) each keep `createdAt`, then id, order, with every filter as its filter
    * expression; `value-walk.ts` reads its partitions in value order (partitions filled there,
-   * from the counters).
+   * from the counters or the value registry).
    */
   byValue?: IndexRead;
 }
@@ -287,17 +287,18 @@ export const sortBeatsWalk = (chosen: Plan, matches: number, window: number): bo
   !chosen.walk || sortBytes(chosen) < walkBytes(chosen.walk, matches, window);
 
 /**
- * The read of a sort field's value partitions (`Plan.byValue`), for an integer field that is
- * counted (so its values can be enumerated from its counters, `value-walk.ts`) and whose equality
- * index is ordered by the created key and holds every value (not sparse), so each partition is
- * already in the tie order: today `status`. The string fields (sites, business units, producers)
- * have no counter that can be enumerated without reading every counter.
+ * The read of a sort field's value partitions (`Plan.byValue`), for a counted field no index
+ * orders whose equality index is ordered by the created key, so each partition is already in the
+ * tie order: `status` (not sparse: every action is in a partition; its values enumerated from its
+ * counters) and the counted string fields, a site, a business unit, a producer (their values read
+ * from the value registry, `../registry.ts`; the sparse indexes leave out '', which
+ * `value-walk.ts` reads apart).
  */
 function valueRead(field: FieldSpec, filters: Clause[]): { byValue: IndexRead } | Record<string, never> {
   const spec = storedFieldList.find((f) => f.name === field.name);
   const index = spec?.equality?.index;
-  if (spec?.type !== 'integer' || !spec.counted || spec.ordered || spec.equality?.sparse || !index) return {};
-  if (index.sortKey.name !== attr.createdKey) return {};
+  if (!spec?.counted || spec.ordered || !index || index.sortKey.name !== attr.createdKey) return {};
+  if (!(spec.type === 'string' || (spec.type === 'integer' && !spec.equality?.sparse))) return {};
   const filter = filters.map((clause) => clauseIn(index, clause));
   if (filter.some((c) => c === undefined)) return {};
   return { byValue: { index, partitions: [], filter: filter as StoredClause[] } };

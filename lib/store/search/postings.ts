@@ -7,6 +7,7 @@ import { foldForComparison } from '../../text';
 import { batchWriteRequests, type WriteRequest } from '../batch';
 import { postingsTableName, send, sendConditional, tableName, type transact } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
+import { registerEntries } from '../registry';
 import type { ScanPass } from '../scan';
 import { attr } from '../table';
 import { contexts, indexedPart } from './grams';
@@ -154,9 +155,12 @@ const WIDTH = 4;
  * go in version order: round r takes each action's r-th entry, and a round's postings go out
  * together, 25 a request, which keeps a burst of creates from queueing thousands of small
  * requests in front of the next batch's events. Writing the same entries again changes nothing,
- * so a batch the stream delivers twice is harmless.
+ * so a batch the stream delivers twice is harmless. The values the entries give their actions
+ * go to the value registry first (`../registry.ts`: a put only for a value this process has not
+ * written yet).
  */
 export async function indexChanges(entries: readonly RecordedEntry[]): Promise<void> {
+  await registerEntries(entries);
   const rounds: RecordedEntry[][] = [];
   const seen = new Map<string, number>();
   for (const entry of entries) {

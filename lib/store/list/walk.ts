@@ -1,0 +1,94 @@
+import { recordIndexEntries } from '../../usage';
+import type { Item } from '../item';
+import { isTombstone } from '../item';
+import { attr } from '../table';
+import type { ReadBudget } from './budget';
+import { clauseHolds, Placeholders } from './expression';
+import { mergeInOrder } from './merge';
+import type { Walk } from './plan';
+import { fetchItems, keptShare, queryInput, walkPageSize } from './reads';
+import type { ReadStats, Row, Rows } from './result';
+
+/**
+ * The first `window` matches in the list's order, by walking `walk` (see `Walk` in `plan.ts`):
+ * its partitions merged by their sort key with the filter applied as they are read, or, for a
+ * fetching walk, a run of keys at a time whose actions are fetched (each charged to the budget
+ * as an entry) and filtered in memory.
+ */
+export async function walkInOrder(
+  walk: Walk,
+  forward: boolean,
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after: string | undefined,
+  matches?: number,
+): Promise<Rows & { fetched?: Map<string, Item> }> {
+  const { read } = walk;
+  const sortKey = read.index.sortKey.name;
+  const input = (from: string | undefined) => (partition: string | number) =>
+    queryInput(read, partition, new Placeholders(), forward, from);
+  const toRows = (items: Item[]) => items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] }));
+  if (!walk.fetch) {
+    // Counted matches over the entries the walk covers: the share of them its filter keeps.
+    const kept = keptShare(matches, walk.entries);
+    const pageSize = walkPageSize(read, window, read.partitions.length, kept);
+    const merged = await mergeInOrder(
+      read.partitions,
+      input(after),
+      sortKey,
+      forward,
+      window,
+      budget,
+      stats,
+      pageSize,
+      after,
+    );
+    return { ...merged, rows: toRows(merged.items) };
+  }
+  const rows: Row[] = [];
+  const fetched = new Map<string, Item>();
+  let from = after;
+  while (rows.length < window) {
+    // A run of keys, then its actions: half the budget left each, less the merge's read-ahead.
+    const run = Math.min(
+      1000,
+      Math.max(100, (window - rows.length) * 4),
+      Math.floor((budget.available - 2 * read.partitions.length) / 2),
+    );
+    if (run < 1) return { rows, cut: true, ...(from === undefined ? {} : { reached: from }), fetched };
+    const keys = await mergeInOrder(
+      read.partitions,
+      input(from),
+      sortKey,
+      forward,
+      run,
+      budget,
+      stats,
+      undefined,
+      from,
+    );
+    // Each action fetched to filter is an entry read, so the budget bounds the fetches too.
+    const granted = keys.items.length === 0 ? 0 : await budget.take(keys.items.length);
+    budget.settle(granted, granted);
+    recordIndexEntries(granted);
+    const examined = keys.items.slice(0, granted);
+    const items = await fetchItems(
+      examined.map((item) => item[attr.id] as string),
+      stats,
+    );
+    for (const entry of examined) {
+      const item = items.get(entry[attr.id] as string);
+      if (item === undefined || isTombstone(item) || !walk.clauses.every((c) => clauseHolds(c, item))) continue;
+      rows.push({ id: entry[attr.id] as string, value: entry[sortKey] });
+      fetched.set(entry[attr.id] as string, item);
+      if (rows.length === window) return { rows, cut: false, fetched };
+    }
+    const last = examined[examined.length - 1]?.[sortKey] as string | undefined;
+    if (granted < keys.items.length) return { rows, cut: true, reached: last ?? from, fetched };
+    if (keys.cut) return { rows, cut: true, reached: keys.reached ?? last ?? from, fetched };
+    if (keys.items.length < run) return { rows, cut: false, fetched };
+    from = last;
+  }
+  return { rows, cut: false, fetched };
+}
