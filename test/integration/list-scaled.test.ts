@@ -99,6 +99,14 @@ function queries(): string[] {
   return out;
 }
 
+/**
+ * Lists the counters answer exactly (issue 41): a `<` or `>` on a counted integer sums the
+ * counters of the values in range, so a sort by status with one follows.
+ */
+function exact(): string[] {
+  return [q('status', '<2'), q('status', '>2'), q('priority', '<2'), q('priority', '>2'), 'priority=>1&sort=status'];
+}
+
 /** Sorts by `status`, which no index orders: answered from its value partitions, never refused. */
 function byStatus(): string[] {
   const site = q('location.site', someValue('location.site', 1));
@@ -116,7 +124,10 @@ describe(`every list answers with LIST_READ_BUDGET scaled to 10,000,000 actions 
   it('every operator on every field, every sort and the daily shapes: 200, the oracle page, an honest count', async () => {
     const problems: string[] = [];
     const relations = { eq: 0, gte: 0, refusedSort: 0 };
-    for (const query of queries()) {
+    const lowerBounds: string[] = [];
+    const asked = queries();
+    expect(exact().filter((query) => !asked.includes(query))).toEqual([]);
+    for (const query of asked) {
       const reply = await send(`/api/actions?${query}&limit=${LIMIT}`);
       const expected = evaluate(listed, `${query}&limit=${LIMIT}`);
       if ('refused' in expected) throw new Error(`the oracle refuses ${query}`);
@@ -139,16 +150,21 @@ describe(`every list answers with LIST_READ_BUDGET scaled to 10,000,000 actions 
         problems.push(`${query}: page ${ids.join(',')} is not the oracle's ${expected.ids.join(',')}`);
       const relation = reply.body.totalCountRelation as 'eq' | 'gte';
       relations[relation]++;
+      if (relation === 'gte') lowerBounds.push(query);
       if (daily.includes(query) && relation !== 'eq') problems.push(`${query}: a daily shape counted as a lower bound`);
+      if (exact().includes(query) && relation !== 'eq') problems.push(`${query}: counted as a lower bound`);
       if (relation === 'eq' && reply.body.totalCount !== expected.totalCount)
         problems.push(`${query}: totalCount ${reply.body.totalCount}, the oracle ${expected.totalCount}`);
       if (relation === 'gte' && reply.body.totalCount > expected.totalCount)
         problems.push(`${query}: lower bound ${reply.body.totalCount} above ${expected.totalCount}`);
     }
     expect(problems).toEqual([]);
-    // What the planner answers today, for the report: exact counts, lower bounds, sorts refused.
-    console.info(`scaled lists: ${JSON.stringify(relations)}`);
+    // What the planner answers today, for the report: exact counts, lower bounds, sorts refused
+    // ({"eq":64,"gte":68,"refusedSort":18} with issue 41's sums; 59, 73 and 18 before). No more
+    // lower bounds than that: a count made exact stays exact.
+    console.info(`scaled lists: ${JSON.stringify(relations)}; lower bounds: ${lowerBounds.join(' ')}`);
     expect(relations.eq).toBeGreaterThan(0);
+    expect(relations.gte).toBeLessThanOrEqual(68);
   }, 600_000);
 
   it('a sort by status pages on by cursor exactly as the oracle orders, across value partitions', async () => {

@@ -12,6 +12,7 @@ import {
   statusPair,
 } from '../counters/counters';
 import { MAX_MERGED_VALUES } from './counted';
+import { countedIntegers, holdingCount } from './counted-integers';
 import type { Sizes } from './plan';
 import type { ReadStats } from './result';
 
@@ -81,8 +82,9 @@ export async function sizesFor(query: ListQuery, stats: ReadStats, counted = fal
 
 /**
  * The exact count of a list of one clause on a counted field, from the counters alone (about a
- * read unit a value, and no index entry): `=` and `~` a sum of values, `!` the total less the
- * value, `overdue=false` the total less the overdue. `undefined` for any other list.
+ * read unit a value, and no index entry): `=` and `~` a sum of values, `<` and `>` on an integer
+ * the sum of its values in range, `!` the total less the value, `overdue=false` the total less
+ * the overdue. `undefined` for any other list.
  */
 export async function countedTotal(query: ListQuery, stats: ReadStats): Promise<number | undefined> {
   if (query.filters.length === 2) return pairedTotal(query.filters as [Clause, Clause], stats);
@@ -96,6 +98,7 @@ export async function countedTotal(query: ListQuery, stats: ReadStats): Promise<
   }
   const values = (clause.values as Array<string | number>).map(String);
   if (clause.op === '=' || clause.op === '~') return readCounts(field, values, stats);
+  if (clause.type === 'integer' && clause.op !== '!') return integerRangeTotal(clause, stats);
   if (clause.op !== '!') return undefined;
   const [total, matching] = await all<[number, number]>([
     readCount('all', '', stats),
@@ -128,4 +131,10 @@ async function pairedTotal([a, b]: [Clause, Clause], stats: ReadStats): Promise<
   if (other.type !== 'boolean' || other.field.name !== 'overdue') return undefined;
   const overdue = await sum(byOverdue(field), values);
   return other.values[0] ? overdue : (await readCounts(field, values, stats)) - overdue;
+}
+
+/** `<` or `>` on an integer counted field: the counts of the values it holds for (`counted-integers.ts`). */
+async function integerRangeTotal(clause: Clause, stats: ReadStats): Promise<number | undefined> {
+  const values = await countedIntegers(clause.field.name, stats);
+  return values && holdingCount(values, [clause], clause.field);
 }

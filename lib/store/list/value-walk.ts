@@ -1,12 +1,9 @@
-import { settleAll as all } from '../../fan-out';
 import type { FieldSpec } from '../../filter/fields';
-import type { Clause, ListQuery } from '../../filter/query';
-import { readCount } from '../counters/counters';
-import { storedField } from '../fields';
-import type { Item } from '../item';
+import type { ListQuery } from '../../filter/query';
 import { attr } from '../table';
 import type { ReadBudget } from './budget';
-import { clauseHolds, Placeholders } from './expression';
+import { countedIntegers, valueHolds } from './counted-integers';
+import { Placeholders } from './expression';
 import { compareValues, mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
 import type { IndexRead } from './plan';
@@ -22,45 +19,8 @@ import type { ListResult, Position, ReadStats, Row } from './result';
  * match is sorted in memory, so a cursor from either continues in the other.
  */
 
-/** Values probed from the counters in one round, and in all: a status past them leaves the sort to the full read. */
-const PROBE_ROUND = 8;
-const PROBE_LIMIT = 64;
-
 /** A position before every entry of a value's partition, in each direction (created keys are ASCII). */
 const partitionStart = (forward: boolean) => (forward ? '' : '\uffff');
-
-interface Counted {
-  value: number;
-  count: number;
-}
-
-/**
- * The values of an integer counted field that some action has, ascending, with their counts:
- * the counters of 0, 1, 2... read a round at a time until their sum is the total (so no other
- * value has an action). `undefined` when the first `PROBE_LIMIT` values do not account for every
- * action (a status of 1,000 exists): they cannot be enumerated cheaply.
- */
-async function countedValues(field: string, stats: ReadStats): Promise<Counted[] | undefined> {
-  const total = await readCount('all', '', stats);
-  const found: Counted[] = [];
-  let sum = 0;
-  for (let start = 0; start < PROBE_LIMIT && sum < total; start += PROBE_ROUND) {
-    const values = Array.from({ length: PROBE_ROUND }, (_, i) => start + i);
-    const counts = await all<number[]>(values.map((v) => readCount(field as 'status', v, stats)));
-    counts.forEach((count, i) => {
-      if (count > 0) found.push({ value: values[i] as number, count });
-      sum += Math.max(0, count);
-    });
-  }
-  return sum === total ? found : undefined;
-}
-
-/** Whether every clause on the sort field holds for this value (the others are left to the read). */
-function valueHolds(clauses: Clause[], field: FieldSpec, value: number): boolean {
-  const path = storedField(field).attribute.split('.');
-  const item = path.reduceRight<unknown>((inner, segment) => ({ [segment]: inner }), value) as Item;
-  return clauses.filter((c) => c.field.name === field.name).every((c) => clauseHolds(c, item));
-}
 
 /**
  * The page of a list sorted by `field` read from its value partitions; `undefined` when the
@@ -78,7 +38,7 @@ export async function listByValue(
   counted: number | undefined,
   found: number,
 ): Promise<ListResult | undefined> {
-  const values = await countedValues(field.name, stats);
+  const values = await countedIntegers(field.name, stats);
   if (values === undefined) return undefined;
   const forward = !descending;
   const kept = values.filter((v) => valueHolds(query.filters, field, v.value));
