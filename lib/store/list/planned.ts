@@ -50,7 +50,7 @@ export async function listPlanned(
 ): Promise<ListResult> {
   const [chosen, counted] = await all<[Plan, number | undefined]>([
     sizesFor(query, stats, known !== undefined).then((sizes) => plan(query, sizes)),
-    known === undefined ? countedTotal(query, stats) : Promise.resolve(known),
+    known === undefined ? countedTotal(query, stats, budget) : Promise.resolve(known),
   ]);
   const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
   if (chosen.empty) return { ...base, actions: [], totalCount: 0, totalCountRelation: 'eq', partitions: 0, stats };
