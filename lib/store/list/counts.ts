@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { settleAll as all } from '../../fan-out';
 import type { Clause, ListQuery } from '../../filter/query';
+import { canBeKey, tableName } from '../client';
 import {
   byOverdue,
   byStatus,
@@ -11,8 +12,12 @@ import {
   readCounts,
   statusPair,
 } from '../counters/counters';
+import { BudgetSpent, type ReadBudget } from './budget';
 import { MAX_MERGED_VALUES } from './counted';
-import type { Sizes } from './plan';
+import { countedIntegers, holdingCount } from './counted-integers';
+import { Placeholders } from './expression';
+import { readPage } from './merge';
+import { equalityIndexes, type Sizes } from './plan';
 import { byRegistry, registryTotal } from './registry-counts';
 import type { ReadStats } from './result';
 
@@ -82,14 +87,21 @@ export async function sizesFor(query: ListQuery, stats: ReadStats, counted = fal
 
 /**
  * The exact count of a list of one clause on a counted field, from the counters alone (about a
- * read unit a value, and no index entry): `=` and `~` a sum of values, `!` the total less the
- * value, `overdue=false` the total less the overdue. `undefined` for any other list.
+ * read unit a value, and no index entry): `=` and `~` a sum of values, `<` and `>` on an integer
+ * the sum of its values in range, `!` the total less the value, `overdue=false` the total less
+ * the overdue. A `!` on a field not counted but indexed by value (a producer's reference): the
+ * total less its value's partition, counted within `budget`. `undefined` for any other list.
  */
-export async function countedTotal(query: ListQuery, stats: ReadStats): Promise<number | undefined> {
+export async function countedTotal(
+  query: ListQuery,
+  stats: ReadStats,
+  budget: ReadBudget,
+): Promise<number | undefined> {
   if (query.filters.length === 2) return pairedTotal(query.filters as [Clause, Clause], stats);
   if (query.filters.length !== 1) return undefined;
   const clause = query.filters[0] as Clause;
   const field = clause.field.name;
+  if (clause.op === '!' && !isCounted(field)) return totalLessPartition(clause, stats, budget);
   if (!isCounted(field)) return undefined;
   // `<`, `>`, `*` on a counted string field: the registered values' counts (`registry-counts.ts`).
   if (byRegistry(clause)) return registryTotal(clause, stats);
@@ -99,6 +111,7 @@ export async function countedTotal(query: ListQuery, stats: ReadStats): Promise<
   }
   const values = (clause.values as Array<string | number>).map(String);
   if (clause.op === '=' || clause.op === '~') return readCounts(field, values, stats);
+  if (clause.type === 'integer' && clause.op !== '!') return integerRangeTotal(clause, stats);
   if (clause.op !== '!') return undefined;
   const [total, matching] = await all<[number, number]>([
     readCount('all', '', stats),
@@ -131,4 +144,64 @@ async function pairedTotal([a, b]: [Clause, Clause], stats: ReadStats): Promise<
   if (other.type !== 'boolean' || other.field.name !== 'overdue') return undefined;
   const overdue = await sum(byOverdue(field), values);
   return other.values[0] ? overdue : (await readCounts(field, values, stats)) - overdue;
+}
+
+/** `<` or `>` on an integer counted field: the counts of the values it holds for (`counted-integers.ts`). */
+async function integerRangeTotal(clause: Clause, stats: ReadStats): Promise<number | undefined> {
+  const values = await countedIntegers(clause.field.name, stats);
+  return values && holdingCount(values, [clause], clause.field);
+}
+
+/**
+ * `!` on a field whose equality index keeps a partition a value (`actionProducer.reference`): the
+ * total less the size of the value's partition, an exact read of its entries (`Select: COUNT`,
+ * charged to the budget). A sparse index leaves out empty values, which differ from the value
+ * and so stay counted. `undefined` when the field has no such index, the value is empty, or the
+ * partition holds more than half the budget (the rest is for the page).
+ */
+async function totalLessPartition(clause: Clause, stats: ReadStats, budget: ReadBudget): Promise<number | undefined> {
+  const index = equalityIndexes[clause.field.name]?.index;
+  const value = clause.values[0];
+  if (index === undefined || (typeof value !== 'string' && typeof value !== 'number') || value === '') return undefined;
+  const [total, size] = await all<[number, number | undefined]>([
+    readCount('all', '', stats),
+    canBeKey(value) ? partitionSize(index.name, index.partitionKey.name, value, stats, budget) : Promise.resolve(0),
+  ]);
+  return size === undefined ? undefined : total - size;
+}
+
+/** The entries in one partition of an index, counted by DynamoDB (`Select: COUNT`) within half the budget; `undefined` past it. */
+async function partitionSize(
+  indexName: string,
+  key: string,
+  value: string | number,
+  stats: ReadStats,
+  budget: ReadBudget,
+): Promise<number | undefined> {
+  const p = new Placeholders();
+  const input = {
+    TableName: tableName(),
+    IndexName: indexName,
+    KeyConditionExpression: `${p.name(key)} = ${p.value(value)}`,
+    ExpressionAttributeNames: p.names,
+    ExpressionAttributeValues: p.values,
+    Select: 'COUNT' as const,
+  };
+  const allowed = Math.floor(budget.available / 2);
+  let size = 0;
+  let read = 0;
+  let startKey: Record<string, unknown> | undefined;
+  try {
+    do {
+      if (read >= allowed) return undefined;
+      const page = await readPage({ ...input, ExclusiveStartKey: startKey }, allowed - read, budget, stats);
+      size += page.Count ?? 0;
+      read += page.ScannedCount ?? 0;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  } catch (error) {
+    if (error instanceof BudgetSpent) return undefined;
+    throw error;
+  }
+  return size;
 }

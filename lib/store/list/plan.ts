@@ -154,7 +154,11 @@ type Alternative = ({ kind: 'read' } & Candidate) | ({ kind: 'walk' } & Walk);
 /** What a fetching walk reads per entry: the key entry and the whole action (about 2 KB). */
 const FETCH_BYTES = 2_100;
 
-export function plan(query: ListQuery, sizes?: Sizes): Plan {
+/**
+ * The plan of a list. `matches`: the list's count when the counters give it, so walks are ranked
+ * by what they read for the page (`walkBytes`), not by the bytes of every entry they cover.
+ */
+export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
   const sort = query.sort ?? DEFAULT_SORT;
   const { filters } = query;
   const total = sizes?.total ?? Number.POSITIVE_INFINITY;
@@ -244,10 +248,14 @@ export function plan(query: ListQuery, sizes?: Sizes): Plan {
       entries: Math.ceil(total * (range ? rangeShare(ordered, filters, sizes).share : 1)),
     });
   }
+  // One entry past the page says whether more follow.
+  const window = query.skip + query.limit + 1;
+  const bytes = (a: Alternative) =>
+    a.kind === 'walk' && matches !== undefined ? walkBytes(a, matches, window) : a.cost;
   const cheapest = <K extends Alternative['kind']>(kind: K) =>
     alternatives
       .filter((a): a is Extract<Alternative, { kind: K }> => a.kind === kind)
-      .reduce<Extract<Alternative, { kind: K }> | undefined>((b, a) => (b && b.cost <= a.cost ? b : a), undefined);
+      .reduce<Extract<Alternative, { kind: K }> | undefined>((b, a) => (b && bytes(b) <= bytes(a) ? b : a), undefined);
   const best = cheapest('read');
   const walk = cheapest('walk');
 

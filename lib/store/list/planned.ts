@@ -5,7 +5,7 @@ import { ReadBudget } from './budget';
 import { countedTotal, sizesFor } from './counts';
 import { orderedIndexes } from './index-holds';
 import { page, skipTooDeep } from './page';
-import { DEFAULT_SORT, type IndexRead, type Plan, plan, sortBeatsWalk } from './plan';
+import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from './plan';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from './positions';
 import { fetchActions, readMatches } from './reads';
 import { deferred, type ListResult, type Position, type ReadStats, type Row } from './result';
@@ -45,10 +45,11 @@ export async function listPlanned(
   after?: Position,
   known?: number,
 ): Promise<ListResult> {
-  const [chosen, counted] = await all<[Plan, number | undefined]>([
-    sizesFor(query, stats, known !== undefined).then((sizes) => plan(query, sizes)),
-    known === undefined ? countedTotal(query, stats) : Promise.resolve(known),
+  const [sizes, counted] = await all<[Sizes, number | undefined]>([
+    sizesFor(query, stats, known !== undefined),
+    known === undefined ? countedTotal(query, stats, budget) : Promise.resolve(known),
   ]);
+  const chosen = plan(query, sizes, counted);
   const base = { strategy: 'planned' as const, plan: chosen, index: chosen.read.index.name };
   if (chosen.empty) return { ...base, actions: [], totalCount: 0, totalCountRelation: 'eq', partitions: 0, stats };
   if (counted !== undefined && query.limit === 0)

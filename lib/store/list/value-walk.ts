@@ -1,21 +1,18 @@
-import { settleAll as all } from '../../fan-out';
 import type { FieldSpec } from '../../filter/fields';
 import type { Clause, ListQuery } from '../../filter/query';
-import { foldForComparison } from '../../text';
-import { readCount } from '../counters/counters';
-import { storedField } from '../fields';
 import { indexes } from '../indexes';
 import type { Item } from '../item';
 import { isRegistered } from '../registry';
 import { attr, everythingPartitions } from '../table';
 import type { ReadBudget } from './budget';
-import { clauseHolds, Placeholders } from './expression';
+import { type CountedInteger, countedIntegers, valueHolds } from './counted-integers';
+import { Placeholders } from './expression';
 import { compareValues, mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
 import type { IndexRead } from './plan';
 import { checkedPosition } from './positions';
 import { queryInput, walkPageSize } from './reads';
-import { registeredValues } from './registered';
+import { registeredValues, type ValueCount } from './registered';
 import type { ListResult, Position, ReadStats, Row } from './result';
 import { walkInOrder } from './walk';
 
@@ -31,57 +28,16 @@ import { walkInOrder } from './walk';
  * they come first ascending, last descending, as '' orders.
  */
 
-/** Values probed from the counters in one round, and in all: a status past them leaves the sort to the full read. */
-const PROBE_ROUND = 8;
-const PROBE_LIMIT = 64;
-
 /** A position before every entry of a value's partition, in each direction (created keys are ASCII). */
 const partitionStart = (forward: boolean) => (forward ? '' : '\uffff');
 
-interface Counted {
-  value: string | number;
-  count: number;
-}
-
 /**
- * The values of an integer counted field that some action has, ascending, with their counts:
- * the counters of 0, 1, 2... read a round at a time until their sum is the total (so no other
- * value has an action). `undefined` when the first `PROBE_LIMIT` values do not account for every
- * action (a status of 1,000 exists): they cannot be enumerated cheaply.
+ * The values some action has, ascending, with their counts: a counted string field's from the
+ * value registry (`registered.ts`, proven complete by their counters), an integer field's probed
+ * from its counters (`counted-integers.ts`). `undefined`: they cannot be enumerated cheaply.
  */
-async function countedValues(field: string, stats: ReadStats): Promise<Counted[] | undefined> {
-  if (isRegistered(field)) return registeredValues(field, stats);
-  const total = await readCount('all', '', stats);
-  const found: Counted[] = [];
-  let sum = 0;
-  for (let start = 0; start < PROBE_LIMIT && sum < total; start += PROBE_ROUND) {
-    const values = Array.from({ length: PROBE_ROUND }, (_, i) => start + i);
-    const counts = await all<number[]>(values.map((v) => readCount(field as 'status', v, stats)));
-    counts.forEach((count, i) => {
-      if (count > 0) found.push({ value: values[i] as number, count });
-      sum += Math.max(0, count);
-    });
-  }
-  return sum === total ? found : undefined;
-}
-
-/**
- * Whether every clause on the sort field holds for this value (the others are left to the read),
- * judged as the filter judges a stored action: on the value, and for `*` its folded copy too. Pure.
- */
-export function valueHolds(clauses: Clause[], field: FieldSpec, value: string | number): boolean {
-  const { attribute, lowerAttribute } = storedField(field);
-  // Filter values live in the `f` map: each path is `f.<key>`.
-  const item: Record<string, Record<string, unknown>> = {};
-  const put = (path: string, v: unknown) => {
-    const [map, key] = path.split('.') as [string, string];
-    item[map] = { ...item[map], [key]: v };
-  };
-  put(attribute, value);
-  if (typeof value === 'string' && lowerAttribute && foldForComparison(value) !== value)
-    put(lowerAttribute, foldForComparison(value));
-  return clauses.filter((c) => c.field.name === field.name).every((c) => clauseHolds(c, item));
-}
+const countedValues = (field: string, stats: ReadStats): Promise<Array<ValueCount | CountedInteger> | undefined> =>
+  isRegistered(field) ? registeredValues(field, stats) : countedIntegers(field, stats);
 
 /**
  * The page of a list sorted by `field` read from its value partitions; `undefined` when the

@@ -40,3 +40,24 @@ describe('sortBeatsWalk', () => {
     expect(sortBeatsWalk(chosen, 109, 11)).toBe(false);
   });
 });
+
+describe('walks ranked by what they read for the page', () => {
+  // Ten assignees of 100 actions each, and a status of 1,200: 1,000 entries against 1,200.
+  const people = Array.from({ length: 10 }, (_, i) => `u-${i}`);
+  const ranked: Sizes = {
+    total: 10_000,
+    values: { assignee: Object.fromEntries(people.map((p) => [p, 100])), status: { '2': 1200 } },
+  };
+  const query = parseListQuery(`assignee=~${people.join(',')}&status=2&limit=3`);
+
+  it('without a count, the walk covering the fewest bytes: the ten assignees', () => {
+    expect(plan(query, ranked).walk?.read.index.name).toBe('by-assignee');
+  });
+
+  it("with a count, the walk that reads the fewest for the page: one status partition, not a round of ten people's", () => {
+    // 1,000 x (10 + 4) / 500 entries of by-assignee against 1,200 x (1 + 4) / 500 of by-status.
+    expect(plan(query, ranked, 500).walk?.read.index.name).toBe('by-status');
+    // Fewer matches than a round of partitions and the window: each walk reads all it covers.
+    expect(plan(query, ranked, 5).walk?.read.index.name).toBe('by-assignee');
+  });
+});
