@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as sesStandIn from 'aws-ses-v2-local';
 
@@ -42,13 +42,4 @@ export async function startMail(): Promise<LocalMail> {
         server.close(() => resolve());
       }),
   };
-}
-
-/** A port free now (the system's pick for port 0), for a stack that must know its address before it listens. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }

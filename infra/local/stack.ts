@@ -24,7 +24,7 @@ import {
   LOCAL_USER_POOL_ID,
   writePrivateFile,
 } from './issuer';
-import { freePort, type LocalMail, startMail } from './mail';
+import { type LocalMail, startMail } from './mail';
 import { sharedMemoryEngine } from './shared-engine';
 import { createSignIn } from './sign-in';
 import { startStorage, storageEnvironment } from './storage';
@@ -136,7 +136,24 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     accessEnvironment(options.access),
   );
   // Emails link to this stack's console (and its one-click unsubscribe), so its port is chosen now.
-  const port = options.port === 0 ? await freePort() : (options.port ?? 3000);
+  // Port 0: the gateway binds a port now and keeps it (a port found free, closed and bound later
+  // could be taken in between by another process: a test stack beside others met EADDRINUSE).
+  const server = createGateway(
+    async (request, response) => site.handle(request, response) || signIn.handle(request, response),
+  );
+  const host = options.host ?? '127.0.0.1';
+  let port = options.port ?? 3000;
+  if (options.port === 0) {
+    server.listen(0, host);
+    try {
+      await once(server, 'listening');
+    } catch (error) {
+      await store.close();
+      await storage.close();
+      throw error;
+    }
+    port = (server.address() as AddressInfo).port;
+  }
   const mail: LocalMail = await startMail();
   Object.assign(process.env, mail.environment, { CONSOLE_URL: `http://127.0.0.1:${port}` });
 
@@ -151,12 +168,11 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     consumer: (event) => publishAndDeliver(event, sweeper),
     onError: (error) => console.error('local stream reader:', error instanceof Error ? error.message : error),
   });
-  const server = createGateway(
-    async (request, response) => site.handle(request, response) || signIn.handle(request, response),
-  );
-  server.listen(port, options.host ?? '127.0.0.1');
   try {
-    await once(server, 'listening');
+    if (options.port !== 0) {
+      server.listen(port, host);
+      await once(server, 'listening');
+    }
   } catch (error) {
     // A busy port: leave nothing running behind the error.
     await reader.stop();
