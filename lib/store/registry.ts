@@ -1,12 +1,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { getConfig, postingsTableOf } from '../config';
 import type { Action } from '../model/action';
 import type { RecordedEntry } from '../model/history';
 import { batchWriteRequests, type WriteRequest } from './batch';
 import { countedValue, storedFields } from './catalogue';
-import { MAX_SORT_KEY_BYTES, postingsTableName, send } from './client';
-import type { CountStats } from './counters/counters';
+import { MAX_SORT_KEY_BYTES, postingsTableName } from './client';
+import { type CountStats, readPartition } from './counters/counters';
 import { fromItem, isTombstone } from './item';
 import type { ScanPass } from './scan';
 import { attr } from './table';
@@ -145,30 +145,6 @@ export async function registryBackfill(client: DynamoDBClient, actionsTable: str
 
 /** Every registered value of `field`, in value order: one Query, paged. */
 export async function readRegistry(field: RegisteredField, stats?: CountStats): Promise<string[]> {
-  const values: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await send<{
-      Items?: Array<Record<string, unknown>>;
-      LastEvaluatedKey?: Record<string, unknown>;
-      ConsumedCapacity?: { CapacityUnits?: number };
-    }>(
-      new QueryCommand({
-        TableName: postingsTableName(),
-        KeyConditionExpression: '#id = :p',
-        ExpressionAttributeNames: { '#id': attr.id },
-        ExpressionAttributeValues: { ':p': registryPartition(field) },
-        ConsistentRead: true,
-        ReturnConsumedCapacity: 'TOTAL',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    if (stats) {
-      stats.requests++;
-      stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
-    }
-    for (const item of page.Items ?? []) values.push(String(item[attr.sortKey]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return values;
+  const items = await readPartition(postingsTableName(), registryPartition(field), stats);
+  return items.map((item) => String(item[attr.sortKey]));
 }

@@ -115,11 +115,16 @@ export interface CountStats {
   requests: number;
 }
 
-/** The current value of one counter: every shard, read in one strongly consistent Query. */
-export async function readCount(field: CountedField, value: string | number, stats?: CountStats): Promise<number> {
-  const key = counterKey(field, value);
-  if (!canBeKey(key)) return 0;
-  let total = 0;
+/**
+ * Every item of one partition of `table`, read strongly consistent, page after page, each
+ * request's read units added to `stats`: a counter's shards, a field's registered values.
+ */
+export async function readPartition(
+  table: string,
+  partition: string,
+  stats?: CountStats,
+): Promise<Array<Record<string, unknown>>> {
+  const items: Array<Record<string, unknown>> = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await send<{
@@ -128,10 +133,10 @@ export async function readCount(field: CountedField, value: string | number, sta
       ConsumedCapacity?: { CapacityUnits?: number };
     }>(
       new QueryCommand({
-        TableName: tableName(),
+        TableName: table,
         KeyConditionExpression: '#id = :key',
         ExpressionAttributeNames: { '#id': attr.id },
-        ExpressionAttributeValues: { ':key': key },
+        ExpressionAttributeValues: { ':key': partition },
         ConsistentRead: true,
         ReturnConsumedCapacity: 'TOTAL',
         ExclusiveStartKey: startKey,
@@ -141,10 +146,18 @@ export async function readCount(field: CountedField, value: string | number, sta
       stats.requests++;
       stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
     }
-    for (const item of page.Items ?? []) total += Number(item[attr.count] ?? 0);
+    items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return total;
+  return items;
+}
+
+/** The current value of one counter: every shard, read in one strongly consistent Query. */
+export async function readCount(field: CountedField, value: string | number, stats?: CountStats): Promise<number> {
+  const key = counterKey(field, value);
+  if (!canBeKey(key)) return 0;
+  const shards = await readPartition(tableName(), key, stats);
+  return shards.reduce((total, item) => total + Number(item[attr.count] ?? 0), 0);
 }
 
 /** The sum of the counts of several values of one field (each value once). */
