@@ -16,6 +16,7 @@ import { BudgetSpent, type ReadBudget } from './budget';
 import { MAX_MERGED_VALUES } from './counted';
 import { countedIntegers, holdingCount } from './counted-integers';
 import { Placeholders } from './expression';
+import { locationTotal } from './location-counts';
 import { readPage } from './merge';
 import { equalityIndexes, type Sizes } from './plan';
 import { byRegistry, registryTotal } from './registry-counts';
@@ -97,6 +98,11 @@ export async function countedTotal(
   stats: ReadStats,
   budget: ReadBudget,
 ): Promise<number | undefined> {
+  // Filters on location fields alone, else: the registered locations' counters (`location-counts.ts`).
+  return (await counterTotal(query, stats, budget)) ?? locationTotal(query.filters, stats);
+}
+
+async function counterTotal(query: ListQuery, stats: ReadStats, budget: ReadBudget): Promise<number | undefined> {
   if (query.filters.length === 2) return pairedTotal(query.filters as [Clause, Clause], stats);
   if (query.filters.length !== 1) return undefined;
   const clause = query.filters[0] as Clause;
