@@ -85,9 +85,10 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * copy and key) or search postings differ under the new fold is re-keyed. 5: the total and the
  * paired and prefix counters keep the status in their sort key (`counters.ts`): from before 5
  * every counter is counted again from the actions and written in this layout, the old counter
- * items deleted first.
+ * items deleted first. 6: an empty site or business unit is keyed under `EMPTY_KEY` in its index
+ * (the re-key writes it).
  */
-export const KEY_VERSION = 5;
+export const KEY_VERSION = 6;
 const COUNTERS_BY_STATUS = 5;
 const FULL_CASE_FOLDING = 4;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
