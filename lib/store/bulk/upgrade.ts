@@ -11,6 +11,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@
 import { postingsTableOf } from '../../config';
 import { AGAIN, retry } from '../../retry';
 import { countedFields, countedValues, counterKey } from '../counters/counters';
+import { addDays, type DayDeltas, dayItems } from '../counters/days';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isTombstone, toItem } from '../item';
 import { registryBackfill } from '../registry';
@@ -81,11 +82,13 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * table whose marker is older (or absent: made before the marker) has its actions' keys rewritten
  * and, from before 3, its paired counters counted. 4: text folded by Unicode full case folding
  * (`foldForComparison`), not lower-casing: an action whose folded copies (the `f` map's, the title
- * copy and key) or search postings differ under the new fold is re-keyed.
+ * copy and key) or search postings differ under the new fold is re-keyed. 5: the day counters
+ * (`../counters/days.ts`) exist; from before 5 they are counted.
  */
-export const KEY_VERSION = 4;
+export const KEY_VERSION = 5;
 const PAIRED_COUNTERS = 3;
 const FULL_CASE_FOLDING = 4;
+const DAY_COUNTERS = 5;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
 
 async function keyVersion(client: DynamoDBClient, tableName: string): Promise<number> {
@@ -190,7 +193,8 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
     );
     await untilActive(client, tableName, index.IndexName);
   }
-  return indexKeysBackfill(client, tableName, version < PAIRED_COUNTERS, version < FULL_CASE_FOLDING);
+  const days = version < DAY_COUNTERS ? dayCounting(client, tableName) : undefined;
+  return indexKeysBackfill(client, tableName, version < PAIRED_COUNTERS, version < FULL_CASE_FOLDING, days);
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
@@ -218,7 +222,13 @@ async function untilActive(client: DynamoDBClient, tableName: string, indexName:
  * changed them, and so are the search postings of the texts it changed (before the item, so a
  * pass cut short and run again still finds the earlier texts of an item it had not rewritten).
  */
-function indexKeysBackfill(client: DynamoDBClient, tableName: string, countPairs: boolean, refold: boolean): ScanPass {
+function indexKeysBackfill(
+  client: DynamoDBClient,
+  tableName: string,
+  countPairs: boolean,
+  refold: boolean,
+  days?: ScanPass,
+): ScanPass {
   const documents = DynamoDBDocumentClient.from(client);
   const pairs = new Map<string, number>();
   const keys = [...new Set(indexList.flatMap((index) => [index.partitionKey.name, index.sortKey.name]))];
@@ -268,9 +278,11 @@ function indexKeysBackfill(client: DynamoDBClient, tableName: string, countPairs
   };
   return {
     async page(actions) {
+      await days?.page(actions);
       for (const item of actions) await rekey(item);
     },
     async done() {
+      await days?.done();
       for (const [key, n] of pairs)
         await documents.send(
           new PutCommand({
@@ -278,6 +290,23 @@ function indexKeysBackfill(client: DynamoDBClient, tableName: string, countPairs
             Item: { [attr.id]: key, [attr.sortKey]: itemKind.counterShard(0), [attr.count]: n },
           }),
         );
+    },
+  };
+}
+
+/**
+ * Counts the day counters of a table made before them (none exists yet): each day's counts are
+ * put whole on its first shard by `done`, so a pass cut short and run again counts afresh.
+ */
+function dayCounting(client: DynamoDBClient, tableName: string): ScanPass {
+  const documents = DynamoDBDocumentClient.from(client);
+  const deltas: DayDeltas = new Map();
+  return {
+    async page(actions) {
+      for (const item of actions) if (!isTombstone(item)) addDays(deltas, fromItem(item), 1);
+    },
+    async done() {
+      for (const item of dayItems(deltas)) await documents.send(new PutCommand({ TableName: tableName, Item: item }));
     },
   };
 }
