@@ -30,8 +30,9 @@ export interface StoredFieldSpec {
    * matches; `selectivity` is a rough share of the table one value matches (only the ranking
    * between plans matters). A sparse index leaves out actions whose value is empty; otherwise its
    * partition key is also a top-level copy of the value that thin indexes can filter on.
+   * `ordered`: indexes with the same partitions, each in another order (by due time).
    */
-  equality?: { index: IndexDefinition; selectivity: number; sparse?: true };
+  equality?: { index: IndexDefinition; selectivity: number; sparse?: true; ordered?: readonly IndexDefinition[] };
   /**
    * The index over every action whose sort key orders by this field (its `sortBy` value if any),
    * ties by `createdAt` and then id (contract section 4), and how that key is composed from the
@@ -116,7 +117,7 @@ export const storedFields = {
   },
   'location.site': {
     ...location('site'),
-    equality: { index: indexes.bySite, selectivity: 0.04, sparse: true },
+    equality: { index: indexes.bySite, selectivity: 0.04, sparse: true, ordered: [indexes.bySiteByDue] },
     counted: true,
   },
   'location.businessUnit': {

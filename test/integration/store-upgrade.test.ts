@@ -166,6 +166,10 @@ describe('npm start on a store an earlier version made', () => {
       item[attr.ownerNameKey] = `Ann Lee\u0001\u0001${a.id}`;
       await client().send(new PutCommand({ TableName: name, Item: item }));
     }
+    // A counter item as version 4 kept it (a status of its own, no status in the sort key).
+    await client().send(
+      new PutCommand({ TableName: name, Item: { [attr.id]: 'n#status#3', [attr.sortKey]: '00', [attr.count]: 7 } }),
+    );
     await ensureTable(endpoint, name);
     for (const a of old) {
       const { Item } = await client().send(
@@ -177,14 +181,13 @@ describe('npm start on a store an earlier version made', () => {
       expect(Item?.[attr.dueKey]).toBe(`${a.dueAt}#${a.createdAt}#${a.id}`);
       expect(Item?.[attr.version]).toBe(1);
     }
-    // The counters by status an earlier version did not keep are counted from the actions.
-    const { Item: pair } = await client().send(
-      new GetCommand({
-        TableName: name,
-        Key: { [attr.id]: 'n#location.site&status#1#North Pit', [attr.sortKey]: '00' },
-      }),
-    );
-    expect(pair?.[attr.count]).toBe(2);
+    // Every counter is counted again from the actions, the status in its sort key (version 5),
+    // and the items of the earlier layout are gone.
+    const counter = async (id: string, sk: string) =>
+      (await client().send(new GetCommand({ TableName: name, Key: { [attr.id]: id, [attr.sortKey]: sk } }))).Item;
+    expect((await counter('n#location.site#North Pit', '00#1'))?.[attr.count]).toBe(2);
+    expect((await counter('n#all#', '00#1'))?.[attr.count]).toBe(2);
+    expect(await counter('n#status#3', '00')).toBeUndefined();
     // The table is marked: a second start reads no action again (an old key put back stays).
     const [first] = old as [Action];
     await client().send(
@@ -197,11 +200,11 @@ describe('npm start on a store an earlier version made', () => {
     expect(Item?.[attr.dueKey]).toBe(`${first.dueAt}#${first.id}`);
   });
 
-  it('counts the day counters of a store made before them (key version 4), once', async () => {
+  it('counts the day counters of a store made before them (key version 5), once', async () => {
     const name = `upgrade-${randomUUID()}`;
     await createTable(localClient(endpoint), name);
     const old = [action(1), action(2), { ...action(3), dueAt: '2030-05-06T07:08:09.000Z' }];
-    for (const put of [...old.map((a) => toItem(a)), { [attr.id]: 'm#keys', [attr.sortKey]: 'm', [attr.count]: 4 }])
+    for (const put of [...old.map((a) => toItem(a)), { [attr.id]: 'm#keys', [attr.sortKey]: 'm', [attr.count]: 5 }])
       await client().send(new PutCommand({ TableName: name, Item: put }));
     const days = async () => {
       const page = await client().send(

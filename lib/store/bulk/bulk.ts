@@ -6,7 +6,7 @@ import type { RecordedEntry } from '../../model/history';
 import { createdItems } from '../actions/writes';
 import { batchGet, batchWrite } from '../batch';
 import { send, tableName } from '../client';
-import { counterMoves } from '../counters/counters';
+import { cellId, cellOf, cellSortKey, counterMoves } from '../counters/counters';
 import { addDayCounts, addDays, type DayDeltas } from '../counters/days';
 import { historyItem, type Item, toItem } from '../item';
 import { registerActions } from '../registry';
@@ -149,7 +149,7 @@ export async function writeInBulk(
     for (const { action } of fresh) {
       addDays(days, action, 1);
       for (const move of counterMoves(undefined, action))
-        deltas.set(move.key, (deltas.get(move.key) ?? 0) + move.delta);
+        deltas.set(cellId(move), (deltas.get(cellId(move)) ?? 0) + move.delta);
     }
     summary.written += fresh.length;
     summary.existed += chunk.length - fresh.length;
@@ -163,11 +163,12 @@ export async function writeInBulk(
   await inPool(
     IN_FLIGHT * 2,
     () => moves.pop(),
-    async ([counter, delta]) => {
+    async ([cell, delta]) => {
+      const { key, status } = cellOf(cell);
       await send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: { [attr.id]: counter, [attr.sortKey]: itemKind.counterShard(0) },
+          Key: { [attr.id]: key, [attr.sortKey]: cellSortKey(0, status) },
           UpdateExpression: 'ADD #n :delta',
           ExpressionAttributeNames: { '#n': attr.count },
           ExpressionAttributeValues: { ':delta': delta },

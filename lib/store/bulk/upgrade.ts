@@ -10,7 +10,8 @@ import {
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { postingsTableOf } from '../../config';
 import { AGAIN, retry } from '../../retry';
-import { countedFields, countedValues, counterKey } from '../counters/counters';
+import { batchWriteRequests, type WriteRequest } from '../batch';
+import { cellId, cellOf, cellSortKey, counterCells } from '../counters/counters';
 import { addDays, type DayDeltas, dayItems } from '../counters/days';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isTombstone, toItem } from '../item';
@@ -82,13 +83,16 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * table whose marker is older (or absent: made before the marker) has its actions' keys rewritten
  * and, from before 3, its paired counters counted. 4: text folded by Unicode full case folding
  * (`foldForComparison`), not lower-casing: an action whose folded copies (the `f` map's, the title
- * copy and key) or search postings differ under the new fold is re-keyed. 5: the day counters
- * (`../counters/days.ts`) exist; from before 5 they are counted.
+ * copy and key) or search postings differ under the new fold is re-keyed. 5: the total and the
+ * paired and prefix counters keep the status in their sort key (`counters.ts`): from before 5
+ * every counter is counted again from the actions and written in this layout, the old counter
+ * items deleted first. 6: the day counters (`../counters/days.ts`) exist; from before 6 they are
+ * counted (after the recount of 5, which deletes every `n#` item, day counters included).
  */
-export const KEY_VERSION = 5;
-const PAIRED_COUNTERS = 3;
+export const KEY_VERSION = 6;
+const COUNTERS_BY_STATUS = 5;
 const FULL_CASE_FOLDING = 4;
-const DAY_COUNTERS = 5;
+const DAY_COUNTERS = 6;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
 
 async function keyVersion(client: DynamoDBClient, tableName: string): Promise<number> {
@@ -194,7 +198,7 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
     await untilActive(client, tableName, index.IndexName);
   }
   const days = version < DAY_COUNTERS ? dayCounting(client, tableName) : undefined;
-  return indexKeysBackfill(client, tableName, version < PAIRED_COUNTERS, version < FULL_CASE_FOLDING, days);
+  return indexKeysBackfill(client, tableName, version < COUNTERS_BY_STATUS, version < FULL_CASE_FOLDING, days);
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
@@ -216,8 +220,9 @@ async function untilActive(client: DynamoDBClient, tableName: string, indexName:
 
 /**
  * Gives every stored action the index keys this version writes and an earlier one did not, and,
- * with `countPairs`, counts the paired counters, which an earlier version did not keep (none of
- * them exists yet, so each is written whole on its first shard, by `done`). With `refold`, the
+ * with `recount`, counts every counter in this version's layout (`counterCells`): `done` deletes
+ * the counter items an earlier version wrote and writes each counted cell whole on its first
+ * shard (the upgrade runs before the service, so nothing moves a counter meanwhile). With `refold`, the
  * folded copies (the `f` map, the title copy) are compared too and rewritten where the fold
  * changed them, and so are the search postings of the texts it changed (before the item, so a
  * pass cut short and run again still finds the earlier texts of an item it had not rewritten).
@@ -225,24 +230,17 @@ async function untilActive(client: DynamoDBClient, tableName: string, indexName:
 function indexKeysBackfill(
   client: DynamoDBClient,
   tableName: string,
-  countPairs: boolean,
+  recount: boolean,
   refold: boolean,
   days?: ScanPass,
 ): ScanPass {
   const documents = DynamoDBDocumentClient.from(client);
-  const pairs = new Map<string, number>();
+  const cells = new Map<string, number>();
   const keys = [...new Set(indexList.flatMap((index) => [index.partitionKey.name, index.sortKey.name]))];
   const rekey = async (item: Item) => {
     if (isTombstone(item)) return;
-    if (countPairs) {
-      const values = countedValues(fromItem(item));
-      for (const field of countedFields) {
-        const value = values[field];
-        if (!field.includes('&') || value === undefined) continue;
-        const key = counterKey(field, value);
-        pairs.set(key, (pairs.get(key) ?? 0) + 1);
-      }
-    }
+    if (recount)
+      for (const cell of counterCells(fromItem(item)).map(cellId)) cells.set(cell, (cells.get(cell) ?? 0) + 1);
     const expected = toItem(fromItem(item));
     const stale = keys.filter((k) => expected[k] !== undefined && expected[k] !== item[k]);
     if (refold) {
@@ -282,14 +280,27 @@ function indexKeysBackfill(
       for (const item of actions) await rekey(item);
     },
     async done() {
+      // The day counters after the recount's delete of every `n#` item, which they are too.
+      if (!recount) return days?.done();
+      const target = { documents, table: tableName };
+      const old: WriteRequest[] = [];
+      await scanTable(
+        (items) => {
+          for (const item of items)
+            if (String(item[attr.id]).startsWith('n#'))
+              old.push({ DeleteRequest: { Key: { [attr.id]: item[attr.id], [attr.sortKey]: item[attr.sortKey] } } });
+        },
+        { target, attributes: [attr.id, attr.sortKey] },
+      );
+      await batchWriteRequests(old, { target, width: 4 });
+      await batchWriteRequests(
+        [...cells].map(([id, n]) => {
+          const { key, status } = cellOf(id);
+          return { PutRequest: { Item: { [attr.id]: key, [attr.sortKey]: cellSortKey(0, status), [attr.count]: n } } };
+        }),
+        { target, width: 4 },
+      );
       await days?.done();
-      for (const [key, n] of pairs)
-        await documents.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: { [attr.id]: key, [attr.sortKey]: itemKind.counterShard(0), [attr.count]: n },
-          }),
-        );
     },
   };
 }
@@ -306,7 +317,8 @@ function dayCounting(client: DynamoDBClient, tableName: string): ScanPass {
       for (const item of actions) if (!isTombstone(item)) addDays(deltas, fromItem(item), 1);
     },
     async done() {
-      for (const item of dayItems(deltas)) await documents.send(new PutCommand({ TableName: tableName, Item: item }));
+      const puts = dayItems(deltas).map((Item) => ({ PutRequest: { Item } }));
+      await batchWriteRequests(puts, { target: { documents, table: tableName }, width: 4 });
     },
   };
 }

@@ -5,7 +5,7 @@ import { type RegisteredField, registerValues, registryPartition, registryValues
 import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr, itemKind } from '../table';
-import { countedFields, countedValues, counterKey } from './counters';
+import { cellId, cellOf, cellSortKey, counterCells, statusOfItem } from './counters';
 import { dayTally, isDayDrift, repairDays } from './days';
 
 /**
@@ -19,7 +19,9 @@ import { dayTally, isDayDrift, repairDays } from './days';
  */
 
 export interface Drift {
+  /** The counter's partition, and the status of the cell when it is kept by status. */
   counter: string;
+  status?: string;
   stored: number;
   actual: number;
 }
@@ -89,20 +91,15 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
     const id = item[attr.id] as string;
     if (id.startsWith('v#')) registered.add(`${id}\u0000${item[attr.sortKey]}`);
     else if (id.startsWith('n#')) {
-      stored.set(id, (stored.get(id) ?? 0) + Number(item[attr.count] ?? 0));
+      const cell = cellId({ key: id, status: statusOfItem(item) });
+      stored.set(cell, (stored.get(cell) ?? 0) + Number(item[attr.count] ?? 0));
     } else if (item[attr.sortKey] === itemKind.action && !isTombstone(item)) {
       actions++;
       const action = fromItem(item);
       days.count(action);
       for (const [field, value] of registryValues(action))
         values.set(`${registryPartition(field)}\u0000${value}`, [field, value]);
-      const counted = countedValues(action);
-      for (const field of countedFields) {
-        const value = counted[field];
-        if (value === undefined) continue;
-        const key = counterKey(field, value);
-        actual.set(key, (actual.get(key) ?? 0) + 1);
-      }
+      for (const cell of counterCells(action).map(cellId)) actual.set(cell, (actual.get(cell) ?? 0) + 1);
     }
   }, onScanned);
   const drift: Drift[] = [];
@@ -111,7 +108,9 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
     const a = actual.get(counter) ?? 0;
     const s = stored.get(counter) ?? 0;
     seen.push(`${counter}=${s}/${a}`);
-    if (a !== s) drift.push({ counter, stored: s, actual: a });
+    if (a === s) continue;
+    const { key, status } = cellOf(counter);
+    drift.push({ counter: key, ...(status === undefined ? {} : { status }), stored: s, actual: a });
   }
   for (const d of days.drift()) {
     seen.push(`${d.counter}=${d.stored}/${d.actual}`);
@@ -169,7 +168,7 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
       await send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: { [attr.id]: d.counter, [attr.sortKey]: itemKind.counterShard(0) },
+          Key: { [attr.id]: d.counter, [attr.sortKey]: cellSortKey(0, d.status) },
           UpdateExpression: 'ADD #n :delta',
           ExpressionAttributeNames: { '#n': attr.count },
           ExpressionAttributeValues: { ':delta': d.actual - d.stored },

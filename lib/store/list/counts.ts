@@ -136,8 +136,7 @@ async function pairedTotal([a, b]: [Clause, Clause], stats: ReadStats): Promise<
   if (!(pairedFields as readonly string[]).includes(field) || (paired.op !== '=' && paired.op !== '~'))
     return undefined;
   const values = [...new Set((paired.values as string[]).map(String))];
-  const sum = (counter: CountedField, keys: string[]) =>
-    all<number[]>(keys.map((key) => readCount(counter, key, stats))).then((n) => n.reduce((x, y) => x + y, 0));
+  const sum = (counter: CountedField, keys: string[]) => readCounts(counter, keys, stats);
   if (other.field.name === 'status' && (other.op === '=' || other.op === '~')) {
     const statuses = [...new Set((other.values as number[]).map(String))];
     return sum(

@@ -9,16 +9,27 @@ import { plan, type Sizes, sortBeatsWalk } from '../../../../lib/store/list/plan
 
 const sizes: Sizes = {
   total: 10_000,
-  values: { 'location.site': { Cadia: 380 }, status: { '1': 1527, '2': 1085, '5': 239 } },
+  values: {
+    'location.site': { Cadia: 380 },
+    'location.businessUnit': { Copper: 380 },
+    status: { '1': 1527, '2': 1085, '5': 239 },
+  },
 };
 
 describe('sortBeatsWalk', () => {
-  it("sorts a site's open actions by due time: the walk of every action by due time finds few of them", () => {
-    const chosen = plan(parseListQuery('location.site=Cadia&status=~1,2,5&sort=dueAt'), sizes);
-    expect(chosen.read.index.name).toBe('by-site');
+  it("sorts a business unit's open actions by due time: the walk of every action by due time finds few of them", () => {
+    const chosen = plan(parseListQuery('location.businessUnit=Copper&status=~1,2,5&sort=dueAt'), sizes);
+    expect(chosen.read.index.name).toBe('by-business-unit');
     expect(chosen.walk?.read.index.name).toBe('all-by-due');
     expect(chosen.walk?.entries).toBe(10_000);
     expect(sortBeatsWalk(chosen, 109, 11)).toBe(true);
+  });
+
+  it("walks a site's own partition by due time: a site's open actions by due date read about the page", () => {
+    const chosen = plan(parseListQuery('location.site=Cadia&status=~1,2,5&sort=dueAt'), sizes);
+    expect(chosen.walk?.read.index.name).toBe('by-site-by-due');
+    expect(chosen.walk?.entries).toBe(380);
+    expect(sortBeatsWalk(chosen, 109, 11)).toBe(false);
   });
 
   it('walks when the matches are so many that the page is found in a small part of the walk', () => {
@@ -28,8 +39,8 @@ describe('sortBeatsWalk', () => {
   });
 
   it("counts a round of the walk's partitions: 16 shards for a window of 3 of 300 matches read a fifteenth", () => {
-    const chosen = plan(parseListQuery('location.site=Cadia&status=~1,2,5&sort=dueAt'), sizes);
-    // 380 entries of by-site against 10,000 x (16 + 3) / 300 of all-by-due, both holding the `f` map.
+    const chosen = plan(parseListQuery('location.businessUnit=Copper&status=~1,2,5&sort=dueAt'), sizes);
+    // 380 entries of by-business-unit against 10,000 x (16 + 3) / 300 of all-by-due, both holding the `f` map.
     expect(sortBeatsWalk(chosen, 300, 3)).toBe(true);
     expect(sortBeatsWalk(chosen, 1_000, 3)).toBe(false);
   });
