@@ -50,7 +50,7 @@ const dateIndexes: Record<DayField, IndexDefinition> = {
 /** The date field a query filters on alone (every clause on it), if it does. */
 export function onOneDate(query: ListQuery): DayField | undefined {
   const [first] = query.filters;
-  if (!first || first.type !== 'date' || !(first.field.name in dayFields)) return undefined;
+  if (first?.type !== 'date' || !(first.field.name in dayFields)) return undefined;
   return query.filters.every((c) => c.type === 'date' && c.field.name === first.field.name)
     ? (first.field.name as DayField)
     : undefined;
