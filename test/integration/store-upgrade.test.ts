@@ -200,11 +200,11 @@ describe('npm start on a store an earlier version made', () => {
     expect(Item?.[attr.dueKey]).toBe(`${first.dueAt}#${first.id}`);
   });
 
-  it('counts the day counters of a store made before them (key version 5), once', async () => {
+  it('counts the day counters of a store made before them (key version 6), once', async () => {
     const name = `upgrade-${randomUUID()}`;
     await createTable(localClient(endpoint), name);
     const old = [action(1), action(2), { ...action(3), dueAt: '2030-05-06T07:08:09.000Z' }];
-    for (const put of [...old.map((a) => toItem(a)), { [attr.id]: 'm#keys', [attr.sortKey]: 'm', [attr.count]: 5 }])
+    for (const put of [...old.map((a) => toItem(a)), { [attr.id]: 'm#keys', [attr.sortKey]: 'm', [attr.count]: 6 }])
       await client().send(new PutCommand({ TableName: name, Item: put }));
     const days = async () => {
       const page = await client().send(

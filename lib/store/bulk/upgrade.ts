@@ -86,13 +86,14 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * copy and key) or search postings differ under the new fold is re-keyed. 5: the total and the
  * paired and prefix counters keep the status in their sort key (`counters.ts`): from before 5
  * every counter is counted again from the actions and written in this layout, the old counter
- * items deleted first. 6: the day counters (`../counters/days.ts`) exist; from before 6 they are
- * counted (after the recount of 5, which deletes every `n#` item, day counters included).
+ * items deleted first. 6: an empty site or business unit is keyed under `EMPTY_KEY` in its index
+ * (the re-key writes it). 7: the day counters (`../counters/days.ts`) exist; from before 7 they
+ * are counted (after the recount of 5, which deletes every `n#` item, day counters included).
  */
-export const KEY_VERSION = 6;
+export const KEY_VERSION = 7;
 const COUNTERS_BY_STATUS = 5;
 const FULL_CASE_FOLDING = 4;
-const DAY_COUNTERS = 6;
+const DAY_COUNTERS = 7;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
 
 async function keyVersion(client: DynamoDBClient, tableName: string): Promise<number> {
