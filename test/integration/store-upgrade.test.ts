@@ -8,6 +8,7 @@ import type { Action } from '../../lib/model/action';
 import { newAction } from '../../lib/model/edits';
 import type { CreateActionBody } from '../../lib/model/validation';
 import { createTable } from '../../lib/store/bulk/upgrade';
+import { DAY_COUNTERS, daySortKey } from '../../lib/store/counters/days';
 import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/indexes';
 import { toItem } from '../../lib/store/item';
 import { type RegisteredField, registryPartition } from '../../lib/store/registry';
@@ -197,6 +198,39 @@ describe('npm start on a store an earlier version made', () => {
       new GetCommand({ TableName: name, Key: { [attr.id]: first.id, [attr.sortKey]: itemKind.action } }),
     );
     expect(Item?.[attr.dueKey]).toBe(`${first.dueAt}#${first.id}`);
+  });
+
+  it('counts the day counters of a store made before them (key version 6), once', async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await createTable(localClient(endpoint), name);
+    const old = [action(1), action(2), { ...action(3), dueAt: '2030-05-06T07:08:09.000Z' }];
+    for (const put of [...old.map((a) => toItem(a)), { [attr.id]: 'm#keys', [attr.sortKey]: 'm', [attr.count]: 6 }])
+      await client().send(new PutCommand({ TableName: name, Item: put }));
+    const days = async () => {
+      const page = await client().send(
+        new QueryCommand({
+          TableName: name,
+          KeyConditionExpression: '#id = :p',
+          ExpressionAttributeNames: { '#id': attr.id },
+          ExpressionAttributeValues: { ':p': DAY_COUNTERS },
+        }),
+      );
+      return (page.Items ?? []).map(({ sk, c, u, d }) => ({ sk, c, u, d }));
+    };
+    await ensureTable(endpoint, name);
+    const created = (old[0] as Action).createdAt.slice(0, 10);
+    const due = (old[0] as Action).dueAt.slice(0, 10);
+    const expected =
+      created === due
+        ? [
+            { sk: daySortKey(created, 0), c: 3, u: 3, d: 2 },
+            { sk: daySortKey('2030-05-06', 0), c: undefined, u: undefined, d: 1 },
+          ]
+        : expect.arrayContaining([{ sk: daySortKey('2030-05-06', 0), c: undefined, u: undefined, d: 1 }]);
+    expect(await days()).toEqual(expected);
+    // Marked: a second start counts nothing again.
+    await ensureTable(endpoint, name);
+    expect(await days()).toEqual(expected);
   });
 
   it('refuses, naming it, an index whose keys or projection changed', async () => {

@@ -7,6 +7,7 @@ import { createdItems } from '../actions/writes';
 import { batchGet, batchWrite } from '../batch';
 import { send, tableName } from '../client';
 import { cellId, cellOf, cellSortKey, counterMoves } from '../counters/counters';
+import { addDayCounts, addDays, type DayDeltas } from '../counters/days';
 import { historyItem, type Item, toItem } from '../item';
 import { registerActions } from '../registry';
 import { indexedText } from '../search/keys';
@@ -121,6 +122,7 @@ export async function writeInBulk(
   };
   /** Counter key -> the change to add. */
   const deltas = new Map<string, number>();
+  const days: DayDeltas = new Map();
   const summary: BulkSummary = {
     written: 0,
     existed: 0,
@@ -145,6 +147,7 @@ export async function writeInBulk(
     // Their values in the registry (`../registry.ts`), also when postings are left out: lists need them.
     await timed('postings', () => registerActions(fresh.map(({ action }) => action)));
     for (const { action } of fresh) {
+      addDays(days, action, 1);
       for (const move of counterMoves(undefined, action))
         deltas.set(cellId(move), (deltas.get(cellId(move)) ?? 0) + move.delta);
     }
@@ -174,6 +177,7 @@ export async function writeInBulk(
       progress?.counted?.();
     },
   );
+  summary.counterItems += await addDayCounts(days);
   summary.phases.counters += performance.now() - counting;
   return summary;
 }

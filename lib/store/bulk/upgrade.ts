@@ -12,6 +12,7 @@ import { postingsTableOf } from '../../config';
 import { AGAIN, retry } from '../../retry';
 import { batchWriteRequests, type WriteRequest } from '../batch';
 import { cellId, cellOf, cellSortKey, counterCells } from '../counters/counters';
+import { addDays, type DayDeltas, dayItems } from '../counters/days';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isTombstone, toItem } from '../item';
 import { registryBackfill } from '../registry';
@@ -86,11 +87,13 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * paired and prefix counters keep the status in their sort key (`counters.ts`): from before 5
  * every counter is counted again from the actions and written in this layout, the old counter
  * items deleted first. 6: an empty site or business unit is keyed under `EMPTY_KEY` in its index
- * (the re-key writes it).
+ * (the re-key writes it). 7: the day counters (`../counters/days.ts`) exist; from before 7 they
+ * are counted (after the recount of 5, which deletes every `n#` item, day counters included).
  */
-export const KEY_VERSION = 6;
+export const KEY_VERSION = 7;
 const COUNTERS_BY_STATUS = 5;
 const FULL_CASE_FOLDING = 4;
+const DAY_COUNTERS = 7;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
 
 async function keyVersion(client: DynamoDBClient, tableName: string): Promise<number> {
@@ -195,7 +198,8 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
     );
     await untilActive(client, tableName, index.IndexName);
   }
-  return indexKeysBackfill(client, tableName, version < COUNTERS_BY_STATUS, version < FULL_CASE_FOLDING);
+  const days = version < DAY_COUNTERS ? dayCounting(client, tableName) : undefined;
+  return indexKeysBackfill(client, tableName, version < COUNTERS_BY_STATUS, version < FULL_CASE_FOLDING, days);
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
@@ -224,7 +228,13 @@ async function untilActive(client: DynamoDBClient, tableName: string, indexName:
  * changed them, and so are the search postings of the texts it changed (before the item, so a
  * pass cut short and run again still finds the earlier texts of an item it had not rewritten).
  */
-function indexKeysBackfill(client: DynamoDBClient, tableName: string, recount: boolean, refold: boolean): ScanPass {
+function indexKeysBackfill(
+  client: DynamoDBClient,
+  tableName: string,
+  recount: boolean,
+  refold: boolean,
+  days?: ScanPass,
+): ScanPass {
   const documents = DynamoDBDocumentClient.from(client);
   const cells = new Map<string, number>();
   const keys = [...new Set(indexList.flatMap((index) => [index.partitionKey.name, index.sortKey.name]))];
@@ -267,10 +277,12 @@ function indexKeysBackfill(client: DynamoDBClient, tableName: string, recount: b
   };
   return {
     async page(actions) {
+      await days?.page(actions);
       for (const item of actions) await rekey(item);
     },
     async done() {
-      if (!recount) return;
+      // The day counters after the recount's delete of every `n#` item, which they are too.
+      if (!recount) return days?.done();
       const target = { documents, table: tableName };
       const old: WriteRequest[] = [];
       await scanTable(
@@ -289,6 +301,25 @@ function indexKeysBackfill(client: DynamoDBClient, tableName: string, recount: b
         }),
         { target, width: 4 },
       );
+      await days?.done();
+    },
+  };
+}
+
+/**
+ * Counts the day counters of a table made before them (none exists yet): each day's counts are
+ * put whole on its first shard by `done`, so a pass cut short and run again counts afresh.
+ */
+function dayCounting(client: DynamoDBClient, tableName: string): ScanPass {
+  const documents = DynamoDBDocumentClient.from(client);
+  const deltas: DayDeltas = new Map();
+  return {
+    async page(actions) {
+      for (const item of actions) if (!isTombstone(item)) addDays(deltas, fromItem(item), 1);
+    },
+    async done() {
+      const puts = dayItems(deltas).map((Item) => ({ PutRequest: { Item } }));
+      await batchWriteRequests(puts, { target: { documents, table: tableName }, width: 4 });
     },
   };
 }

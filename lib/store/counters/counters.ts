@@ -174,17 +174,35 @@ export interface CountStats {
   requests: number;
 }
 
+/** Bounds on a partition's sort keys: `from` inclusive, `to` inclusive too (DynamoDB's BETWEEN). */
+export interface SortKeyRange {
+  from?: string;
+  to?: string;
+}
+
+/** The key condition's part on the sort key for `range`, and its values. */
+function sortKeyCondition({ from, to }: SortKeyRange): { condition: string; values: Record<string, string> } {
+  if (from !== undefined && to !== undefined)
+    return { condition: ' AND #sk BETWEEN :from AND :to', values: { ':from': from, ':to': to } };
+  if (from !== undefined) return { condition: ' AND #sk >= :from', values: { ':from': from } };
+  if (to !== undefined) return { condition: ' AND #sk <= :to', values: { ':to': to } };
+  return { condition: '', values: {} };
+}
+
 /**
- * Every item of one partition of `table`, read strongly consistent, page after page, each
- * request's read units added to `stats`: a counter's shards, a field's registered values.
+ * Every item of one partition of `table` (within `range`, if given), read strongly consistent,
+ * page after page, each request's read units added to `stats`: a counter's shards, a field's
+ * registered values, a range of day counters (`days.ts`).
  */
 export async function readPartition(
   table: string,
   partition: string,
   stats?: CountStats,
+  range: SortKeyRange = {},
 ): Promise<Array<Record<string, unknown>>> {
   const items: Array<Record<string, unknown>> = [];
   let startKey: Record<string, unknown> | undefined;
+  const { condition, values } = sortKeyCondition(range);
   do {
     const page = await send<{
       Items?: Array<Record<string, unknown>>;
@@ -193,9 +211,9 @@ export async function readPartition(
     }>(
       new QueryCommand({
         TableName: table,
-        KeyConditionExpression: '#id = :key',
-        ExpressionAttributeNames: { '#id': attr.id },
-        ExpressionAttributeValues: { ':key': partition },
+        KeyConditionExpression: `#id = :key${condition}`,
+        ExpressionAttributeNames: { '#id': attr.id, ...(condition ? { '#sk': attr.sortKey } : {}) },
+        ExpressionAttributeValues: { ':key': partition, ...values },
         ConsistentRead: true,
         ReturnConsumedCapacity: 'TOTAL',
         ExclusiveStartKey: startKey,

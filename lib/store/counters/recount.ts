@@ -6,6 +6,7 @@ import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr, itemKind } from '../table';
 import { cellId, cellOf, cellSortKey, counterCells, statusOfItem } from './counters';
+import { dayTally, isDayDrift, repairDays } from './days';
 
 /**
  * Recomputes every counter from the actions themselves and compares it with what the counters
@@ -83,8 +84,10 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
   /** Registry entries, `<partition>\u0000<value>`, as the actions make them and as stored. */
   const values = new Map<string, [RegisteredField, string]>();
   const registered = new Set<string>();
+  const days = dayTally();
   await scanAll((item) => {
     proof.see(item);
+    if (days.stored(item)) return;
     const id = item[attr.id] as string;
     if (id.startsWith('v#')) registered.add(`${id}\u0000${item[attr.sortKey]}`);
     else if (id.startsWith('n#')) {
@@ -93,6 +96,7 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
     } else if (item[attr.sortKey] === itemKind.action && !isTombstone(item)) {
       actions++;
       const action = fromItem(item);
+      days.count(action);
       for (const [field, value] of registryValues(action))
         values.set(`${registryPartition(field)}\u0000${value}`, [field, value]);
       for (const cell of counterCells(action).map(cellId)) actual.set(cell, (actual.get(cell) ?? 0) + 1);
@@ -107,6 +111,10 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
     if (a === s) continue;
     const { key, status } = cellOf(counter);
     drift.push({ counter: key, ...(status === undefined ? {} : { status }), stored: s, actual: a });
+  }
+  for (const d of days.drift()) {
+    seen.push(`${d.counter}=${d.stored}/${d.actual}`);
+    drift.push(d);
   }
   const postings = proof.drift();
   seen.push(...postings.actions.map((key) => `a ${key}`), ...postings.orphans.map((key) => `o ${key}`));
@@ -155,7 +163,8 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
   if (fix) {
     await repairPostings(postings, (each) => scanAll(each));
     await registerValues(found.unregistered);
-    for (const d of drift) {
+    await repairDays(drift);
+    for (const d of drift.filter((d) => !isDayDrift(d))) {
       await send(
         new UpdateCommand({
           TableName: tableName(),
