@@ -74,7 +74,7 @@ function filterValues(action: Action): { f: Filters; keys: Item } {
     if (field.copy) keys[field.copy] = value;
     if (field.equality) {
       const { index, sparse, empty } = field.equality;
-      keys[index.partitionKey.name] = sparse ? nonEmpty(String(value)) ?? empty : value;
+      keys[index.partitionKey.name] = sparse ? (nonEmpty(String(value)) ?? empty) : value;
     }
     if (field.ordered)
       keys[field.ordered.index.sortKey.name] = field.ordered.key(sortValue ?? value, action.createdAt, action.id);
