@@ -93,7 +93,19 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
         }
       } else if (id.startsWith('n#')) {
         counterItems++;
-        stored.set(id, (stored.get(id) ?? 0) + Number(item[attr.count] ?? 0));
+        const n = Number(item[attr.count] ?? 0);
+        stored.set(id, (stored.get(id) ?? 0) + n);
+        // A counter kept by status (its sort key `<shard>#<status>`) also holds its by-status pair.
+        const status = String(item[attr.sortKey]).split('#')[1];
+        if (status !== undefined) {
+          const field = id.split('#')[1] as string;
+          const value = id.slice(`n#${field}#`.length);
+          const pair =
+            field === 'all'
+              ? counterKey('status', status)
+              : counterKey(`${field}&status` as CountedField, `${status}#${value}`);
+          stored.set(pair, (stored.get(pair) ?? 0) + n);
+        }
       }
     },
     [attr.id, attr.sortKey, attr.filters, attr.deletedAt, attr.count],

@@ -37,7 +37,10 @@ Object.assign(process.env, localEnvironment(dataDir, running.storeEndpoint), { L
 const scanned = progress('recount', 'items scanned');
 const report = await recount({ fix: Boolean(args.fix), onScanned: (items) => scanned.tick(items) });
 scanned.finish();
-for (const d of report.drift) console.log(`${d.counter}: counter says ${d.stored}, the actions say ${d.actual}`);
+for (const d of report.drift)
+  console.log(
+    `${d.counter}${d.status === undefined ? '' : ` (status ${d.status})`}: counter says ${d.stored}, the actions say ${d.actual}`,
+  );
 const { postings } = report;
 const postingDrift = postings.actions.length + postings.orphans.length;
 for (const key of postings.actions) console.log(`search postings of ${key} differ from what its texts make`);

@@ -15,6 +15,14 @@ import { attr, filterKey, locationKeys, nameKey, priorityKeyPrefix, TITLE_KEY_SE
  * never change). `satisfies Record<FieldName, …>` makes a field declared on one side only a
  * compile error.
  */
+/**
+ * The partition an empty site or business unit is kept under in its index: U+0000, which no
+ * location value can hold (one-line fields refuse control characters, contract section 3). So a
+ * scope or filter naming the empty value (an action reported with no location) reads its own
+ * partition instead of walking every action.
+ */
+export const EMPTY_KEY = '\u0000';
+
 export interface StoredFieldSpec {
   /** Its key in the `f` map (`filterKey`); a `string` field also gets a lower-case copy there for `*`. */
   key: string;
@@ -30,8 +38,16 @@ export interface StoredFieldSpec {
    * matches; `selectivity` is a rough share of the table one value matches (only the ranking
    * between plans matters). A sparse index leaves out actions whose value is empty; otherwise its
    * partition key is also a top-level copy of the value that thin indexes can filter on.
+   * `ordered`: indexes with the same partitions, each in another order (by due time). `empty`:
+   * the key a sparse index keeps the empty value under instead of leaving it out (`EMPTY_KEY`).
    */
-  equality?: { index: IndexDefinition; selectivity: number; sparse?: true };
+  equality?: {
+    index: IndexDefinition;
+    selectivity: number;
+    sparse?: true;
+    ordered?: readonly IndexDefinition[];
+    empty?: string;
+  };
   /**
    * The index over every action whose sort key orders by this field (its `sortBy` value if any),
    * ties by `createdAt` and then id (contract section 4), and how that key is composed from the
@@ -116,12 +132,18 @@ export const storedFields = {
   },
   'location.site': {
     ...location('site'),
-    equality: { index: indexes.bySite, selectivity: 0.04, sparse: true },
+    equality: {
+      index: indexes.bySite,
+      selectivity: 0.04,
+      sparse: true,
+      ordered: [indexes.bySiteByDue],
+      empty: EMPTY_KEY,
+    },
     counted: true,
   },
   'location.businessUnit': {
     ...location('businessUnit'),
-    equality: { index: indexes.byBusinessUnit, selectivity: 0.2, sparse: true },
+    equality: { index: indexes.byBusinessUnit, selectivity: 0.2, sparse: true, empty: EMPTY_KEY },
     counted: true,
   },
   'actionProducer.name': {

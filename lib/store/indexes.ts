@@ -95,6 +95,17 @@ export const indexes = {
     sortKey: byCreated,
     projection: everyFilterValue,
   },
+  /**
+   * One site's actions by due time (the table's 20th and last index): a site's, or a site scope's,
+   * open or overdue actions by due date walk it a page at a time instead of reading the site's
+   * partition and sorting it (contract sections 4 and 14). Same key and projection as `by-site`.
+   */
+  bySiteByDue: {
+    name: 'by-site-by-due',
+    partitionKey: { name: attr.siteKey, type: 'S' },
+    sortKey: { name: attr.dueKey, type: 'S' },
+    projection: everyFilterValue,
+  },
   byBusinessUnit: {
     name: 'by-business-unit',
     partitionKey: { name: attr.businessUnitKey, type: 'S' },

@@ -73,8 +73,8 @@ function filterValues(action: Action): { f: Filters; keys: Item } {
     if (field.sortBy) f[field.sortBy.key] = sortValue as string;
     if (field.copy) keys[field.copy] = value;
     if (field.equality) {
-      const { index, sparse } = field.equality;
-      keys[index.partitionKey.name] = sparse ? nonEmpty(String(value)) : value;
+      const { index, sparse, empty } = field.equality;
+      keys[index.partitionKey.name] = sparse ? (nonEmpty(String(value)) ?? empty) : value;
     }
     if (field.ordered)
       keys[field.ordered.index.sortKey.name] = field.ordered.key(sortValue ?? value, action.createdAt, action.id);

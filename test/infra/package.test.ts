@@ -156,7 +156,7 @@ describe('the npm package', () => {
       { AttributeName: 'sk', KeyType: 'RANGE' },
     ]);
     expect(table?.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
-    // Every index of the one table description (19 of DynamoDB's 20 since reminders, the feed and webhooks).
+    // Every index of the one table description (all 20 of DynamoDB's 20 since a site's due order).
     expect(table?.Properties.GlobalSecondaryIndexes).toHaveLength(indexList.length);
     expect(table?.Properties.BillingMode).toBe('PAY_PER_REQUEST');
     const [authorizer] = ofType('Defaults', 'AWS::ApiGatewayV2::Authorizer');

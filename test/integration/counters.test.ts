@@ -155,7 +155,7 @@ describe('counters', () => {
     await getDocumentClient().send(
       new UpdateCommand({
         TableName: 'actions',
-        Key: { id: 'n#status#1', sk: '00' },
+        Key: { id: 'n#all#', sk: '00#1' },
         UpdateExpression: 'ADD #n :five',
         ExpressionAttributeNames: { '#n': 'n' },
         ExpressionAttributeValues: { ':five': 5 },
@@ -182,7 +182,7 @@ describe('counters', () => {
     };
     const found = await run();
     expect(found.status, found.stdout + found.stderr).toBe(1);
-    expect(found.stdout).toMatch(/n#status#1: counter says \d+, the actions say \d+/);
+    expect(found.stdout).toMatch(/n#all# \(status 1\): counter says \d+, the actions say \d+/);
     const fixed = await run('--fix');
     expect(fixed.status, fixed.stdout + fixed.stderr).toBe(0);
     expect(fixed.stdout).toMatch(/1 counters drifted, repaired/);

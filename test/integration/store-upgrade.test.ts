@@ -8,6 +8,7 @@ import type { Action } from '../../lib/model/action';
 import { newAction } from '../../lib/model/edits';
 import type { CreateActionBody } from '../../lib/model/validation';
 import { createTable } from '../../lib/store/bulk/upgrade';
+import { DAY_COUNTERS, daySortKey } from '../../lib/store/counters/days';
 import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/indexes';
 import { toItem } from '../../lib/store/item';
 import { encodeLocation } from '../../lib/store/location-tuple';
@@ -168,6 +169,10 @@ describe('npm start on a store an earlier version made', () => {
       item[attr.ownerNameKey] = `Ann Lee\u0001\u0001${a.id}`;
       await client().send(new PutCommand({ TableName: name, Item: item }));
     }
+    // A counter item as version 4 kept it (a status of its own, no status in the sort key).
+    await client().send(
+      new PutCommand({ TableName: name, Item: { [attr.id]: 'n#status#3', [attr.sortKey]: '00', [attr.count]: 7 } }),
+    );
     await ensureTable(endpoint, name);
     for (const a of old) {
       const { Item } = await client().send(
@@ -179,14 +184,13 @@ describe('npm start on a store an earlier version made', () => {
       expect(Item?.[attr.dueKey]).toBe(`${a.dueAt}#${a.createdAt}#${a.id}`);
       expect(Item?.[attr.version]).toBe(1);
     }
-    // The counters by status an earlier version did not keep are counted from the actions.
-    const { Item: pair } = await client().send(
-      new GetCommand({
-        TableName: name,
-        Key: { [attr.id]: 'n#location.site&status#1#North Pit', [attr.sortKey]: '00' },
-      }),
-    );
-    expect(pair?.[attr.count]).toBe(2);
+    // Every counter is counted again from the actions, the status in its sort key (version 5),
+    // and the items of the earlier layout are gone.
+    const counter = async (id: string, sk: string) =>
+      (await client().send(new GetCommand({ TableName: name, Key: { [attr.id]: id, [attr.sortKey]: sk } }))).Item;
+    expect((await counter('n#location.site#North Pit', '00#1'))?.[attr.count]).toBe(2);
+    expect((await counter('n#all#', '00#1'))?.[attr.count]).toBe(2);
+    expect(await counter('n#status#3', '00')).toBeUndefined();
     // The table is marked: a second start reads no action again (an old key put back stays).
     const [first] = old as [Action];
     await client().send(
@@ -197,6 +201,39 @@ describe('npm start on a store an earlier version made', () => {
       new GetCommand({ TableName: name, Key: { [attr.id]: first.id, [attr.sortKey]: itemKind.action } }),
     );
     expect(Item?.[attr.dueKey]).toBe(`${first.dueAt}#${first.id}`);
+  });
+
+  it('counts the day counters of a store made before them (key version 6), once', async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await createTable(localClient(endpoint), name);
+    const old = [action(1), action(2), { ...action(3), dueAt: '2030-05-06T07:08:09.000Z' }];
+    for (const put of [...old.map((a) => toItem(a)), { [attr.id]: 'm#keys', [attr.sortKey]: 'm', [attr.count]: 6 }])
+      await client().send(new PutCommand({ TableName: name, Item: put }));
+    const days = async () => {
+      const page = await client().send(
+        new QueryCommand({
+          TableName: name,
+          KeyConditionExpression: '#id = :p',
+          ExpressionAttributeNames: { '#id': attr.id },
+          ExpressionAttributeValues: { ':p': DAY_COUNTERS },
+        }),
+      );
+      return (page.Items ?? []).map(({ sk, c, u, d }) => ({ sk, c, u, d }));
+    };
+    await ensureTable(endpoint, name);
+    const created = (old[0] as Action).createdAt.slice(0, 10);
+    const due = (old[0] as Action).dueAt.slice(0, 10);
+    const expected =
+      created === due
+        ? [
+            { sk: daySortKey(created, 0), c: 3, u: 3, d: 2 },
+            { sk: daySortKey('2030-05-06', 0), c: undefined, u: undefined, d: 1 },
+          ]
+        : expect.arrayContaining([{ sk: daySortKey('2030-05-06', 0), c: undefined, u: undefined, d: 1 }]);
+    expect(await days()).toEqual(expected);
+    // Marked: a second start counts nothing again.
+    await ensureTable(endpoint, name);
+    expect(await days()).toEqual(expected);
   });
 
   it('refuses, naming it, an index whose keys or projection changed', async () => {

@@ -17,6 +17,7 @@ import { etagOf, toView } from '../../model/view';
 import { AGAIN, type RetryOptions, retry } from '../../retry';
 import { canBeKey, send, TransactionCancelled, tableName, transact } from '../client';
 import { counterMoves, counterUpdates } from '../counters/counters';
+import { dayCounterUpdates } from '../counters/days';
 import { fromItem, historyItem, type Item, isTombstone, toItem, tombstone } from '../item';
 import { indexedText } from '../search/keys';
 import { pendingMark } from '../search/postings';
@@ -166,6 +167,7 @@ export async function putNewAction(
       historyPut(entry),
       ...(guarded ? [guarded.write] : []),
       ...counterUpdates(action.id, counterMoves(undefined, stamped)),
+      ...dayCounterUpdates(action.id, undefined, stamped),
       pendingMark(indexedText(stamped), stamped.version),
       ...alsoTaken.map((id) => ({
         ConditionCheck: {
@@ -365,6 +367,7 @@ async function mutateNow(
         historyPut(entry),
         ...(change.guarded ? [change.guarded.write] : []),
         ...counterUpdates(id, counterMoves(current, next)),
+        ...dayCounterUpdates(id, current, next && { ...next, updatedAt }),
         ...(change.items ?? []),
         // Search stays as fresh as the list: a new title or a delete is marked until the stream indexes it.
         ...(!next || next.title !== current.title ? [pendingMark(indexedText(next ?? current), version, !next)] : []),

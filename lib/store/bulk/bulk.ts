@@ -6,7 +6,8 @@ import type { RecordedEntry } from '../../model/history';
 import { createdItems } from '../actions/writes';
 import { batchGet, batchWrite } from '../batch';
 import { send, tableName } from '../client';
-import { counterMoves } from '../counters/counters';
+import { cellId, cellOf, cellSortKey, counterMoves } from '../counters/counters';
+import { addDayCounts, addDays, type DayDeltas } from '../counters/days';
 import { historyItem, type Item, toItem } from '../item';
 import { registerActions } from '../registry';
 import { indexedText } from '../search/keys';
@@ -121,6 +122,7 @@ export async function writeInBulk(
   };
   /** Counter key -> the change to add. */
   const deltas = new Map<string, number>();
+  const days: DayDeltas = new Map();
   const summary: BulkSummary = {
     written: 0,
     existed: 0,
@@ -145,8 +147,9 @@ export async function writeInBulk(
     // Their values in the registry (`../registry.ts`), also when postings are left out: lists need them.
     await timed('postings', () => registerActions(fresh.map(({ action }) => action)));
     for (const { action } of fresh) {
+      addDays(days, action, 1);
       for (const move of counterMoves(undefined, action))
-        deltas.set(move.key, (deltas.get(move.key) ?? 0) + move.delta);
+        deltas.set(cellId(move), (deltas.get(cellId(move)) ?? 0) + move.delta);
     }
     summary.written += fresh.length;
     summary.existed += chunk.length - fresh.length;
@@ -160,11 +163,12 @@ export async function writeInBulk(
   await inPool(
     IN_FLIGHT * 2,
     () => moves.pop(),
-    async ([counter, delta]) => {
+    async ([cell, delta]) => {
+      const { key, status } = cellOf(cell);
       await send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: { [attr.id]: counter, [attr.sortKey]: itemKind.counterShard(0) },
+          Key: { [attr.id]: key, [attr.sortKey]: cellSortKey(0, status) },
           UpdateExpression: 'ADD #n :delta',
           ExpressionAttributeNames: { '#n': attr.count },
           ExpressionAttributeValues: { ':delta': delta },
@@ -173,6 +177,7 @@ export async function writeInBulk(
       progress?.counted?.();
     },
   );
+  summary.counterItems += await addDayCounts(days);
   summary.phases.counters += performance.now() - counting;
   return summary;
 }

@@ -10,7 +10,9 @@ import {
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { postingsTableOf } from '../../config';
 import { AGAIN, retry } from '../../retry';
-import { countedFields, countedValues, counterKey } from '../counters/counters';
+import { batchWriteRequests, type WriteRequest } from '../batch';
+import { cellId, cellOf, cellSortKey, counterCells } from '../counters/counters';
+import { addDays, type DayDeltas, dayItems } from '../counters/days';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isTombstone, toItem } from '../item';
 import { registryBackfill } from '../registry';
@@ -81,11 +83,17 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * table whose marker is older (or absent: made before the marker) has its actions' keys rewritten
  * and, from before 3, its paired counters counted. 4: text folded by Unicode full case folding
  * (`foldForComparison`), not lower-casing: an action whose folded copies (the `f` map's, the title
- * copy and key) or search postings differ under the new fold is re-keyed.
+ * copy and key) or search postings differ under the new fold is re-keyed. 5: the total and the
+ * paired and prefix counters keep the status in their sort key (`counters.ts`): from before 5
+ * every counter is counted again from the actions and written in this layout, the old counter
+ * items deleted first. 6: an empty site or business unit is keyed under `EMPTY_KEY` in its index
+ * (the re-key writes it). 7: the day counters (`../counters/days.ts`) exist; from before 7 they
+ * are counted (after the recount of 5, which deletes every `n#` item, day counters included).
  */
-export const KEY_VERSION = 4;
-const PAIRED_COUNTERS = 3;
+export const KEY_VERSION = 7;
+const COUNTERS_BY_STATUS = 5;
 const FULL_CASE_FOLDING = 4;
+const DAY_COUNTERS = 7;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
 
 async function keyVersion(client: DynamoDBClient, tableName: string): Promise<number> {
@@ -190,7 +198,8 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
     );
     await untilActive(client, tableName, index.IndexName);
   }
-  return indexKeysBackfill(client, tableName, version < PAIRED_COUNTERS, version < FULL_CASE_FOLDING);
+  const days = version < DAY_COUNTERS ? dayCounting(client, tableName) : undefined;
+  return indexKeysBackfill(client, tableName, version < COUNTERS_BY_STATUS, version < FULL_CASE_FOLDING, days);
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
@@ -212,27 +221,27 @@ async function untilActive(client: DynamoDBClient, tableName: string, indexName:
 
 /**
  * Gives every stored action the index keys this version writes and an earlier one did not, and,
- * with `countPairs`, counts the paired counters, which an earlier version did not keep (none of
- * them exists yet, so each is written whole on its first shard, by `done`). With `refold`, the
+ * with `recount`, counts every counter in this version's layout (`counterCells`): `done` deletes
+ * the counter items an earlier version wrote and writes each counted cell whole on its first
+ * shard (the upgrade runs before the service, so nothing moves a counter meanwhile). With `refold`, the
  * folded copies (the `f` map, the title copy) are compared too and rewritten where the fold
  * changed them, and so are the search postings of the texts it changed (before the item, so a
  * pass cut short and run again still finds the earlier texts of an item it had not rewritten).
  */
-function indexKeysBackfill(client: DynamoDBClient, tableName: string, countPairs: boolean, refold: boolean): ScanPass {
+function indexKeysBackfill(
+  client: DynamoDBClient,
+  tableName: string,
+  recount: boolean,
+  refold: boolean,
+  days?: ScanPass,
+): ScanPass {
   const documents = DynamoDBDocumentClient.from(client);
-  const pairs = new Map<string, number>();
+  const cells = new Map<string, number>();
   const keys = [...new Set(indexList.flatMap((index) => [index.partitionKey.name, index.sortKey.name]))];
   const rekey = async (item: Item) => {
     if (isTombstone(item)) return;
-    if (countPairs) {
-      const values = countedValues(fromItem(item));
-      for (const field of countedFields) {
-        const value = values[field];
-        if (!field.includes('&') || value === undefined) continue;
-        const key = counterKey(field, value);
-        pairs.set(key, (pairs.get(key) ?? 0) + 1);
-      }
-    }
+    if (recount)
+      for (const cell of counterCells(fromItem(item)).map(cellId)) cells.set(cell, (cells.get(cell) ?? 0) + 1);
     const expected = toItem(fromItem(item));
     const stale = keys.filter((k) => expected[k] !== undefined && expected[k] !== item[k]);
     if (refold) {
@@ -268,16 +277,49 @@ function indexKeysBackfill(client: DynamoDBClient, tableName: string, countPairs
   };
   return {
     async page(actions) {
+      await days?.page(actions);
       for (const item of actions) await rekey(item);
     },
     async done() {
-      for (const [key, n] of pairs)
-        await documents.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: { [attr.id]: key, [attr.sortKey]: itemKind.counterShard(0), [attr.count]: n },
-          }),
-        );
+      // The day counters after the recount's delete of every `n#` item, which they are too.
+      if (!recount) return days?.done();
+      const target = { documents, table: tableName };
+      const old: WriteRequest[] = [];
+      await scanTable(
+        (items) => {
+          for (const item of items)
+            if (String(item[attr.id]).startsWith('n#'))
+              old.push({ DeleteRequest: { Key: { [attr.id]: item[attr.id], [attr.sortKey]: item[attr.sortKey] } } });
+        },
+        { target, attributes: [attr.id, attr.sortKey] },
+      );
+      await batchWriteRequests(old, { target, width: 4 });
+      await batchWriteRequests(
+        [...cells].map(([id, n]) => {
+          const { key, status } = cellOf(id);
+          return { PutRequest: { Item: { [attr.id]: key, [attr.sortKey]: cellSortKey(0, status), [attr.count]: n } } };
+        }),
+        { target, width: 4 },
+      );
+      await days?.done();
+    },
+  };
+}
+
+/**
+ * Counts the day counters of a table made before them (none exists yet): each day's counts are
+ * put whole on its first shard by `done`, so a pass cut short and run again counts afresh.
+ */
+function dayCounting(client: DynamoDBClient, tableName: string): ScanPass {
+  const documents = DynamoDBDocumentClient.from(client);
+  const deltas: DayDeltas = new Map();
+  return {
+    async page(actions) {
+      for (const item of actions) if (!isTombstone(item)) addDays(deltas, fromItem(item), 1);
+    },
+    async done() {
+      const puts = dayItems(deltas).map((Item) => ({ PutRequest: { Item } }));
+      await batchWriteRequests(puts, { target: { documents, table: tableName }, width: 4 });
     },
   };
 }

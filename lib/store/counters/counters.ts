@@ -4,7 +4,7 @@ import type { Action } from '../../model/action';
 import { type CountedName, countedValue, storedFieldList } from '../catalogue';
 import { canBeKey, send, tableName } from '../client';
 import { attr, itemKind, shardOf } from '../table';
-import { type PrefixCounter, prefixCounters, prefixCounterValues } from './prefixes';
+import { type PrefixCounter, prefixCounter, prefixCounters, prefixCounterValues, prefixDepths } from './prefixes';
 
 /**
  * Exact counts, kept in step with every write: the total, one count per value of each
@@ -72,36 +72,95 @@ export function countedValues(action: Action): Record<CountedField, string | und
 /** The partition of one counter: `n#status#2`, `n#all#`. */
 export const counterKey = (field: CountedField, value: string | number) => `n#${field}#${value}`;
 
-interface CounterMove {
+/**
+ * The counters kept by status: the total and each paired field's and location prefix's values.
+ * Their items hold the status in the sort key (`<shard>#<status>`), so one item a (value,
+ * status, shard) serves both the value's count (every item of its partition) and its count by
+ * status (the items of that status): a create moves one counter where it moved two, each 2
+ * write units in its transaction, and a value's counts by several statuses are one read. So
+ * `status` and the `&status` pairs are read from these and stored nowhere of their own.
+ */
+const byStatusInKey: ReadonlySet<CountedField> = new Set<CountedField>([
+  'all',
+  ...pairedFields,
+  ...prefixDepths.map(prefixCounter),
+]);
+
+/** The counters stored: the counted fields less those read from the ones kept by status. */
+const storedCounters = countedFields.filter((field) => field !== 'status' && !field.endsWith('&status'));
+
+/** Where a counter is kept: its partition, and for one kept by status, which status. */
+export interface CounterCell {
   key: string;
+  status?: string;
+}
+
+/** A cell as one string (a map key), and back. */
+export const cellId = (cell: CounterCell) => (cell.status === undefined ? cell.key : `${cell.key}\u0000${cell.status}`);
+export function cellOf(id: string): CounterCell {
+  const [key, status] = id.split('\u0000') as [string, string | undefined];
+  return status === undefined ? { key } : { key, status };
+}
+
+/** The sort key of a cell's item on one shard: `07`, or `07#2` for status 2. */
+export const cellSortKey = (shard: number, status: string | undefined) =>
+  status === undefined ? itemKind.counterShard(shard) : `${itemKind.counterShard(shard)}#${status}`;
+
+/** The status a counter item holds (from its sort key), if it is kept by status. */
+export const statusOfItem = (item: Record<string, unknown>): string | undefined =>
+  String(item[attr.sortKey]).split('#')[1];
+
+/** Where the count of one value of a counted field is read: `status=2` is the total's status-2 items. */
+export function counterCell(field: CountedField, value: string | number): CounterCell {
+  if (field === 'status') return { key: counterKey('all', ''), status: String(value) };
+  if (field.endsWith('&status')) {
+    const text = String(value);
+    const cut = text.indexOf('#');
+    return {
+      key: counterKey(field.slice(0, -'&status'.length) as CountedField, text.slice(cut + 1)),
+      status: text.slice(0, cut),
+    };
+  }
+  return { key: counterKey(field, value) };
+}
+
+/** The counter cells one action adds one to. */
+export function counterCells(action: Action): CounterCell[] {
+  const values = countedValues(action);
+  const status = String(action.status);
+  return storedCounters.flatMap((field) => {
+    const value = values[field];
+    if (value === undefined) return [];
+    const key = counterKey(field, value);
+    return [byStatusInKey.has(field) ? { key, status } : { key }];
+  });
+}
+
+export interface CounterMove extends CounterCell {
   delta: number;
 }
 
 /**
  * The counter moves a write makes: `before` undefined for a create, `after` undefined for a
- * delete; an edit moves only the fields whose value changed.
+ * delete; an edit moves only the cells that differ (a status change moves each kept-by-status
+ * counter from the old status's cell to the new one's).
  */
 export function counterMoves(before: Action | undefined, after: Action | undefined): CounterMove[] {
-  const old = before ? countedValues(before) : undefined;
-  const next = after ? countedValues(after) : undefined;
-  const moves: CounterMove[] = [];
-  for (const field of countedFields) {
-    const was = old?.[field];
-    const is = next?.[field];
-    if (old && next && was === is) continue;
-    if (was !== undefined) moves.push({ key: counterKey(field, was), delta: -1 });
-    if (is !== undefined) moves.push({ key: counterKey(field, is), delta: 1 });
-  }
-  return moves;
+  const old = new Set((before ? counterCells(before) : []).map(cellId));
+  const next = new Set((after ? counterCells(after) : []).map(cellId));
+  return [
+    ...[...old].filter((id) => !next.has(id)).map((id) => ({ ...cellOf(id), delta: -1 })),
+    ...[...next].filter((id) => !old.has(id)).map((id) => ({ ...cellOf(id), delta: 1 })),
+  ];
 }
 
 /** The transaction items that apply `moves` for the action `id` (on the shard of its id). */
 export function counterUpdates(id: string, moves: CounterMove[]) {
-  const shard = itemKind.counterShard(shardOf(id));
+  const shard = shardOf(id);
   return moves.map((move) => ({
     Update: {
       TableName: tableName(),
-      Key: { [attr.id]: move.key, [attr.sortKey]: shard },
+      Key: { [attr.id]: move.key, [attr.sortKey]: cellSortKey(shard, move.status) },
       UpdateExpression: 'ADD #n :delta',
       ExpressionAttributeNames: { '#n': attr.count },
       ExpressionAttributeValues: { ':delta': move.delta },
@@ -115,17 +174,35 @@ export interface CountStats {
   requests: number;
 }
 
+/** Bounds on a partition's sort keys: `from` inclusive, `to` inclusive too (DynamoDB's BETWEEN). */
+export interface SortKeyRange {
+  from?: string;
+  to?: string;
+}
+
+/** The key condition's part on the sort key for `range`, and its values. */
+function sortKeyCondition({ from, to }: SortKeyRange): { condition: string; values: Record<string, string> } {
+  if (from !== undefined && to !== undefined)
+    return { condition: ' AND #sk BETWEEN :from AND :to', values: { ':from': from, ':to': to } };
+  if (from !== undefined) return { condition: ' AND #sk >= :from', values: { ':from': from } };
+  if (to !== undefined) return { condition: ' AND #sk <= :to', values: { ':to': to } };
+  return { condition: '', values: {} };
+}
+
 /**
- * Every item of one partition of `table`, read strongly consistent, page after page, each
- * request's read units added to `stats`: a counter's shards, a field's registered values.
+ * Every item of one partition of `table` (within `range`, if given), read strongly consistent,
+ * page after page, each request's read units added to `stats`: a counter's shards, a field's
+ * registered values, a range of day counters (`days.ts`).
  */
 export async function readPartition(
   table: string,
   partition: string,
   stats?: CountStats,
+  range: SortKeyRange = {},
 ): Promise<Array<Record<string, unknown>>> {
   const items: Array<Record<string, unknown>> = [];
   let startKey: Record<string, unknown> | undefined;
+  const { condition, values } = sortKeyCondition(range);
   do {
     const page = await send<{
       Items?: Array<Record<string, unknown>>;
@@ -134,9 +211,9 @@ export async function readPartition(
     }>(
       new QueryCommand({
         TableName: table,
-        KeyConditionExpression: '#id = :key',
-        ExpressionAttributeNames: { '#id': attr.id },
-        ExpressionAttributeValues: { ':key': partition },
+        KeyConditionExpression: `#id = :key${condition}`,
+        ExpressionAttributeNames: { '#id': attr.id, ...(condition ? { '#sk': attr.sortKey } : {}) },
+        ExpressionAttributeValues: { ':key': partition, ...values },
         ConsistentRead: true,
         ReturnConsumedCapacity: 'TOTAL',
         ExclusiveStartKey: startKey,
@@ -153,19 +230,33 @@ export async function readPartition(
 }
 
 /** The current value of one counter: every shard, read in one strongly consistent Query. */
-export async function readCount(field: CountedField, value: string | number, stats?: CountStats): Promise<number> {
-  const key = counterKey(field, value);
-  if (!canBeKey(key)) return 0;
-  const shards = await readPartition(tableName(), key, stats);
-  return shards.reduce((total, item) => total + Number(item[attr.count] ?? 0), 0);
-}
+export const readCount = (field: CountedField, value: string | number, stats?: CountStats): Promise<number> =>
+  readCounts(field, [value], stats);
 
-/** The sum of the counts of several values of one field (each value once). */
+/**
+ * The sum of the counts of several values of one field (each value once): each partition read
+ * once, however many of its statuses are asked for.
+ */
 export async function readCounts(
   field: CountedField,
   values: ReadonlyArray<string | number>,
   stats?: CountStats,
 ): Promise<number> {
-  const counts = await settleAll<number[]>([...new Set(values.map(String))].map((v) => readCount(field, v, stats)));
+  const asked = new Map<string, Set<string> | 'all'>();
+  for (const value of new Set(values.map(String))) {
+    const { key, status } = counterCell(field, value);
+    if (!canBeKey(key)) continue;
+    const statuses = asked.get(key) ?? new Set<string>();
+    if (status === undefined || statuses === 'all') asked.set(key, 'all');
+    else asked.set(key, statuses.add(status));
+  }
+  const counts = await settleAll<number[]>(
+    [...asked].map(async ([key, statuses]) => {
+      const items = await readPartition(tableName(), key, stats);
+      return items
+        .filter((item) => statuses === 'all' || statuses.has(statusOfItem(item) as string))
+        .reduce((total, item) => total + Number(item[attr.count] ?? 0), 0);
+    }),
+  );
   return counts.reduce((a, b) => a + b, 0);
 }

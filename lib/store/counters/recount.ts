@@ -5,7 +5,8 @@ import { type RegistryKind, registerValues, registryPartition, registryValues } 
 import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr, itemKind } from '../table';
-import { countedFields, countedValues, counterKey } from './counters';
+import { cellId, cellOf, cellSortKey, counterCells, statusOfItem } from './counters';
+import { dayTally, isDayDrift, repairDays } from './days';
 
 /**
  * Recomputes every counter from the actions themselves and compares it with what the counters
@@ -18,7 +19,9 @@ import { countedFields, countedValues, counterKey } from './counters';
  */
 
 export interface Drift {
+  /** The counter's partition, and the status of the cell when it is kept by status. */
   counter: string;
+  status?: string;
   stored: number;
   actual: number;
 }
@@ -81,24 +84,22 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
   /** Registry entries, `<partition>\u0000<value>`, as the actions make them and as stored. */
   const values = new Map<string, [RegistryKind, string]>();
   const registered = new Set<string>();
+  const days = dayTally();
   await scanAll((item) => {
     proof.see(item);
+    if (days.stored(item)) return;
     const id = item[attr.id] as string;
     if (id.startsWith('v#')) registered.add(`${id}\u0000${item[attr.sortKey]}`);
     else if (id.startsWith('n#')) {
-      stored.set(id, (stored.get(id) ?? 0) + Number(item[attr.count] ?? 0));
+      const cell = cellId({ key: id, status: statusOfItem(item) });
+      stored.set(cell, (stored.get(cell) ?? 0) + Number(item[attr.count] ?? 0));
     } else if (item[attr.sortKey] === itemKind.action && !isTombstone(item)) {
       actions++;
       const action = fromItem(item);
+      days.count(action);
       for (const [field, value] of registryValues(action))
         values.set(`${registryPartition(field)}\u0000${value}`, [field, value]);
-      const counted = countedValues(action);
-      for (const field of countedFields) {
-        const value = counted[field];
-        if (value === undefined) continue;
-        const key = counterKey(field, value);
-        actual.set(key, (actual.get(key) ?? 0) + 1);
-      }
+      for (const cell of counterCells(action).map(cellId)) actual.set(cell, (actual.get(cell) ?? 0) + 1);
     }
   }, onScanned);
   const drift: Drift[] = [];
@@ -107,7 +108,13 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
     const a = actual.get(counter) ?? 0;
     const s = stored.get(counter) ?? 0;
     seen.push(`${counter}=${s}/${a}`);
-    if (a !== s) drift.push({ counter, stored: s, actual: a });
+    if (a === s) continue;
+    const { key, status } = cellOf(counter);
+    drift.push({ counter: key, ...(status === undefined ? {} : { status }), stored: s, actual: a });
+  }
+  for (const d of days.drift()) {
+    seen.push(`${d.counter}=${d.stored}/${d.actual}`);
+    drift.push(d);
   }
   const postings = proof.drift();
   seen.push(...postings.actions.map((key) => `a ${key}`), ...postings.orphans.map((key) => `o ${key}`));
@@ -156,11 +163,12 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
   if (fix) {
     await repairPostings(postings, (each) => scanAll(each));
     await registerValues(found.unregistered);
-    for (const d of drift) {
+    await repairDays(drift);
+    for (const d of drift.filter((d) => !isDayDrift(d))) {
       await send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: { [attr.id]: d.counter, [attr.sortKey]: itemKind.counterShard(0) },
+          Key: { [attr.id]: d.counter, [attr.sortKey]: cellSortKey(0, d.status) },
           UpdateExpression: 'ADD #n :delta',
           ExpressionAttributeNames: { '#n': attr.count },
           ExpressionAttributeValues: { ':delta': d.actual - d.stored },

@@ -15,6 +15,7 @@ import {
 import { BudgetSpent, type ReadBudget } from './budget';
 import { MAX_MERGED_VALUES } from './counted';
 import { countedIntegers, holdingCount } from './counted-integers';
+import { dateTotal, onOneDate } from './date-counts';
 import { Placeholders } from './expression';
 import { locationTotal } from './location-counts';
 import { readPage } from './merge';
@@ -91,7 +92,8 @@ export async function sizesFor(query: ListQuery, stats: ReadStats, counted = fal
  * read unit a value, and no index entry): `=` and `~` a sum of values, `<` and `>` on an integer
  * the sum of its values in range, `!` the total less the value, `overdue=false` the total less
  * the overdue. A `!` on a field not counted but indexed by value (a producer's reference): the
- * total less its value's partition, counted within `budget`. `undefined` for any other list.
+ * total less its value's partition, counted within `budget`. Filters on one date field alone:
+ * the day counters (`date-counts.ts`). `undefined` for any other list.
  */
 export async function countedTotal(
   query: ListQuery,
@@ -103,6 +105,8 @@ export async function countedTotal(
 }
 
 async function counterTotal(query: ListQuery, stats: ReadStats, budget: ReadBudget): Promise<number | undefined> {
+  const date = onOneDate(query);
+  if (date) return dateTotal(date, query.filters, stats, budget);
   if (query.filters.length === 2) return pairedTotal(query.filters as [Clause, Clause], stats);
   if (query.filters.length !== 1) return undefined;
   const clause = query.filters[0] as Clause;
@@ -138,8 +142,7 @@ async function pairedTotal([a, b]: [Clause, Clause], stats: ReadStats): Promise<
   if (!(pairedFields as readonly string[]).includes(field) || (paired.op !== '=' && paired.op !== '~'))
     return undefined;
   const values = [...new Set((paired.values as string[]).map(String))];
-  const sum = (counter: CountedField, keys: string[]) =>
-    all<number[]>(keys.map((key) => readCount(counter, key, stats))).then((n) => n.reduce((x, y) => x + y, 0));
+  const sum = (counter: CountedField, keys: string[]) => readCounts(counter, keys, stats);
   if (other.field.name === 'status' && (other.op === '=' || other.op === '~')) {
     const statuses = [...new Set((other.values as number[]).map(String))];
     return sum(

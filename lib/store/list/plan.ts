@@ -106,6 +106,10 @@ interface EqualityIndex {
   index: IndexDefinition;
   /** Rough share of the table one value matches; only the ranking between plans matters. */
   selectivity: number;
+  /** The same partitions in other orders (a site's actions by due time). */
+  ordered?: readonly IndexDefinition[];
+  /** The partition of the empty value, when the index keeps one. */
+  empty?: string;
 }
 
 /** The fields an index serves by value, from the catalogue (`lib/store/catalogue.ts`). */
@@ -208,17 +212,23 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
   for (const clause of filters) {
     const equality = equalityIndexes[clause.field.name];
     if (!equality || (clause.op !== '=' && clause.op !== '~')) continue;
-    const partitions = [...new Set<string | number>(clause.values as Array<string | number>)];
-    // DynamoDB refuses an empty key, and the location and reference indexes leave out actions whose value is empty.
-    if (partitions.includes('')) continue;
-    const share = partitions.reduce<number>((sum, v) => sum + valueShare(clause.field.name, v, equality, sizes), 0);
-    consider(
-      equality.index,
-      partitions,
-      filters.filter((c) => c !== clause),
-      share,
-      partitions.every((v) => isCountedValue(clause.field.name, v, sizes)),
-    );
+    const values = [...new Set<string | number>(clause.values as Array<string | number>)];
+    // DynamoDB refuses an empty key: the reference index leaves out actions whose value is empty,
+    // the site and business unit indexes keep them under a stand-in, which no value can be.
+    const { empty } = equality;
+    if (values.includes('') && empty === undefined) continue;
+    if (empty !== undefined && values.includes(empty)) continue;
+    const partitions = values.map((v) => (v === '' && empty !== undefined ? empty : v));
+    const share = values.reduce<number>((sum, v) => sum + valueShare(clause.field.name, v, equality, sizes), 0);
+    // The field's own index (`createdAt` order), then any that keeps its partitions in another order.
+    for (const index of [equality.index, ...(equality.ordered ?? [])])
+      consider(
+        index,
+        partitions,
+        filters.filter((c) => c !== clause),
+        share,
+        values.every((v) => isCountedValue(clause.field.name, v, sizes)),
+      );
   }
   // `overdue=true` reads only overdue actions, from their sparse index; the counter knows how many.
   const overdue = filters.find((c) => c.type === 'boolean' && c.field.name === 'overdue' && c.values[0] === true);

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../../../lib/model/action';
-import { countedFields, countedValues, counterKey, counterMoves } from '../../../../lib/store/counters/counters';
+import {
+  type CounterMove,
+  cellId,
+  countedFields,
+  counterCell,
+  counterCells,
+  counterMoves,
+} from '../../../../lib/store/counters/counters';
 import { anAction } from '../../action-fixture';
 
 /**
@@ -9,23 +16,18 @@ import { anAction } from '../../action-fixture';
  * writes an action goes through, the counters must end where counting the last state would put them.
  */
 
-/** The counts the moves leave, without zeros. */
-function apply(moves: Array<{ key: string; delta: number }>, counts = new Map<string, number>()) {
-  for (const { key, delta } of moves) {
-    const n = (counts.get(key) ?? 0) + delta;
-    if (n === 0) counts.delete(key);
-    else counts.set(key, n);
+/** The counts the moves leave, by cell, without zeros. */
+function apply(moves: CounterMove[], counts = new Map<string, number>()) {
+  for (const move of moves) {
+    const n = (counts.get(cellId(move)) ?? 0) + move.delta;
+    if (n === 0) counts.delete(cellId(move));
+    else counts.set(cellId(move), n);
   }
   return counts;
 }
 
-/** The counters one action in state `a` holds: one per counted value. */
-const countsOf = (a: Action) =>
-  new Map(
-    Object.entries(countedValues(a)).flatMap(([field, value]) =>
-      value === undefined ? [] : [[counterKey(field as never, value), 1] as const],
-    ),
-  );
+/** The counter cells one action in state `a` holds: one per counted value. */
+const countsOf = (a: Action) => new Map(counterCells(a).map((cell) => [cellId(cell), 1] as const));
 
 const state = fc
   .record({
@@ -53,8 +55,10 @@ describe('counterMoves', () => {
   it('a create adds one to the total and to each counted value; a delete takes them away', () => {
     const action = anAction({ status: 2 });
     const created = counterMoves(undefined, action);
-    expect(created).toContainEqual({ key: 'n#all#', delta: 1 });
-    expect(created).toContainEqual({ key: 'n#status#2', delta: 1 });
+    // The total is kept by status: its status-2 cell is also what `status=2` counts.
+    expect(created).toContainEqual({ key: 'n#all#', status: '2', delta: 1 });
+    expect(counterCell('status', 2)).toEqual({ key: 'n#all#', status: '2' });
+    expect(created.some((m) => m.key.startsWith('n#status#') || m.key.includes('&status#'))).toBe(false);
     expect(created.every((m) => m.delta === 1)).toBe(true);
     const deleted = counterMoves(action, undefined);
     expect(deleted).toEqual(created.map((m) => ({ ...m, delta: -1 })));
@@ -65,19 +69,37 @@ describe('counterMoves', () => {
     expect(counterMoves(action, { ...action, title: 'Renamed', description: 'x', version: 9 })).toEqual([]);
   });
 
-  it('an edit moves only the counters of the fields whose value changed, one down and one up', () => {
+  it('a status change moves each counter kept by status from the old status cell to the new one', () => {
     const action = anAction({ status: 1 });
     const moves = counterMoves(action, { ...action, status: 3 });
-    // The status, and each value counted paired with the status (owner, assignee, site, ...).
-    expect(moves.slice(0, 2)).toEqual([
-      { key: 'n#status#1', delta: -1 },
-      { key: 'n#status#3', delta: 1 },
-    ]);
-    expect(moves.length).toBeGreaterThan(2);
-    for (const move of moves.slice(2)) expect(move.key).toMatch(/^n#[^#]+&status#[13]#/);
-    expect(moves.filter((m) => m.key.includes('&status#1#')).every((m) => m.delta === -1)).toBe(true);
-    expect(moves.filter((m) => m.key.includes('&status#3#')).every((m) => m.delta === 1)).toBe(true);
+    // The total, the paired fields (owner, assignee, site, business unit, producer) and the prefixes.
+    expect(moves).toHaveLength(2 * 8);
+    expect(moves.filter((m) => m.status === '1').every((m) => m.delta === -1)).toBe(true);
+    expect(moves.filter((m) => m.status === '3').every((m) => m.delta === 1)).toBe(true);
+    expect(new Set(moves.map((m) => m.key)).size).toBe(8);
+    // A pair is read from its value's partition, one status of it.
+    expect(counterCell('owner&status', '3#o1')).toEqual({ key: 'n#owner#o1', status: '3' });
     expect(counterMoves(action, { ...action, description: 'changed' })).toEqual([]);
+  });
+
+  it('a create moves 10 counters when not overdue (one per counted value, the status in the sort key)', () => {
+    // all, priority, owner, assignee, site, business unit, producer, 2 prefixes, the whole
+    // location (total only) ... and status is none of its own: the total's cell is it.
+    const cells = counterCells(anAction({ overdue: false }));
+    expect(cells.map((c) => c.key.split('#')[1]).sort()).toEqual(
+      [
+        'actionProducer.name',
+        'all',
+        'assignee',
+        'location.businessUnit',
+        'location.site',
+        'owner',
+        'priority',
+        'scope&2',
+        'scope&3',
+        'scope&7',
+      ].sort(),
+    );
   });
 
   it('counts overdue only while true, so a store from before overdue needs no new counters', () => {
@@ -106,7 +128,7 @@ describe('counterMoves', () => {
   it('never moves the same counter twice in one write (one transaction may not touch an item twice)', () => {
     fc.assert(
       fc.property(fc.option(state, { nil: undefined }), fc.option(state, { nil: undefined }), (before, after) => {
-        const keys = counterMoves(before, after).map((m) => m.key);
+        const keys = counterMoves(before, after).map(cellId);
         expect(new Set(keys).size).toBe(keys.length);
       }),
       { numRuns: 150 },

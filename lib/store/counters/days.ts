@@ -1,0 +1,178 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { inPool } from '../../fan-out';
+import type { Action } from '../../model/action';
+import { send, tableName } from '../client';
+import { attr, shardOf } from '../table';
+import { type CountStats, readPartition } from './counters';
+
+/**
+ * Day counters (issue 41): for each UTC day, how many actions were created on it, were last
+ * updated on it and are due on it, so a filter on `createdAt`, `updatedAt` or `dueAt` counts
+ * exactly at any size (`lib/store/list/date-counts.ts`). One partition holds them all,
+ * `n#@days`, sorted by `<YYYY-MM-DD>#<shard>`, one numeric attribute per date field; so a range of
+ * days is one Query, and a create, whose createdAt and updatedAt fall on the same day, moves one
+ * item for both (and a third attribute of it when it is also due that day): 2 transaction items,
+ * not 3. They move in the same transaction as the item they count, as every counter does.
+ *
+ * Four shards, not the sixteen of the other counters: a range read reads every shard of every
+ * day in it, so four make a year of days about 1,500 small items (15 read units), where sixteen
+ * would make it 60; a day's item takes that day's creates, a quarter each, where the total's
+ * shards take a sixteenth (a transaction conflict only retries).
+ */
+
+/** The partition of every day counter. */
+export const DAY_COUNTERS = 'n#@days';
+export const DAY_SHARDS = 4;
+
+/** The date fields counted by day, and the attribute of a day item that counts each. */
+export const dayFields = { createdAt: 'c', updatedAt: 'u', dueAt: 'd' } as const;
+export type DayField = keyof typeof dayFields;
+const dayFieldList = Object.keys(dayFields) as DayField[];
+
+/** The UTC day of a canonical instant (`2026-12-01T10:00:00.000Z` -> `2026-12-01`). */
+export const dayOf = (instant: string): string => instant.slice(0, 10);
+
+/** The sort key of a day's item on one shard; a day's items sort together, days in order. */
+export const daySortKey = (day: string, shard: number) => `${day}#${shard}`;
+
+/** The day an item of the day partition counts (from its sort key). */
+export const dayOfItem = (item: Record<string, unknown>): string => String(item[attr.sortKey]).slice(0, 10);
+
+/** The shard of an action's day items. */
+export const dayShardOf = (id: string) => shardOf(id) % DAY_SHARDS;
+
+/** `<day>\u0000<field>` -> change: what a write adds to the day counters. */
+export type DayDeltas = Map<string, number>;
+
+const cell = (day: string, field: DayField) => `${day}\u0000${field}`;
+const uncell = (key: string) => key.split('\u0000') as [string, DayField];
+
+/** Adds `delta` for each date of `action` to `deltas`. */
+export function addDays(deltas: DayDeltas, action: Action, delta: number): DayDeltas {
+  for (const field of dayFieldList) {
+    const key = cell(dayOf(action[field]), field);
+    deltas.set(key, (deltas.get(key) ?? 0) + delta);
+  }
+  return deltas;
+}
+
+/**
+ * What a write moves: `before` undefined for a create, `after` undefined for a delete. An edit
+ * moves a field's count only when its day changed; moves that cancel out are left out. Pure.
+ */
+export function dayMoves(before: Action | undefined, after: Action | undefined): DayDeltas {
+  const deltas: DayDeltas = new Map();
+  if (before) addDays(deltas, before, -1);
+  if (after) addDays(deltas, after, 1);
+  for (const [key, delta] of deltas) if (delta === 0) deltas.delete(key);
+  return deltas;
+}
+
+/** The moves grouped by day: one Update a day, each field's change an attribute. Pure. */
+export function byDay(deltas: DayDeltas): Map<string, Partial<Record<DayField, number>>> {
+  const days = new Map<string, Partial<Record<DayField, number>>>();
+  for (const [key, delta] of deltas) {
+    if (delta === 0) continue;
+    const [day, field] = uncell(key);
+    days.set(day, { ...days.get(day), [field]: delta });
+  }
+  return days;
+}
+
+/** One ADD of a day item's attributes (an Update's own fields, for a transaction or alone). */
+export function dayUpdate(day: string, shard: number, changes: Partial<Record<DayField, number>>, table = tableName()) {
+  const fields = Object.keys(changes) as DayField[];
+  return {
+    TableName: table,
+    Key: { [attr.id]: DAY_COUNTERS, [attr.sortKey]: daySortKey(day, shard) },
+    UpdateExpression: `ADD ${fields.map((f) => `#${f} :${f}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(fields.map((f) => [`#${f}`, dayFields[f]])),
+    ExpressionAttributeValues: Object.fromEntries(fields.map((f) => [`:${f}`, changes[f]])),
+  };
+}
+
+/** The transaction items of a write of the action `id` (its shard): one a day whose counts move. */
+export function dayCounterUpdates(id: string, before: Action | undefined, after: Action | undefined) {
+  const shard = dayShardOf(id);
+  return [...byDay(dayMoves(before, after))].map(([day, changes]) => ({ Update: dayUpdate(day, shard, changes) }));
+}
+
+/** A day item's count of one field. */
+export const dayCount = (item: Record<string, unknown>, field: DayField): number => Number(item[dayFields[field]] ?? 0);
+
+/** Every day item of the days from `first` to `last` (both included; open where absent), read strongly consistent. */
+export const readDays = (first: string | undefined, last: string | undefined, stats?: CountStats) =>
+  readPartition(tableName(), DAY_COUNTERS, stats, {
+    ...(first === undefined ? {} : { from: first }),
+    // `$` sorts just above the `#` that ends the day in every key of that day.
+    ...(last === undefined ? {} : { to: `${last}$` }),
+  });
+
+/** Whether an item is one of the day counters. */
+export const isDayCounter = (item: Record<string, unknown>): boolean => item[attr.id] === DAY_COUNTERS;
+
+/**
+ * The day counters as the actions make them and as stored, for the recount: `stored` takes every
+ * item of a scan (`true` for a day item), `count` every live action; then `drift` lists each day
+ * field that differs, named `n#@days#<day>#<field>`.
+ */
+export function dayTally() {
+  const actual: DayDeltas = new Map();
+  const stored: DayDeltas = new Map();
+  return {
+    stored(item: Record<string, unknown>): boolean {
+      if (!isDayCounter(item)) return false;
+      for (const field of dayFieldList) {
+        const key = cell(dayOfItem(item), field);
+        stored.set(key, (stored.get(key) ?? 0) + dayCount(item, field));
+      }
+      return true;
+    },
+    count(action: Action): void {
+      addDays(actual, action, 1);
+    },
+    drift(): Array<{ counter: string; stored: number; actual: number }> {
+      return [...new Set([...actual.keys(), ...stored.keys()])]
+        .sort()
+        .map((key) => ({ key, stored: stored.get(key) ?? 0, actual: actual.get(key) ?? 0 }))
+        .filter((d) => d.stored !== d.actual)
+        .map(({ key, stored, actual }) => ({ counter: dayDriftName(...uncell(key)), stored, actual }));
+    },
+  };
+}
+
+const dayDriftName = (day: string, field: DayField) => `${DAY_COUNTERS}#${day}#${field}`;
+
+/**
+ * Adds counts summed in memory (a bulk load's) to the day counters: one ADD a day, on shard 0 (a
+ * count is the sum of its shards, so where it goes does not change it).
+ */
+export async function addDayCounts(deltas: DayDeltas): Promise<number> {
+  const days = [...byDay(deltas)];
+  const total = days.length;
+  await inPool(
+    8,
+    () => days.pop(),
+    ([day, changes]) => send(new UpdateCommand(dayUpdate(day, 0, changes))),
+  );
+  return total;
+}
+
+/** The day items that hold `deltas`, whole, on shard 0: what the store upgrade puts for a table made before them. */
+export const dayItems = (deltas: DayDeltas): Array<Record<string, unknown>> =>
+  [...byDay(deltas)].map(([day, changes]) => ({
+    [attr.id]: DAY_COUNTERS,
+    [attr.sortKey]: daySortKey(day, 0),
+    ...Object.fromEntries(Object.entries(changes).map(([f, n]) => [dayFields[f as DayField], n])),
+  }));
+
+/** Whether a drift `dayTally` found names a day counter. */
+export const isDayDrift = (d: { counter: string }) => d.counter.startsWith(`${DAY_COUNTERS}#`);
+
+/** Repairs the day counters' drift (the others' is left to the caller): the difference added to shard 0. */
+export async function repairDays(drift: ReadonlyArray<{ counter: string; stored: number; actual: number }>) {
+  for (const d of drift.filter(isDayDrift)) {
+    const [day, field] = d.counter.slice(DAY_COUNTERS.length + 1).split('#') as [string, DayField];
+    await send(new UpdateCommand(dayUpdate(day, 0, { [field]: d.actual - d.stored })));
+  }
+}

@@ -1,0 +1,192 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { settleAll as all, inPool } from '../../fan-out';
+import type { Clause, ListQuery } from '../../filter/query';
+import { send, tableName } from '../client';
+import { readCount } from '../counters/counters';
+import { DAY_COUNTERS, type DayField, dayCount, dayFields, dayOfItem, readDays } from '../counters/days';
+import { type IndexDefinition, indexes } from '../indexes';
+import { attr, everythingPartitions } from '../table';
+import { BudgetSpent, type ReadBudget } from './budget';
+import {
+  clausesSpans,
+  countOtherDays,
+  type DayRange,
+  dayNumber,
+  dayReads,
+  daysWithin,
+  dayText,
+  inDays,
+  inSpans,
+  MAX_DAY,
+  MIN_DAY,
+  otherDays,
+  SMALL_READ_DAYS,
+  type Span,
+  splitByDay,
+} from './date-spans';
+import { Placeholders } from './expression';
+import { readPage } from './merge';
+import type { ReadStats } from './result';
+
+/**
+ * Exact counts of a list whose only filters are on one date field (`createdAt`, `updatedAt` or
+ * `dueAt`: one clause, a range of two, any of them): the whole days it covers summed from the
+ * day counters (`../counters/days.ts`), one strongly consistent Query a run of days, or the total
+ * less the other days when those are fewer; and the days it covers in part (a bound that is an
+ * instant inside a day, an instant in a `~`) counted by reading that part of the field's
+ * all-actions index, charged to the list's budget (at most half of what is left, as the planner
+ * reads the page with the rest). Read units go to the list's stats, as the counters' do.
+ */
+
+type DateClause = Clause & { type: 'date' };
+
+/** The index whose sort key starts with each date field's instant. */
+const dateIndexes: Record<DayField, IndexDefinition> = {
+  createdAt: indexes.allByCreated,
+  updatedAt: indexes.allByUpdated,
+  dueAt: indexes.allByDue,
+};
+
+/** The date field a query filters on alone (every clause on it), if it does. */
+export function onOneDate(query: ListQuery): DayField | undefined {
+  const [first] = query.filters;
+  if (first?.type !== 'date' || !(first.field.name in dayFields)) return undefined;
+  return query.filters.every((c) => c.type === 'date' && c.field.name === first.field.name)
+    ? (first.field.name as DayField)
+    : undefined;
+}
+
+/** Days partly covered that one count reads at most: each is a Query of every shard of the index. */
+const MAX_PARTIAL_DAYS = 16;
+
+/**
+ * The exact count of a list filtered on one date field alone (`onOneDate`), or `undefined` when
+ * its partial days do not fit half the budget left (then the planner counts as before).
+ */
+export async function dateTotal(
+  field: DayField,
+  clauses: readonly Clause[],
+  stats: ReadStats,
+  budget: ReadBudget,
+): Promise<number | undefined> {
+  const { days, pieces } = splitByDay(clausesSpans(clauses as DateClause[]));
+  const [whole, partial] = await all<[number, number | undefined]>([
+    wholeDays(field, days, stats),
+    partialDays(field, pieces, stats, budget),
+  ]);
+  return partial === undefined ? undefined : whole + partial;
+}
+
+/** How many actions have `field` on one of `days`: those days' counters, or the total less the other days'. */
+async function wholeDays(field: DayField, days: DayRange[], stats: ReadStats): Promise<number> {
+  if (days.length === 0) return 0;
+  const others = otherDays(days);
+  const span = { first: MIN_DAY, last: MAX_DAY };
+  const few = Math.min(daysWithin(days, span), daysWithin(others, span)) <= SMALL_READ_DAYS;
+  // Only when both sides are long is it worth asking where the counters' days begin and end.
+  const fromOthers = countOtherDays(days, few ? undefined : await heldDays(stats));
+  if (!fromOthers) return sumDays(field, days, stats);
+  const [total, other] = await all<[number, number]>([readCount('all', '', stats), sumDays(field, others, stats)]);
+  return total - other;
+}
+
+/** The sum of `field`'s counts over the days of `ranges`, a Query per run of nearby days. */
+async function sumDays(field: DayField, ranges: DayRange[], stats: ReadStats): Promise<number> {
+  const sums = await all<number[]>(
+    dayReads(ranges).map(async ({ first, last }) => {
+      const items = await readDays(
+        first <= MIN_DAY ? undefined : dayText(first),
+        last >= MAX_DAY ? undefined : dayText(last),
+        stats,
+      );
+      return items.reduce(
+        (sum, item) => sum + (inDays(ranges, dayNumber(dayOfItem(item))) ? dayCount(item, field) : 0),
+        0,
+      );
+    }),
+  );
+  return sums.reduce((a, b) => a + b, 0);
+}
+
+/** The first and last days the day counters hold: two one-item Queries, for choosing what to read. */
+async function heldDays(stats: ReadStats): Promise<DayRange | undefined> {
+  const end = async (forward: boolean) => {
+    const page = await send<{ Items?: Array<Record<string, unknown>>; ConsumedCapacity?: { CapacityUnits?: number } }>(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: '#id = :key',
+        ExpressionAttributeNames: { '#id': attr.id },
+        ExpressionAttributeValues: { ':key': DAY_COUNTERS },
+        ScanIndexForward: forward,
+        Limit: 1,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    stats.requests++;
+    stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    const item = page.Items?.[0];
+    return item === undefined ? undefined : dayNumber(dayOfItem(item));
+  };
+  const [first, last] = await all<[number | undefined, number | undefined]>([end(true), end(false)]);
+  return first === undefined || last === undefined ? undefined : { first, last };
+}
+
+/**
+ * How many actions have `field` in one of `pieces` (parts of days): each day's part read from the
+ * field's index, every shard from the piece's first instant to its last, only the keys. Within
+ * half the budget left; `undefined` past it, or past `MAX_PARTIAL_DAYS`.
+ */
+async function partialDays(
+  field: DayField,
+  pieces: Span[],
+  stats: ReadStats,
+  budget: ReadBudget,
+): Promise<number | undefined> {
+  if (pieces.length === 0) return 0;
+  const byDay = new Map<number, Span[]>();
+  for (const piece of pieces) byDay.set(dayNumber(piece.from), [...(byDay.get(dayNumber(piece.from)) ?? []), piece]);
+  if (byDay.size > MAX_PARTIAL_DAYS) return undefined;
+  const index = dateIndexes[field];
+  const reads = [...byDay.values()].flatMap((inDay) => everythingPartitions.map((partition) => ({ inDay, partition })));
+  const allowed = Math.floor(budget.available / 2);
+  let read = 0;
+  let count = 0;
+  let over = false;
+  await inPool(
+    8,
+    () => (over ? undefined : reads.pop()),
+    async ({ inDay, partition }) => {
+      const p = new Placeholders();
+      const sk = p.name(index.sortKey.name);
+      const input = {
+        TableName: tableName(),
+        IndexName: index.name,
+        // BETWEEN takes its upper bound too, but no key equals it: every key goes on past the instant.
+        KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(partition)} AND ${sk} BETWEEN ${p.value(
+          (inDay[0] as Span).from,
+        )} AND ${p.value((inDay[inDay.length - 1] as Span).to)}`,
+        ProjectionExpression: sk,
+        ExpressionAttributeNames: p.names,
+        ExpressionAttributeValues: p.values,
+      };
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        if (read >= allowed || over) {
+          over = true;
+          return;
+        }
+        const page = await readPage({ ...input, ExclusiveStartKey: startKey }, allowed - read, budget, stats);
+        read += page.ScannedCount ?? 0;
+        for (const item of page.Items ?? []) {
+          const key = String(item[index.sortKey.name]);
+          if (inSpans(inDay, key.slice(0, key.indexOf('#')))) count++;
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    },
+  ).catch((error: unknown) => {
+    if (!(error instanceof BudgetSpent)) throw error;
+    over = true;
+  });
+  return over ? undefined : count;
+}

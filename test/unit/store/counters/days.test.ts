@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { byDay, dayMoves } from '../../../../lib/store/counters/days';
+import { anAction } from '../../action-fixture';
+
+/** `dayMoves`: what a write adds to the day counters, in its own transaction. */
+
+describe('day counter moves', () => {
+  const created = anAction({
+    createdAt: '2026-11-01T08:00:00.000Z',
+    updatedAt: '2026-11-01T08:00:00.000Z',
+    dueAt: '2026-12-01T10:00:00.000Z',
+  });
+
+  it('a create counts createdAt and updatedAt on one day item, dueAt on its own', () => {
+    expect([...byDay(dayMoves(undefined, created))]).toEqual([
+      ['2026-11-01', { createdAt: 1, updatedAt: 1 }],
+      ['2026-12-01', { dueAt: 1 }],
+    ]);
+  });
+
+  it('a create due the day it is made moves one item', () => {
+    const sameDay = { ...created, dueAt: '2026-11-01T23:00:00.000Z' };
+    expect([...byDay(dayMoves(undefined, sameDay))]).toEqual([
+      ['2026-11-01', { createdAt: 1, updatedAt: 1, dueAt: 1 }],
+    ]);
+  });
+
+  it('an edit the same day moves nothing; a later one moves updatedAt, a new due day moves dueAt', () => {
+    expect(dayMoves(created, { ...created, updatedAt: '2026-11-01T20:00:00.000Z' }).size).toBe(0);
+    expect([...byDay(dayMoves(created, { ...created, updatedAt: '2026-11-03T01:00:00.000Z' }))]).toEqual([
+      ['2026-11-01', { updatedAt: -1 }],
+      ['2026-11-03', { updatedAt: 1 }],
+    ]);
+    expect([...byDay(dayMoves(created, { ...created, dueAt: '2026-12-01T23:00:00.000Z' }))]).toEqual([]);
+    expect([...byDay(dayMoves(created, { ...created, dueAt: '2026-11-01T23:00:00.000Z' }))]).toEqual([
+      ['2026-12-01', { dueAt: -1 }],
+      ['2026-11-01', { dueAt: 1 }],
+    ]);
+  });
+
+  it('a delete takes every date back', () => {
+    expect([...byDay(dayMoves(created, undefined))]).toEqual([
+      ['2026-11-01', { createdAt: -1, updatedAt: -1 }],
+      ['2026-12-01', { dueAt: -1 }],
+    ]);
+  });
+});
