@@ -19,11 +19,11 @@ describe('a sort by a location field below the site: where each value is', () =>
     { location: at({ businessUnit: 'Gold', site: 'East' }), count: 2 },
   ];
 
-  it("gives the values actions have, in order, each with its sites, its units without a site, and whether it is nowhere ('' first)", () => {
+  it("gives the values actions have, in order, each with the sites of its locations ('' first, and '' among the sites)", () => {
     expect(valueSources(locations, [], 'department', true)).toEqual([
-      { value: '', sites: ['East'], units: [], nowhere: false },
-      { value: 'Fixed Plant', sites: [], units: ['Iron'], nowhere: true },
-      { value: 'Lab', sites: ['North', 'South'], units: [], nowhere: false },
+      { value: '', sites: ['East'] },
+      { value: 'Fixed Plant', sites: [''] },
+      { value: 'Lab', sites: ['North', 'South'] },
     ]);
     expect(valueSources(locations, [], 'department', false).map((s) => s.value)).toEqual(['Lab', 'Fixed Plant', '']);
   });
@@ -31,8 +31,8 @@ describe('a sort by a location field below the site: where each value is', () =>
   it("keeps only the locations the list's location clauses hold for; other clauses are the reads' to apply", () => {
     const clauses = parseListQuery('location.businessUnit=Iron&status=1&location.site=!South').filters;
     expect(valueSources(locations, clauses, 'department', true)).toEqual([
-      { value: 'Fixed Plant', sites: [], units: ['Iron'], nowhere: false },
-      { value: 'Lab', sites: ['North'], units: [], nowhere: false },
+      { value: 'Fixed Plant', sites: [''] },
+      { value: 'Lab', sites: ['North'] },
     ]);
   });
 
