@@ -8,6 +8,7 @@ import { countedValue, storedFields } from './catalogue';
 import { MAX_SORT_KEY_BYTES, postingsTableName } from './client';
 import { type CountStats, readPartition } from './counters/counters';
 import { fromItem, isTombstone } from './item';
+import { encodeLocation } from './location-tuple';
 import type { ScanPass } from './scan';
 import { attr } from './table';
 
@@ -39,8 +40,16 @@ export type RegisteredField = (typeof registeredFields)[number];
 export const isRegistered = (field: string): field is RegisteredField =>
   (registeredFields as readonly string[]).includes(field);
 
-/** The partition of a field's values. */
-export const registryPartition = (field: RegisteredField) => `v#${storedFields[field].key}`;
+/**
+ * What the registry keeps: each registered field's values, and every distinct whole location
+ * (`location`: its seven fields as one value, `location-tuple.ts`), which with each location's
+ * counter counts any clause on a location field exactly (`list/location-counts.ts`).
+ */
+export type RegistryKind = RegisteredField | 'location';
+
+/** The partition of a kind's values: `v#<field key>`, `v#location`. */
+export const registryPartition = (kind: RegistryKind) =>
+  kind === 'location' ? 'v#location' : `v#${storedFields[kind].key}`;
 
 /** The action property each field's value comes from: an edit names the properties it changed. */
 const propertyOf: Record<RegisteredField, keyof Action> = {
@@ -51,22 +60,27 @@ const propertyOf: Record<RegisteredField, keyof Action> = {
   'actionProducer.name': 'actionProducer',
 };
 
-/** `[field, value]` pairs of an action, or of the properties `part` holds; '' is never registered. */
-export function registryValues(part: Partial<Action>): Array<[RegisteredField, string]> {
-  return registeredFields.flatMap((field): Array<[RegisteredField, string]> => {
+/**
+ * `[kind, value]` pairs of an action, or of the properties `part` holds; '' is never registered,
+ * nor a value (or whole location) too long for a sort key.
+ */
+export function registryValues(part: Partial<Action>): Array<[RegistryKind, string]> {
+  const values = registeredFields.flatMap((field): Array<[RegistryKind, string]> => {
     if (!(propertyOf[field] in part)) return [];
     const value = countedValue(field, part as Action);
     return value === undefined || value === '' || Buffer.byteLength(value, 'utf8') > MAX_SORT_KEY_BYTES
       ? []
       : [[field, value]];
   });
+  const location = part.location && encodeLocation(part.location);
+  return location === undefined ? values : [...values, ['location', location]];
 }
 
 /**
  * What an entry gives an action: a create its snapshot's values, an edit those it changed to (a
  * view's person, location and producer have the shape an action's do).
  */
-export function entryValues(entry: RecordedEntry): Array<[RegisteredField, string]> {
+export function entryValues(entry: RecordedEntry): Array<[RegistryKind, string]> {
   if (entry.type === 'created' && entry.action) return registryValues(entry.action as unknown as Action);
   if (entry.type !== 'updated' || !entry.changes) return [];
   const after = Object.fromEntries(Object.entries(entry.changes).map(([key, change]) => [key, change.after]));
@@ -82,7 +96,7 @@ const written = new Set<string>();
  * stored; the upgrade's own client (`target`) writes every value it is handed.
  */
 async function register(
-  values: Iterable<[RegisteredField, string]>,
+  values: Iterable<[RegistryKind, string]>,
   target?: { documents: DynamoDBDocumentClient; table: string },
   again = false,
 ): Promise<void> {
@@ -113,14 +127,17 @@ export const registerEntries = (entries: readonly RecordedEntry[]): Promise<void
  * `npm run recount -- --fix`'s part: values some action has that the registry lacks, written
  * whatever this process remembers writing (the registry lost them).
  */
-export const registerValues = (values: ReadonlyArray<[RegisteredField, string]>): Promise<void> =>
+export const registerValues = (values: ReadonlyArray<[RegistryKind, string]>): Promise<void> =>
   register(values, undefined, true);
 
 /** The bulk load's part: the values of the actions it wrote. */
 export const registerActions = (actions: readonly Action[]): Promise<void> => register(actions.flatMap(registryValues));
 
-/** The item that says every action stored has its values registered (written by `registryBackfill`). */
-const registeredMark = { [attr.id]: 'g#registry', [attr.sortKey]: '1' };
+/**
+ * The item that says every action stored has its values registered (written by `registryBackfill`):
+ * `2` since whole locations are registered too, so a store marked `1` is scanned once more.
+ */
+const registeredMark = { [attr.id]: 'g#registry', [attr.sortKey]: '2' };
 
 /**
  * The store upgrade's part: the actions of a store made before the registry get their values
@@ -143,8 +160,8 @@ export async function registryBackfill(client: DynamoDBClient, actionsTable: str
   };
 }
 
-/** Every registered value of `field`, in value order: one Query, paged. */
-export async function readRegistry(field: RegisteredField, stats?: CountStats): Promise<string[]> {
-  const items = await readPartition(postingsTableName(), registryPartition(field), stats);
+/** Every registered value of `kind`, in value order: one Query, paged. */
+export async function readRegistry(kind: RegistryKind, stats?: CountStats): Promise<string[]> {
+  const items = await readPartition(postingsTableName(), registryPartition(kind), stats);
   return items.map((item) => String(item[attr.sortKey]));
 }

@@ -11,7 +11,8 @@ import { createTable } from '../../lib/store/bulk/upgrade';
 import { DAY_COUNTERS, daySortKey } from '../../lib/store/counters/days';
 import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/indexes';
 import { toItem } from '../../lib/store/item';
-import { type RegisteredField, registryPartition } from '../../lib/store/registry';
+import { encodeLocation } from '../../lib/store/location-tuple';
+import { type RegistryKind, registryPartition } from '../../lib/store/registry';
 import { createdKeyOf, indexedText } from '../../lib/store/search/keys';
 import { postingRequests } from '../../lib/store/search/postings';
 import { attr, filterKey, itemKind, lowerKey, webhookKeys } from '../../lib/store/table';
@@ -129,7 +130,7 @@ describe('npm start on a store an earlier version made', () => {
 
     await ensureTable(endpoint, name);
 
-    const registered = async (field: RegisteredField) => {
+    const registered = async (field: RegistryKind) => {
       const page = await client().send(
         new QueryCommand({
           TableName: postingsTableOf(name),
@@ -146,8 +147,10 @@ describe('npm start on a store an earlier version made', () => {
     expect(await registered('actionProducer.name')).toEqual(['Inspections']);
     expect(await registered('owner')).toEqual(old.map((a) => a.owner.id).sort());
     expect(await registered('assignee')).toEqual(['undefined']);
+    // Every distinct whole location, for exact counts on any location field.
+    expect(await registered('location')).toEqual([...new Set(old.map((a) => encodeLocation(a.location)))].sort());
     const mark = await client().send(
-      new GetCommand({ TableName: postingsTableOf(name), Key: { [attr.id]: 'g#registry', [attr.sortKey]: '1' } }),
+      new GetCommand({ TableName: postingsTableOf(name), Key: { [attr.id]: 'g#registry', [attr.sortKey]: '2' } }),
     );
     expect(mark.Item).toBeDefined();
   });

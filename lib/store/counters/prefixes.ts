@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Scope } from '../../model/access';
-import { type Action, locationFields } from '../../model/action';
+import { type Action, type Location, locationFields } from '../../model/action';
 
 /**
  * Counters per location prefix (contract section 14, "Cost"): a scoped list counts each of the
@@ -17,21 +17,33 @@ import { type Action, locationFields } from '../../model/action';
 export const prefixDepths = [2, 3] as const;
 type Depth = (typeof prefixDepths)[number];
 
-export type PrefixCounter = `scope&${Depth}` | `scope&${Depth}&status` | `scope&${Depth}&overdue`;
+export type PrefixCounter =
+  | `scope&${Depth}`
+  | `scope&${Depth}&status`
+  | `scope&${Depth}&overdue`
+  | typeof locationCounter;
+
+/**
+ * The whole location (all seven fields), total only: what an exact count of any clause on a
+ * location field sums over the registered locations (`lib/store/list/location-counts.ts`). No
+ * status or overdue pair: each counter is 2 write units in a create's transaction.
+ */
+export const locationCounter = 'scope&7';
 
 export const prefixCounter = (depth: Depth): PrefixCounter => `scope&${depth}`;
 export const prefixByStatus = (depth: Depth): PrefixCounter => `scope&${depth}&status`;
 export const prefixByOverdue = (depth: Depth): PrefixCounter => `scope&${depth}&overdue`;
 
-export const prefixCounters: readonly PrefixCounter[] = prefixDepths.flatMap((d) => [
-  prefixCounter(d),
-  prefixByStatus(d),
-  prefixByOverdue(d),
-]);
+export const prefixCounters: readonly PrefixCounter[] = prefixDepths
+  .flatMap((d) => [prefixCounter(d), prefixByStatus(d), prefixByOverdue(d)])
+  .concat(locationCounter);
 
 /** The digest that names a prefix: its values in field order. */
 export const prefixValue = (values: readonly string[]): string =>
   createHash('sha256').update(JSON.stringify(values)).digest('base64url').slice(0, 24);
+
+/** The value of a whole location's counter (`locationCounter`). */
+export const locationValue = (location: Location): string => prefixValue(locationFields.map((f) => location[f] ?? ''));
 
 /** A scope's prefix counter and value, when it is two or more fields deep. */
 export function scopePrefix(scope: Scope): { depth: Depth; value: string } | undefined {
@@ -54,5 +66,6 @@ export function prefixCounterValues(action: Action): Record<PrefixCounter, strin
     values[prefixByStatus(depth)] = `${action.status}#${prefix}`;
     values[prefixByOverdue(depth)] = action.overdue ? prefix : undefined;
   }
+  values[locationCounter] = locationValue(action.location);
   return values;
 }

@@ -17,6 +17,7 @@ import { MAX_MERGED_VALUES } from './counted';
 import { countedIntegers, holdingCount } from './counted-integers';
 import { dateTotal, onOneDate } from './date-counts';
 import { Placeholders } from './expression';
+import { locationTotal } from './location-counts';
 import { readPage } from './merge';
 import { equalityIndexes, type Sizes } from './plan';
 import { byRegistry, registryTotal } from './registry-counts';
@@ -99,6 +100,11 @@ export async function countedTotal(
   stats: ReadStats,
   budget: ReadBudget,
 ): Promise<number | undefined> {
+  // Filters on location fields alone, else: the registered locations' counters (`location-counts.ts`).
+  return (await counterTotal(query, stats, budget)) ?? locationTotal(query.filters, stats);
+}
+
+async function counterTotal(query: ListQuery, stats: ReadStats, budget: ReadBudget): Promise<number | undefined> {
   const date = onOneDate(query);
   if (date) return dateTotal(date, query.filters, stats, budget);
   if (query.filters.length === 2) return pairedTotal(query.filters as [Clause, Clause], stats);

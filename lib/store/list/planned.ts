@@ -4,6 +4,7 @@ import type { ListQuery } from '../../filter/query';
 import { ReadBudget } from './budget';
 import { countedTotal, sizesFor } from './counts';
 import { orderedIndexes } from './index-holds';
+import { listByLocation, sortsByLocation } from './location-walk';
 import { page, skipTooDeep } from './page';
 import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from './plan';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from './positions';
@@ -55,15 +56,17 @@ export async function listPlanned(
   if (counted !== undefined && query.limit === 0)
     return { ...base, actions: [], totalCount: counted, totalCountRelation: 'eq', partitions: 0, stats };
   const walk = query.limit > 0 ? chosen.walk : undefined;
-  // No walk keeps the list's order: the sort field's value partitions may (`value-walk.ts`).
+  // No walk keeps the list's order: the sort field's value partitions may (`value-walk.ts`), or,
+  // for a location field below the site, the partitions of the places that hold each value (`location-walk.ts`).
   const byValue = walk ? undefined : chosen.byValue;
+  const byLocation = !walk && !byValue && query.limit > 0 && sortsByLocation(query);
   // Every match, sorted in memory, when the counters show it fits the budget. When only a guess
   // knows its size, the read gets half the budget, so that a walk can still find the page.
   let found = 0;
   // A walk needs a round of every partition (and a fetching walk a run of actions) to get anywhere.
   const forWalk = walk
     ? Math.max(Math.ceil(budget.available / 2), 4 * walk.read.partitions.length + 2)
-    : byValue
+    : byValue || byLocation
       ? Math.ceil(budget.available / 2)
       : 0;
   // One entry past the page says whether more follow.
@@ -78,15 +81,21 @@ export async function listPlanned(
     walk !== undefined && total !== undefined
       ? fits && sortBeatsWalk(chosen, total, window)
       : known === undefined && (chosen.exact ? fits : budget.available > forWalk);
-  if ((!walk && !byValue) || sortAll) {
-    const share = chosen.exact || (!walk && !byValue) ? budget : new ReadBudget(budget.available - forWalk);
+  const ordered = walk || byValue || byLocation;
+  if (!ordered || sortAll) {
+    const share = chosen.exact || !ordered ? budget : new ReadBudget(budget.available - forWalk);
     const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
     if (share !== budget) budget.charge(share.spent);
     if (!every.cut) return sortedPage(query, chosen, every.rows, stats, after);
     if (query.limit === 0)
       return { ...base, actions: [], totalCount: every.rows.length, totalCountRelation: 'gte', partitions: 0, stats };
-    if (!walk && !byValue) throw unsortable(query, budget.limit);
+    if (!ordered) throw unsortable(query, budget.limit);
     found = every.rows.length;
+  }
+  if (byLocation) {
+    const located = await listByLocation(query, chosen.descending, budget, stats, after, counted, found);
+    if (located === undefined) throw unsortable(query, budget.limit);
+    return { ...located, plan: chosen };
   }
   if (!walk) {
     const sort = query.sort ?? DEFAULT_SORT;

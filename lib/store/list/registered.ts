@@ -29,8 +29,20 @@ export const MAX_PROVEN_VALUES = 2_000;
  */
 export async function registeredValues(field: RegisteredField, stats: ReadStats): Promise<ValueCount[] | undefined> {
   const [total, registered] = await all<[number, string[]]>([readCount('all', '', stats), readRegistry(field, stats)]);
-  if (registered.length > MAX_PROVEN_VALUES) return undefined;
-  const values = ['', ...registered];
+  return provenRegistry(['', ...registered], total, (value) => readCount(field, value, stats));
+}
+
+/**
+ * Registered `values` with their counts (`count`, `WIDTH` at a time), when there are at most
+ * `MAX_PROVEN_VALUES` and the counts sum to `total` (`provenComplete`); else `undefined`. Any
+ * registry kind: a field's values, or whole locations (`location-counts.ts`).
+ */
+export async function provenRegistry(
+  values: readonly string[],
+  total: number,
+  count: (value: string) => Promise<number>,
+): Promise<ValueCount[] | undefined> {
+  if (values.length > MAX_PROVEN_VALUES) return undefined;
   const counts = new Map<string, number>();
   let next = 0;
   await inPool(
@@ -38,7 +50,7 @@ export async function registeredValues(field: RegisteredField, stats: ReadStats)
     () => (next < values.length ? next++ : undefined),
     async (i) => {
       const value = values[i] as string;
-      counts.set(value, await readCount(field, value, stats));
+      counts.set(value, await count(value));
     },
   );
   return provenComplete(values, counts, total);

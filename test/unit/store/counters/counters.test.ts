@@ -82,9 +82,9 @@ describe('counterMoves', () => {
     expect(counterMoves(action, { ...action, description: 'changed' })).toEqual([]);
   });
 
-  it('a create moves 9 counters when not overdue (one per counted value, the status in the sort key)', () => {
-    // all, priority, owner, assignee, site, business unit, producer, 2 prefixes ... and status is
-    // none of its own: the total's cell is it.
+  it('a create moves 10 counters when not overdue (one per counted value, the status in the sort key)', () => {
+    // all, priority, owner, assignee, site, business unit, producer, 2 prefixes, the whole
+    // location (total only) ... and status is none of its own: the total's cell is it.
     const cells = counterCells(anAction({ overdue: false }));
     expect(cells.map((c) => c.key.split('#')[1]).sort()).toEqual(
       [
@@ -97,6 +97,7 @@ describe('counterMoves', () => {
         'priority',
         'scope&2',
         'scope&3',
+        'scope&7',
       ].sort(),
     );
   });

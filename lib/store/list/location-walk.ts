@@ -1,0 +1,139 @@
+import type { Clause, ListQuery } from '../../filter/query';
+import type { LocationField } from '../../model/action';
+import { EMPTY_KEY } from '../catalogue';
+import { indexes } from '../indexes';
+import { attr } from '../table';
+import type { ReadBudget } from './budget';
+import { Placeholders } from './expression';
+import { clauseIn } from './index-holds';
+import { type LocationCount, locationFieldOf, locationHolds, registeredLocations } from './location-counts';
+import { compareValues, mergeInOrder } from './merge';
+import { page, skipTooDeep } from './page';
+import { DEFAULT_SORT, type IndexRead } from './plan';
+import { checkedPosition } from './positions';
+import { queryInput, walkPageSize } from './reads';
+import type { ListResult, Position, ReadStats, Row } from './result';
+
+/**
+ * A sort on a location field below the site (department, work group, productive unit, team,
+ * crew), which no index orders or keeps partitions of (contract section 4: every sort answers).
+ * The registered whole locations (`location-counts.ts`, proven complete by their counters) give
+ * the field's values in order and, for each value, the by-site partitions of the sites whose
+ * locations hold it (an empty site's under its stand-in key, `EMPTY_KEY`), each already in
+ * `createdAt`, then id, order, merged with the list's filters and the value applied, one value
+ * after another. Positions are `[value, <createdAt>#<id>]`, as when every match is sorted in
+ * memory, so a cursor from either continues in the other; a page the budget cuts holds the
+ * matches found, in order, with a cursor.
+ */
+
+/** The location fields whose sorts this answers: a site and a business unit walk their own partitions (`value-walk.ts`). */
+const walked: readonly LocationField[] = ['department', 'workGroup', 'productiveUnit', 'team', 'crew'];
+
+/** Whether a list is sorted by a location field this walks. Pure. */
+export function sortsByLocation(query: ListQuery): boolean {
+  const field = locationFieldOf((query.sort ?? DEFAULT_SORT).field.name);
+  return field !== undefined && walked.includes(field);
+}
+
+/** Where the actions with one value of the sort field are: the sites of the locations with it ('' among them). */
+export interface ValueSource {
+  value: string;
+  sites: string[];
+}
+
+/**
+ * The values of `field` at the locations some action has that the list's location clauses hold
+ * for, in the sort's order, each with where its actions are. Pure.
+ */
+export function valueSources(
+  locations: readonly LocationCount[],
+  clauses: readonly Clause[],
+  field: LocationField,
+  forward: boolean,
+): ValueSource[] {
+  const located = clauses.filter((c) => locationFieldOf(c.field.name) !== undefined);
+  const byValue = new Map<string, Set<string>>();
+  for (const { location, count } of locations) {
+    if (count <= 0 || !locationHolds(located, location)) continue;
+    const sites = byValue.get(location[field]) ?? new Set<string>();
+    byValue.set(location[field], sites.add(location.site));
+  }
+  const sources = [...byValue].map(([value, sites]) => ({ value, sites: [...sites].sort() }));
+  sources.sort((a, b) => compareValues(a.value, b.value));
+  return forward ? sources : sources.reverse();
+}
+
+/** A position before every entry of a partition, in each direction (created keys are ASCII). */
+const partitionStart = (forward: boolean) => (forward ? '' : '\uffff');
+
+/**
+ * The page of a list sorted by a location field below the site; `undefined` when the locations
+ * cannot be enumerated (the registry is not proven) or the index cannot evaluate a filter: the
+ * caller refuses the sort as before. `found`: matches an earlier read counted, a lower bound.
+ */
+export async function listByLocation(
+  query: ListQuery,
+  descending: boolean,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after: Position | undefined,
+  counted: number | undefined,
+  found: number,
+): Promise<ListResult | undefined> {
+  const sortField = (query.sort ?? DEFAULT_SORT).field;
+  const field = locationFieldOf(sortField.name) as LocationField;
+  const locations = await registeredLocations(stats);
+  if (locations === undefined) return undefined;
+  const forward = !descending;
+  const sources = valueSources(locations, query.filters, field, forward);
+
+  const from = after === undefined ? undefined : (checkedPosition(sortField, after) as [string | null, string]);
+  const direction = forward ? 1 : -1;
+  const start = from === undefined ? 0 : sources.findIndex((s) => direction * compareValues(s.value, from[0]) >= 0);
+  const window = query.skip + query.limit + 1;
+  if (query.skip >= budget.available) throw skipTooDeep(budget.limit);
+  const rows: Row[] = [];
+  let reached: Position | undefined;
+  for (const source of start < 0 ? [] : sources.slice(start)) {
+    // Inside the cursor's own value: after its created key; every later value from its start.
+    const inside = from !== undefined && source.value === (from[0] ?? '') && from[1] !== partitionStart(forward);
+    const past = inside ? from[1] : undefined;
+    const equal: Clause = { field: sortField, type: 'string', op: '=', values: [source.value] };
+    const filter = [...query.filters, equal].map((clause) => clauseIn(indexes.bySite, clause));
+    if (!filter.every((c) => c !== undefined)) return undefined;
+    const read: IndexRead = { index: indexes.bySite, partitions: [], filter };
+    const partitions = source.sites.map((site) => (site === '' ? EMPTY_KEY : site));
+    const merged = await mergeInOrder(
+      partitions,
+      (partition) => queryInput(read, partition, new Placeholders(), forward, past),
+      attr.createdKey,
+      forward,
+      window - rows.length,
+      budget,
+      stats,
+      walkPageSize(read, window, partitions.length),
+      past,
+    );
+    for (const item of merged.items)
+      rows.push({ id: item[attr.id] as string, value: [source.value, item[attr.createdKey] as string] });
+    if (merged.cut) {
+      const last = merged.items[merged.items.length - 1]?.[attr.createdKey] as string | undefined;
+      reached = [source.value, merged.reached ?? last ?? past ?? partitionStart(forward)];
+      break;
+    }
+    if (rows.length >= window) break;
+  }
+  const cut = reached !== undefined;
+  const whole = !cut && rows.length < window && from === undefined;
+  const result = await page(
+    { rows, cut, ...(reached ? { reached } : {}) },
+    query,
+    counted ?? (whole ? rows.length : Math.max(found, rows.length)),
+    counted !== undefined || whole ? 'eq' : 'gte',
+    indexes.bySite,
+    sources.length,
+    stats,
+    after,
+  );
+  return { ...result, strategy: 'planned', index: indexes.bySite.name };
+}

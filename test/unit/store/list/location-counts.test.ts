@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { parseListQuery } from '../../../../lib/filter/query';
+import { locationFields } from '../../../../lib/model/action';
+import { locationCounter, locationValue, prefixCounters } from '../../../../lib/store/counters/prefixes';
+import {
+  type LocationCount,
+  locationFieldOf,
+  locationHoldingCount,
+  locationHolds,
+} from '../../../../lib/store/list/location-counts';
+import { decodeLocation, encodeLocation } from '../../../../lib/store/location-tuple';
+
+/** A whole location from the fields given, the rest ''. */
+const at = (fields: Record<string, string>) =>
+  Object.fromEntries(locationFields.map((f) => [f, fields[f] ?? ''])) as LocationCount['location'];
+
+describe('a whole location as one registry value', () => {
+  it('round-trips any seven strings, commas, quotes, backslashes and empty ones included', () => {
+    for (const location of [
+      at({}),
+      at({ businessUnit: 'Iron Ore', site: 'North Pit', crew: 'A,B' }),
+      at({ department: 'say "hi"', team: 'back\\slash', workGroup: '🙂 ü', productiveUnit: '["x"]' }),
+    ]) {
+      const encoded = encodeLocation(location) as string;
+      expect(typeof encoded).toBe('string');
+      expect(decodeLocation(encoded)).toEqual(location);
+    }
+  });
+
+  it('gives two locations two encodings, where joining the values would not', () => {
+    expect(encodeLocation(at({ site: 'a,b' }))).not.toBe(encodeLocation(at({ site: 'a', department: 'b' })));
+    expect(encodeLocation(at({ site: 'x' }))).not.toBe(encodeLocation(at({ department: 'x' })));
+  });
+
+  it('leaves out a location too long for a sort key, and reads back nothing it cannot have written', () => {
+    expect(encodeLocation(at({ site: 'x'.repeat(1100) }))).toBeUndefined();
+    for (const stored of ['', 'North', '["a"]', '[1,2,3,4,5,6,7]', JSON.stringify(Array(8).fill(''))])
+      expect(decodeLocation(stored), stored).toBeUndefined();
+  });
+
+  it('fills missing fields with ""', () => {
+    expect(decodeLocation(encodeLocation({ site: 'North' }) as string)).toEqual(at({ site: 'North' }));
+  });
+});
+
+describe("the whole location's counter", () => {
+  it('is one counter, total only, named by a digest of all seven values', () => {
+    expect(prefixCounters.filter((c) => c.startsWith(`${locationCounter}`))).toEqual([locationCounter]);
+    expect(locationValue(at({ site: 'a,b' }))).not.toBe(locationValue(at({ site: 'a', department: 'b' })));
+    expect(locationValue(at({ crew: 'A' }))).toBe(locationValue(at({ crew: 'A' })));
+  });
+});
+
+describe('counting clauses on location fields from the registered locations', () => {
+  const locations: LocationCount[] = [
+    { location: at({ businessUnit: 'Iron', site: 'North', department: 'Lab', crew: 'A' }), count: 4 },
+    { location: at({ businessUnit: 'Iron', site: 'North', department: 'Fixed Plant', crew: 'B' }), count: 3 },
+    { location: at({ businessUnit: 'Coal', site: 'South', department: 'Lab' }), count: 2 },
+    { location: at({}), count: 1 },
+  ];
+  const count = (query: string) => locationHoldingCount(locations, parseListQuery(query).filters);
+
+  it('names the location field of a parameter', () => {
+    expect(locationFieldOf('location.department')).toBe('department');
+    expect(locationFieldOf('location.crew')).toBe('crew');
+    expect(locationFieldOf('location.nowhere')).toBeUndefined();
+    expect(locationFieldOf('title')).toBeUndefined();
+  });
+
+  it('sums the counts of the locations every operator holds for, as the filter compares', () => {
+    expect(count('location.department=Lab')).toBe(6);
+    expect(count('location.department=!Lab')).toBe(4);
+    expect(count('location.department=<Lab')).toBe(4);
+    expect(count('location.department=>Fixed Plant')).toBe(6);
+    expect(count('location.department=*lan')).toBe(3);
+    expect(count('location.department=*LAB')).toBe(6);
+    expect(count('location.department=~Lab,Fixed Plant')).toBe(9);
+    expect(count('location.crew=')).toBe(3);
+    expect(count('location.crew=!')).toBe(7);
+    expect(count('location.site=North')).toBe(7);
+  });
+
+  it('combines clauses on several location fields, each on its own field', () => {
+    expect(count('location.site=North&location.crew=B')).toBe(3);
+    expect(count('location.businessUnit=Coal&location.department=Lab')).toBe(2);
+    expect(count('location.department=>A&location.department=<Lab')).toBe(3);
+  });
+
+  it('holds for no location when a clause is on another field (that list is not counted here)', () => {
+    expect(
+      locationHolds(parseListQuery('location.site=North&status=1').filters, locations[0]?.location ?? at({})),
+    ).toBe(false);
+  });
+});
