@@ -1,6 +1,7 @@
 import { locationFields } from '../lib/model/action';
 import { type CountedField, counterKey, readCount } from '../lib/store/counters/counters';
 import {
+  locationCounter,
   prefixByOverdue,
   prefixByStatus,
   prefixCounter,
@@ -85,6 +86,8 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
           return typeof value === 'string' ? value : '';
         });
         const status = String(f[filterKey.status] ?? '');
+        // The whole location's counter (total only), as location-counts sums it.
+        bump(locationCounter, prefixValue(location));
         for (const depth of prefixDepths) {
           const prefix = prefixValue(location.slice(0, depth));
           bump(prefixCounter(depth), prefix);
