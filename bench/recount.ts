@@ -1,5 +1,5 @@
 import { locationFields } from '../lib/model/action';
-import { type CountedField, counterKey, readCount } from '../lib/store/counters/counters';
+import { type CountedField, cellOfItem, counterKey, readCount } from '../lib/store/counters/counters';
 import {
   locationCounter,
   prefixByOverdue,
@@ -9,6 +9,7 @@ import {
   prefixValue,
 } from '../lib/store/counters/prefixes';
 import { scanEvery } from '../lib/store/list/scan';
+import { encodeLocation } from '../lib/store/location-tuple';
 import { attr, filterKey, itemKind, locationKeys } from '../lib/store/table';
 
 /**
@@ -86,8 +87,10 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
           return typeof value === 'string' ? value : '';
         });
         const status = String(f[filterKey.status] ?? '');
-        // The whole location's counter (total only), as location-counts sums it.
-        bump(locationCounter, prefixValue(location));
+        // The whole location's counter (total only), as location-counts sums it: none for a
+        // location too long for its key.
+        const whole = encodeLocation(Object.fromEntries(locationFields.map((field, i) => [field, location[i]])));
+        if (whole !== undefined) bump(locationCounter, whole);
         for (const depth of prefixDepths) {
           const prefix = prefixValue(location.slice(0, depth));
           bump(prefixCounter(depth), prefix);
@@ -97,9 +100,11 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
       } else if (id.startsWith('n#')) {
         counterItems++;
         const n = Number(item[attr.count] ?? 0);
-        stored.set(id, (stored.get(id) ?? 0) + n);
+        const { status, member } = cellOfItem(item);
+        // A shared counter's item is one value's count, its sort key the value.
+        const counter = member === undefined ? id : counterKey(locationCounter, member);
+        stored.set(counter, (stored.get(counter) ?? 0) + n);
         // A counter kept by status (its sort key `<shard>#<status>`) also holds its by-status pair.
-        const status = String(item[attr.sortKey]).split('#')[1];
         if (status !== undefined) {
           const field = id.split('#')[1] as string;
           const value = id.slice(`n#${field}#`.length);

@@ -2,14 +2,14 @@ import { type Location, locationFields } from '../model/action';
 import { MAX_SORT_KEY_BYTES } from './client';
 
 /**
- * A whole location (its seven fields, in field order) as one registry value, and back: a JSON
- * array of seven strings, so any string round-trips (commas, quotes, '' included) and no two
- * locations share an encoding. The registry's `location` kind (`registry.ts`) keeps one item per
- * distinct location; with each location's counter (`counters/prefixes.ts`, `locationCounter`) it
- * answers exact counts of any clause on a location field (`list/location-counts.ts`).
+ * A whole location (its seven fields, in field order) as one value, and back: a JSON array of
+ * seven strings, so any string round-trips (commas, quotes, '' included) and no two locations
+ * share an encoding. Each location's counter (`counters/prefixes.ts`, `locationCounter`) is kept
+ * under it, so reading the counters lists every location, which answers exact counts of any
+ * clause on a location field (`list/location-counts.ts`).
  */
 
-/** A location as a registry value; `undefined` when it is too long for a sort key (it is then not registered). Pure. */
+/** A location as a counter's sort key; `undefined` when it is too long for one (it is then not counted). Pure. */
 export function encodeLocation(location: Partial<Location>): string | undefined {
   const encoded = JSON.stringify(locationFields.map((field) => location[field] ?? ''));
   return Buffer.byteLength(encoded, 'utf8') > MAX_SORT_KEY_BYTES ? undefined : encoded;

@@ -8,7 +8,6 @@ import { countedValue, storedFields } from './catalogue';
 import { MAX_SORT_KEY_BYTES, postingsTableName } from './client';
 import { type CountStats, readPartition } from './counters/counters';
 import { fromItem, isTombstone } from './item';
-import { encodeLocation } from './location-tuple';
 import type { ScanPass } from './scan';
 import { attr } from './table';
 
@@ -41,15 +40,13 @@ export const isRegistered = (field: string): field is RegisteredField =>
   (registeredFields as readonly string[]).includes(field);
 
 /**
- * What the registry keeps: each registered field's values, and every distinct whole location
- * (`location`: its seven fields as one value, `location-tuple.ts`), which with each location's
- * counter counts any clause on a location field exactly (`list/location-counts.ts`).
+ * What the registry keeps: each registered field's values. (Whole locations are listed by their
+ * counters, `counters/prefixes.ts` `locationCounter`, which hold the location itself.)
  */
-export type RegistryKind = RegisteredField | 'location';
+export type RegistryKind = RegisteredField;
 
-/** The partition of a kind's values: `v#<field key>`, `v#location`. */
-export const registryPartition = (kind: RegistryKind) =>
-  kind === 'location' ? 'v#location' : `v#${storedFields[kind].key}`;
+/** The partition of a field's values: `v#<field key>`. */
+export const registryPartition = (kind: RegistryKind) => `v#${storedFields[kind].key}`;
 
 /** The action property each field's value comes from: an edit names the properties it changed. */
 const propertyOf: Record<RegisteredField, keyof Action> = {
@@ -65,15 +62,13 @@ const propertyOf: Record<RegisteredField, keyof Action> = {
  * nor a value (or whole location) too long for a sort key.
  */
 export function registryValues(part: Partial<Action>): Array<[RegistryKind, string]> {
-  const values = registeredFields.flatMap((field): Array<[RegistryKind, string]> => {
+  return registeredFields.flatMap((field): Array<[RegistryKind, string]> => {
     if (!(propertyOf[field] in part)) return [];
     const value = countedValue(field, part as Action);
     return value === undefined || value === '' || Buffer.byteLength(value, 'utf8') > MAX_SORT_KEY_BYTES
       ? []
       : [[field, value]];
   });
-  const location = part.location && encodeLocation(part.location);
-  return location === undefined ? values : [...values, ['location', location]];
 }
 
 /**
@@ -135,7 +130,8 @@ export const registerActions = (actions: readonly Action[]): Promise<void> => re
 
 /**
  * The item that says every action stored has its values registered (written by `registryBackfill`):
- * `2` since whole locations are registered too, so a store marked `1` is scanned once more.
+ * `2` since whole locations were registered too (they are not now: a store marked `2` lacks
+ * nothing, and one marked `1` is scanned once more, harmlessly).
  */
 const registeredMark = { [attr.id]: 'g#registry', [attr.sortKey]: '2' };
 

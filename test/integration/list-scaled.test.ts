@@ -4,7 +4,7 @@ import { issueToken } from '../../infra/local/issuer';
 import { startSeededStack } from '../../infra/local/seeded';
 import type { LocalStack } from '../../infra/local/stack';
 import { toView } from '../../lib/model/view';
-import { MAX_PROVEN_VALUES } from '../../lib/store/list/registered';
+import { MAX_PROVEN_LOCATIONS } from '../../lib/store/list/location-counts';
 import { scanActions } from '../../lib/store/list/scan';
 import { seedActions } from '../../scripts/seed-data';
 import { type CallOptions, call, q } from '../support/client';
@@ -71,15 +71,15 @@ const registered = ['owner', 'assignee', 'location.site', 'location.businessUnit
 /** Those clauses, asked alone: their counts must be exact (`lib/store/list/registry-counts.ts`). */
 const registeredCounts: string[] = [];
 /**
- * Every operator on every location field, alone: exact from the registered whole locations
- * (`location-counts.ts`) when there are at most 2,000 of them (`MAX_PROVEN_VALUES`, a counter read
- * each). This seed draws the seven fields independently: its 3,000 actions have about 2,700
- * distinct locations, so here they count as before (honestly) unless `locationsProven`.
+ * Every operator on every location field, alone: exact from the whole locations' counters
+ * (`location-counts.ts`) when there are at most 10,000 of them (`MAX_PROVEN_LOCATIONS`). This seed
+ * draws the seven fields independently: its 3,000 actions have about 2,700 distinct locations,
+ * within it, so these must be exact here (`locationsProven` is asserted).
  */
 const locationCounts: string[] = [];
 /** Whether the seed's distinct whole locations are few enough to be proven (see above). */
 const locationsProven = () =>
-  new Set(listed.map((a) => JSON.stringify(Object.values(a.location)))).size <= MAX_PROVEN_VALUES;
+  new Set(listed.map((a) => JSON.stringify(Object.values(a.location)))).size <= MAX_PROVEN_LOCATIONS;
 
 function queries(): string[] {
   const out: string[] = [];

@@ -9,6 +9,7 @@ import { newAction } from '../../lib/model/edits';
 import type { CreateActionBody } from '../../lib/model/validation';
 import { createTable } from '../../lib/store/bulk/upgrade';
 import { DAY_COUNTERS, daySortKey } from '../../lib/store/counters/days';
+import { locationCounter } from '../../lib/store/counters/prefixes';
 import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/indexes';
 import { toItem } from '../../lib/store/item';
 import { encodeLocation } from '../../lib/store/location-tuple';
@@ -147,8 +148,6 @@ describe('npm start on a store an earlier version made', () => {
     expect(await registered('actionProducer.name')).toEqual(['Inspections']);
     expect(await registered('owner')).toEqual(old.map((a) => a.owner.id).sort());
     expect(await registered('assignee')).toEqual(['undefined']);
-    // Every distinct whole location, for exact counts on any location field.
-    expect(await registered('location')).toEqual([...new Set(old.map((a) => encodeLocation(a.location)))].sort());
     const mark = await client().send(
       new GetCommand({ TableName: postingsTableOf(name), Key: { [attr.id]: 'g#registry', [attr.sortKey]: '2' } }),
     );
@@ -234,6 +233,37 @@ describe('npm start on a store an earlier version made', () => {
     // Marked: a second start counts nothing again.
     await ensureTable(endpoint, name);
     expect(await days()).toEqual(expected);
+  });
+
+  it("keeps each whole location's counter under the location in shared partitions (key version 7), the day counters kept", async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await createTable(localClient(endpoint), name);
+    const north = action(1);
+    const south = { ...action(2), location: { ...north.location, site: 'South Pit' } };
+    const old = [north, south, { ...north, id: randomUUID() }];
+    // Version 7: a whole location's counter named by a digest; day counters already counted.
+    for (const put of [
+      ...old.map((a) => toItem(a)),
+      { [attr.id]: 'm#keys', [attr.sortKey]: 'm', [attr.count]: 7 },
+      { [attr.id]: 'n#scope&7#digest', [attr.sortKey]: '00', [attr.count]: 3 },
+      { [attr.id]: DAY_COUNTERS, [attr.sortKey]: daySortKey('2030-01-01', 0), d: 1 },
+    ])
+      await client().send(new PutCommand({ TableName: name, Item: put }));
+
+    await ensureTable(endpoint, name);
+
+    const items = (await client().send(new ScanCommand({ TableName: name }))).Items ?? [];
+    const counters = items.filter((i) => String(i[attr.id]).startsWith('n#'));
+    expect(counters.find((i) => i[attr.id] === 'n#scope&7#digest')).toBeUndefined();
+    const locations = counters.filter((i) => String(i[attr.id]).startsWith(`n#${locationCounter}@`));
+    expect(Object.fromEntries(locations.map((i) => [i[attr.sortKey], i[attr.count]]))).toEqual({
+      [encodeLocation(north.location) as string]: 2,
+      [encodeLocation(south.location) as string]: 1,
+    });
+    // Counted again from the actions: the stray day is gone, the actions' days are there.
+    const days = counters.filter((i) => i[attr.id] === DAY_COUNTERS);
+    expect(days.some((i) => i[attr.sortKey] === daySortKey('2030-01-01', 0))).toBe(false);
+    expect(days.reduce((sum, i) => sum + Number(i.c ?? 0), 0)).toBe(3);
   });
 
   it('refuses, naming it, an index whose keys or projection changed', async () => {

@@ -6,7 +6,7 @@ import type { RecordedEntry } from '../../model/history';
 import { createdItems } from '../actions/writes';
 import { batchGet, batchWrite } from '../batch';
 import { send, tableName } from '../client';
-import { cellId, cellOf, cellSortKey, counterMoves } from '../counters/counters';
+import { cellId, cellKey, cellOf, counterMoves } from '../counters/counters';
 import { addDayCounts, addDays, type DayDeltas } from '../counters/days';
 import { historyItem, type Item, toItem } from '../item';
 import { registerActions } from '../registry';
@@ -164,11 +164,10 @@ export async function writeInBulk(
     IN_FLIGHT * 2,
     () => moves.pop(),
     async ([cell, delta]) => {
-      const { key, status } = cellOf(cell);
       await send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: { [attr.id]: key, [attr.sortKey]: cellSortKey(0, status) },
+          Key: cellKey(cellOf(cell)),
           UpdateExpression: 'ADD #n :delta',
           ExpressionAttributeNames: { '#n': attr.count },
           ExpressionAttributeValues: { ':delta': delta },

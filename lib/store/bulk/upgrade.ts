@@ -11,7 +11,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@
 import { postingsTableOf } from '../../config';
 import { AGAIN, retry } from '../../retry';
 import { batchWriteRequests, type WriteRequest } from '../batch';
-import { cellId, cellOf, cellSortKey, counterCells } from '../counters/counters';
+import { cellId, cellKey, cellOf, counterCells } from '../counters/counters';
 import { addDays, type DayDeltas, dayItems } from '../counters/days';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isTombstone, toItem } from '../item';
@@ -89,9 +89,13 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * items deleted first. 6: an empty site or business unit is keyed under `EMPTY_KEY` in its index
  * (the re-key writes it). 7: the day counters (`../counters/days.ts`) exist; from before 7 they
  * are counted (after the recount of 5, which deletes every `n#` item, day counters included).
+ * 8: each whole location's counter is kept under the location itself in 16 shared partitions
+ * (`counters.ts`, `sharedPartitions`): from before 8 every counter is counted again, as from
+ * before 5, and so are the day counters.
  */
-export const KEY_VERSION = 7;
-const COUNTERS_BY_STATUS = 5;
+export const KEY_VERSION = 8;
+/** The last version whose counters are counted again from the actions (5, then 8). */
+const COUNTER_LAYOUT = 8;
 const FULL_CASE_FOLDING = 4;
 const DAY_COUNTERS = 7;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
@@ -198,8 +202,10 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
     );
     await untilActive(client, tableName, index.IndexName);
   }
-  const days = version < DAY_COUNTERS ? dayCounting(client, tableName) : undefined;
-  return indexKeysBackfill(client, tableName, version < COUNTERS_BY_STATUS, version < FULL_CASE_FOLDING, days);
+  const recount = version < COUNTER_LAYOUT;
+  // The recount deletes every `n#` item, the day counters too, so they are counted again with it.
+  const days = version < DAY_COUNTERS || recount ? dayCounting(client, tableName) : undefined;
+  return indexKeysBackfill(client, tableName, recount, version < FULL_CASE_FOLDING, days);
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
@@ -295,10 +301,7 @@ function indexKeysBackfill(
       );
       await batchWriteRequests(old, { target, width: 4 });
       await batchWriteRequests(
-        [...cells].map(([id, n]) => {
-          const { key, status } = cellOf(id);
-          return { PutRequest: { Item: { [attr.id]: key, [attr.sortKey]: cellSortKey(0, status), [attr.count]: n } } };
-        }),
+        [...cells].map(([id, n]) => ({ PutRequest: { Item: { ...cellKey(cellOf(id)), [attr.count]: n } } })),
         { target, width: 4 },
       );
       await days?.done();

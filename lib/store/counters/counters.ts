@@ -1,10 +1,18 @@
+import { createHash } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { settleAll } from '../../fan-out';
 import type { Action } from '../../model/action';
 import { type CountedName, countedValue, storedFieldList } from '../catalogue';
 import { canBeKey, send, tableName } from '../client';
 import { attr, itemKind, shardOf } from '../table';
-import { type PrefixCounter, prefixCounter, prefixCounters, prefixCounterValues, prefixDepths } from './prefixes';
+import {
+  locationCounter,
+  type PrefixCounter,
+  prefixCounter,
+  prefixCounters,
+  prefixCounterValues,
+  prefixDepths,
+} from './prefixes';
 
 /**
  * Exact counts, kept in step with every write: the total, one count per value of each
@@ -89,30 +97,70 @@ const byStatusInKey: ReadonlySet<CountedField> = new Set<CountedField>([
 /** The counters stored: the counted fields less those read from the ones kept by status. */
 const storedCounters = countedFields.filter((field) => field !== 'status' && !field.endsWith('&status'));
 
-/** Where a counter is kept: its partition, and for one kept by status, which status. */
+/**
+ * The counters whose values share partitions: each value is one item, its sort key the value
+ * itself, in one of `MEMBER_PARTITIONS` partitions picked by a digest of the value, so every
+ * value's count is read at once (a Query of each partition) rather than a read a value. Only the
+ * whole location's (`locationCounter`): a list on location fields sums every location's count
+ * (`list/location-counts.ts`), and there can be thousands. Its items are not spread over the
+ * action shards: two creates at one whole location at the same instant meet on one item (a
+ * conflict the write retries), where a site's counter has 16 shards.
+ */
+const sharedPartitions: ReadonlySet<CountedField> = new Set<CountedField>([locationCounter]);
+
+/** How many partitions a shared counter's values are spread over (DynamoDB's write limit is a partition's). */
+export const MEMBER_PARTITIONS = 16;
+
+/** The partition of one of a shared counter's slices: `n#scope&7@07`. */
+export const memberPartition = (field: CountedField, slice: number) => `n#${field}@${String(slice).padStart(2, '0')}`;
+
+/** The slice a value of a shared counter is kept in: a digest's first byte, so values spread evenly. */
+const sliceOf = (value: string) => (createHash('sha256').update(value).digest()[0] as number) % MEMBER_PARTITIONS;
+
+/** Where a counter is kept: its partition, and which status (a counter kept by status) or value (a shared one) in it. */
 export interface CounterCell {
   key: string;
   status?: string;
+  member?: string;
 }
 
 /** A cell as one string (a map key), and back. */
-export const cellId = (cell: CounterCell) => (cell.status === undefined ? cell.key : `${cell.key}\u0000${cell.status}`);
+export const cellId = (cell: CounterCell) => JSON.stringify([cell.key, cell.status ?? null, cell.member ?? null]);
 export function cellOf(id: string): CounterCell {
-  const [key, status] = id.split('\u0000') as [string, string | undefined];
-  return status === undefined ? { key } : { key, status };
+  const [key, status, member] = JSON.parse(id) as [string, string | null, string | null];
+  return { key, ...(status === null ? {} : { status }), ...(member === null ? {} : { member }) };
 }
 
-/** The sort key of a cell's item on one shard: `07`, or `07#2` for status 2. */
-export const cellSortKey = (shard: number, status: string | undefined) =>
-  status === undefined ? itemKind.counterShard(shard) : `${itemKind.counterShard(shard)}#${status}`;
+/** The sort key of a cell's item on one shard: `07`, `07#2` for status 2, the value itself in a shared counter. */
+export const cellSortKey = (shard: number, cell: CounterCell) =>
+  cell.member ??
+  (cell.status === undefined ? itemKind.counterShard(shard) : `${itemKind.counterShard(shard)}#${cell.status}`);
 
-/** The status a counter item holds (from its sort key), if it is kept by status. */
-export const statusOfItem = (item: Record<string, unknown>): string | undefined =>
-  String(item[attr.sortKey]).split('#')[1];
+/** The table key of a cell's item on one shard (the first, for a repair or a count written whole). */
+export const cellKey = (cell: CounterCell, shard = 0) => ({
+  [attr.id]: cell.key,
+  [attr.sortKey]: cellSortKey(shard, cell),
+});
+
+/** Whether a partition is one of a shared counter's slices. */
+const isMemberPartition = (key: string) => [...sharedPartitions].some((field) => key.startsWith(`n#${field}@`));
+
+/** The cell a stored counter item counts toward. */
+export function cellOfItem(item: Record<string, unknown>): CounterCell {
+  const key = String(item[attr.id]);
+  const sortKey = String(item[attr.sortKey]);
+  if (isMemberPartition(key)) return { key, member: sortKey };
+  const status = sortKey.split('#')[1];
+  return status === undefined ? { key } : { key, status };
+}
 
 /** Where the count of one value of a counted field is read: `status=2` is the total's status-2 items. */
 export function counterCell(field: CountedField, value: string | number): CounterCell {
   if (field === 'status') return { key: counterKey('all', ''), status: String(value) };
+  if (sharedPartitions.has(field)) {
+    const member = String(value);
+    return { key: memberPartition(field, sliceOf(member)), member };
+  }
   if (field.endsWith('&status')) {
     const text = String(value);
     const cut = text.indexOf('#');
@@ -131,6 +179,7 @@ export function counterCells(action: Action): CounterCell[] {
   return storedCounters.flatMap((field) => {
     const value = values[field];
     if (value === undefined) return [];
+    if (sharedPartitions.has(field)) return [counterCell(field, value)];
     const key = counterKey(field, value);
     return [byStatusInKey.has(field) ? { key, status } : { key }];
   });
@@ -160,7 +209,7 @@ export function counterUpdates(id: string, moves: CounterMove[]) {
   return moves.map((move) => ({
     Update: {
       TableName: tableName(),
-      Key: { [attr.id]: move.key, [attr.sortKey]: cellSortKey(shard, move.status) },
+      Key: cellKey(move, shard),
       UpdateExpression: 'ADD #n :delta',
       ExpressionAttributeNames: { '#n': attr.count },
       ExpressionAttributeValues: { ':delta': move.delta },
@@ -192,13 +241,15 @@ function sortKeyCondition({ from, to }: SortKeyRange): { condition: string; valu
 /**
  * Every item of one partition of `table` (within `range`, if given), read strongly consistent,
  * page after page, each request's read units added to `stats`: a counter's shards, a field's
- * registered values, a range of day counters (`days.ts`).
+ * registered values, a range of day counters (`days.ts`); it stops after the page that passes
+ * `maxItems`.
  */
 export async function readPartition(
   table: string,
   partition: string,
   stats?: CountStats,
   range: SortKeyRange = {},
+  maxItems = Number.POSITIVE_INFINITY,
 ): Promise<Array<Record<string, unknown>>> {
   const items: Array<Record<string, unknown>> = [];
   let startKey: Record<string, unknown> | undefined;
@@ -225,7 +276,7 @@ export async function readPartition(
     }
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  } while (startKey && items.length < maxItems);
   return items;
 }
 
@@ -235,7 +286,7 @@ export const readCount = (field: CountedField, value: string | number, stats?: C
 
 /**
  * The sum of the counts of several values of one field (each value once): each partition read
- * once, however many of its statuses are asked for.
+ * once, however many of its statuses are asked for; a shared counter's value is its one item.
  */
 export async function readCounts(
   field: CountedField,
@@ -243,20 +294,53 @@ export async function readCounts(
   stats?: CountStats,
 ): Promise<number> {
   const asked = new Map<string, Set<string> | 'all'>();
+  const members: CounterCell[] = [];
   for (const value of new Set(values.map(String))) {
-    const { key, status } = counterCell(field, value);
+    const cell = counterCell(field, value);
+    const { key, status } = cell;
     if (!canBeKey(key)) continue;
+    if (cell.member !== undefined) {
+      members.push(cell);
+      continue;
+    }
     const statuses = asked.get(key) ?? new Set<string>();
     if (status === undefined || statuses === 'all') asked.set(key, 'all');
     else asked.set(key, statuses.add(status));
   }
-  const counts = await settleAll<number[]>(
-    [...asked].map(async ([key, statuses]) => {
+  const sum = (items: Array<Record<string, unknown>>) =>
+    items.reduce((total, item) => total + Number(item[attr.count] ?? 0), 0);
+  const counts = await settleAll<number[]>([
+    ...[...asked].map(async ([key, statuses]) => {
       const items = await readPartition(tableName(), key, stats);
-      return items
-        .filter((item) => statuses === 'all' || statuses.has(statusOfItem(item) as string))
-        .reduce((total, item) => total + Number(item[attr.count] ?? 0), 0);
+      return sum(items.filter((item) => statuses === 'all' || statuses.has(cellOfItem(item).status as string)));
     }),
-  );
+    ...members.map(async ({ key, member }) =>
+      sum(await readPartition(tableName(), key, stats, { from: member, to: member })),
+    ),
+  ]);
   return counts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Every value of a shared counter with its count (0 for a value no action has any more), read
+ * from all its partitions at once; `undefined` when it holds more than `max` values (each slice
+ * stops reading past twice its share, so a counter far past `max` costs about `2 x max` items).
+ */
+export async function readMembers(
+  field: CountedField,
+  max: number,
+  stats?: CountStats,
+): Promise<Map<string, number> | undefined> {
+  const perSlice = Math.ceil((2 * max) / MEMBER_PARTITIONS);
+  const slices = await settleAll(
+    Array.from({ length: MEMBER_PARTITIONS }, (_, slice) =>
+      readPartition(tableName(), memberPartition(field, slice), stats, {}, perSlice + 1),
+    ),
+  );
+  const counts = new Map<string, number>();
+  for (const items of slices) {
+    if (items.length > perSlice) return undefined;
+    for (const item of items) counts.set(String(item[attr.sortKey]), Number(item[attr.count] ?? 0));
+  }
+  return counts.size > max ? undefined : counts;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Scope } from '../../model/access';
-import { type Action, type Location, locationFields } from '../../model/action';
+import { type Action, locationFields } from '../../model/action';
+import { encodeLocation } from '../location-tuple';
 
 /**
  * Counters per location prefix (contract section 14, "Cost"): a scoped list counts each of the
@@ -25,8 +26,11 @@ export type PrefixCounter =
 
 /**
  * The whole location (all seven fields), total only: what an exact count of any clause on a
- * location field sums over the registered locations (`lib/store/list/location-counts.ts`). No
- * status or overdue pair: each counter is 2 write units in a create's transaction.
+ * location field sums over every location (`lib/store/list/location-counts.ts`). Its value is the
+ * location's encoding (`encodeLocation`), kept in shared partitions (`counters.ts`,
+ * `sharedPartitions`), so one read of them lists every location with its count. No status or
+ * overdue pair: each counter is 2 write units in a create's transaction. A location too long for
+ * a sort key is not counted (so a list never trusts these counters while an action has one).
  */
 export const locationCounter = 'scope&7';
 
@@ -41,9 +45,6 @@ export const prefixCounters: readonly PrefixCounter[] = prefixDepths
 /** The digest that names a prefix: its values in field order. */
 export const prefixValue = (values: readonly string[]): string =>
   createHash('sha256').update(JSON.stringify(values)).digest('base64url').slice(0, 24);
-
-/** The value of a whole location's counter (`locationCounter`). */
-export const locationValue = (location: Location): string => prefixValue(locationFields.map((f) => location[f] ?? ''));
 
 /** A scope's prefix counter and value, when it is two or more fields deep. */
 export function scopePrefix(scope: Scope): { depth: Depth; value: string } | undefined {
@@ -66,6 +67,6 @@ export function prefixCounterValues(action: Action): Record<PrefixCounter, strin
     values[prefixByStatus(depth)] = `${action.status}#${prefix}`;
     values[prefixByOverdue(depth)] = action.overdue ? prefix : undefined;
   }
-  values[locationCounter] = locationValue(action.location);
+  values[locationCounter] = encodeLocation(action.location);
   return values;
 }

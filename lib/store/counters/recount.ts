@@ -5,7 +5,7 @@ import { type RegistryKind, registerValues, registryPartition, registryValues } 
 import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr, itemKind } from '../table';
-import { cellId, cellOf, cellSortKey, counterCells, statusOfItem } from './counters';
+import { type CounterCell, cellId, cellKey, cellOf, cellOfItem, counterCells } from './counters';
 import { dayTally, isDayDrift, repairDays } from './days';
 
 /**
@@ -19,9 +19,10 @@ import { dayTally, isDayDrift, repairDays } from './days';
  */
 
 export interface Drift {
-  /** The counter's partition, and the status of the cell when it is kept by status. */
+  /** The counter's partition, and the status of the cell when it is kept by status (or its value, in a shared one). */
   counter: string;
   status?: string;
+  member?: string;
   stored: number;
   actual: number;
 }
@@ -91,7 +92,7 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
     const id = item[attr.id] as string;
     if (id.startsWith('v#')) registered.add(`${id}\u0000${item[attr.sortKey]}`);
     else if (id.startsWith('n#')) {
-      const cell = cellId({ key: id, status: statusOfItem(item) });
+      const cell = cellId(cellOfItem(item));
       stored.set(cell, (stored.get(cell) ?? 0) + Number(item[attr.count] ?? 0));
     } else if (item[attr.sortKey] === itemKind.action && !isTombstone(item)) {
       actions++;
@@ -109,8 +110,8 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
     const s = stored.get(counter) ?? 0;
     seen.push(`${counter}=${s}/${a}`);
     if (a === s) continue;
-    const { key, status } = cellOf(counter);
-    drift.push({ counter: key, ...(status === undefined ? {} : { status }), stored: s, actual: a });
+    const { key, ...cell } = cellOf(counter);
+    drift.push({ counter: key, ...cell, stored: s, actual: a });
   }
   for (const d of days.drift()) {
     seen.push(`${d.counter}=${d.stored}/${d.actual}`);
@@ -168,7 +169,7 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
       await send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: { [attr.id]: d.counter, [attr.sortKey]: cellSortKey(0, d.status) },
+          Key: cellKey({ key: d.counter, status: d.status, member: d.member } as CounterCell),
           UpdateExpression: 'ADD #n :delta',
           ExpressionAttributeNames: { '#n': attr.count },
           ExpressionAttributeValues: { ':delta': d.actual - d.stored },

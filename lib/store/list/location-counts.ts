@@ -1,24 +1,28 @@
 import { settleAll as all } from '../../fan-out';
 import type { Clause } from '../../filter/query';
 import { type Location, type LocationField, locationFields } from '../../model/action';
-import { readCount } from '../counters/counters';
-import { locationCounter, locationValue } from '../counters/prefixes';
+import { readCount, readMembers } from '../counters/counters';
+import { locationCounter } from '../counters/prefixes';
 import { decodeLocation } from '../location-tuple';
-import { readRegistry } from '../registry';
 import { valueHolds } from './counted-integers';
-import { provenRegistry } from './registered';
 import type { ReadStats } from './result';
 
 /**
  * Exact counts of clauses on location fields (contract section 4: every operator on every
- * location field counts exactly), from the counters alone: every distinct whole location is
- * registered (`v#location`, `location-tuple.ts`) and counted (`locationCounter`), so a list whose
+ * location field counts exactly), from the counters alone: every distinct whole location has a
+ * counter (`locationCounter`), all of them in 16 shared partitions read at once, so a list whose
  * every filter is on a location field counts the actions of the locations its clauses hold for.
- * Trusted only when the locations' counters sum to the total (no action has a location the
- * registry lacks: it lags the table by the stream, and a location too long for a key is never
- * registered) and there are at most `MAX_PROVEN_VALUES` of them (a counter read each); otherwise the list counts as
- * it did. Counter and registry reads are not index entries: the budget is not charged for them.
+ * Trusted only when the locations' counts sum to the total (a location too long for a key is
+ * never counted; the two reads are not one snapshot, so a write between them can also fail the
+ * proof) and there are at most `MAX_PROVEN_LOCATIONS` of them; otherwise the list counts as it
+ * did. Counter reads are not index entries: the budget is not charged for them.
  */
+
+/**
+ * The most whole locations a list reads: each is one small item (its encoding and count, about
+ * 80 bytes), so 10,000 are about 200 strongly consistent read units, in 16 parallel Queries.
+ */
+export const MAX_PROVEN_LOCATIONS = 10_000;
 
 /** A location some action has, and how many have it. */
 export interface LocationCount {
@@ -44,23 +48,24 @@ export const locationHoldingCount = (locations: readonly LocationCount[], clause
   locations.reduce((sum, l) => sum + (locationHolds(clauses, l.location) ? l.count : 0), 0);
 
 /**
- * The whole locations actions have, each with its count, when the registry is proven complete
- * (see above); `undefined` otherwise. In registry order (the encodings' order, not any field's).
+ * The whole locations actions have, each with its count, when the counters are proven complete
+ * (see above); `undefined` otherwise. In the encodings' order (not any field's).
  */
 export async function registeredLocations(stats: ReadStats): Promise<LocationCount[] | undefined> {
-  const [total, encoded] = await all<[number, string[]]>([
+  const [total, counts] = await all<[number, Map<string, number> | undefined]>([
     readCount('all', '', stats),
-    readRegistry('location', stats),
+    readMembers(locationCounter, MAX_PROVEN_LOCATIONS, stats),
   ]);
-  const decoded = new Map<string, Location>();
-  for (const value of encoded) {
-    const location = decodeLocation(value);
-    if (location) decoded.set(value, location);
+  if (counts === undefined) return undefined;
+  const found: LocationCount[] = [];
+  let sum = 0;
+  for (const [encoded, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const location = decodeLocation(encoded);
+    if (location === undefined || count <= 0) continue;
+    sum += count;
+    found.push({ location, count });
   }
-  const counted = await provenRegistry([...decoded.keys()], total, (value) =>
-    readCount(locationCounter, locationValue(decoded.get(value) as Location), stats),
-  );
-  return counted?.map((v) => ({ location: decoded.get(v.value) as Location, count: v.count }));
+  return sum === total ? found : undefined;
 }
 
 /**

@@ -86,7 +86,7 @@ describe('counterMoves', () => {
     // all, priority, owner, assignee, site, business unit, producer, 2 prefixes, the whole
     // location (total only) ... and status is none of its own: the total's cell is it.
     const cells = counterCells(anAction({ overdue: false }));
-    expect(cells.map((c) => c.key.split('#')[1]).sort()).toEqual(
+    expect(cells.map((c) => c.key.split(/[#@]/)[1]).sort()).toEqual(
       [
         'actionProducer.name',
         'all',

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseListQuery } from '../../../../lib/filter/query';
-import { locationFields } from '../../../../lib/model/action';
-import { locationCounter, locationValue, prefixCounters } from '../../../../lib/store/counters/prefixes';
+import { type Location, locationFields } from '../../../../lib/model/action';
+import {
+  type CounterCell,
+  cellId,
+  cellOf,
+  cellOfItem,
+  cellSortKey,
+  counterCells,
+  MEMBER_PARTITIONS,
+} from '../../../../lib/store/counters/counters';
+import { locationCounter, prefixCounters } from '../../../../lib/store/counters/prefixes';
 import {
   type LocationCount,
   locationFieldOf,
@@ -9,6 +18,8 @@ import {
   locationHolds,
 } from '../../../../lib/store/list/location-counts';
 import { decodeLocation, encodeLocation } from '../../../../lib/store/location-tuple';
+import { attr } from '../../../../lib/store/table';
+import { anAction } from '../../action-fixture';
 
 /** A whole location from the fields given, the rest ''. */
 const at = (fields: Record<string, string>) =>
@@ -44,10 +55,35 @@ describe('a whole location as one registry value', () => {
 });
 
 describe("the whole location's counter", () => {
-  it('is one counter, total only, named by a digest of all seven values', () => {
+  const cells = (location: Location) =>
+    counterCells({ ...anAction(), location }).filter((cell) => cell.key.startsWith(`n#${locationCounter}@`));
+
+  it('is one counter, total only, kept under the location itself in one of 16 shared partitions', () => {
     expect(prefixCounters.filter((c) => c.startsWith(`${locationCounter}`))).toEqual([locationCounter]);
-    expect(locationValue(at({ site: 'a,b' }))).not.toBe(locationValue(at({ site: 'a', department: 'b' })));
-    expect(locationValue(at({ crew: 'A' }))).toBe(locationValue(at({ crew: 'A' })));
+    const lab = at({ site: 'North', department: 'Lab' });
+    const [cell] = cells(lab);
+    expect(cells(lab)).toHaveLength(1);
+    expect(cell?.member).toBe(encodeLocation(lab));
+    expect(cell?.status).toBeUndefined();
+    expect(cellSortKey(7, cell as CounterCell)).toBe(encodeLocation(lab));
+    // The same location always lands in the same partition; many spread over all 16.
+    expect(cells(lab)[0]?.key).toBe(cell?.key);
+    const partitions = new Set(Array.from({ length: 400 }, (_, i) => cells(at({ site: `Site ${i}` }))[0]?.key));
+    expect(partitions.size).toBe(MEMBER_PARTITIONS);
+  });
+
+  it('reads back the cell of a stored item, and round-trips cells through their ids', () => {
+    const [cell] = cells(at({ site: 'a#b', crew: '0#1' })) as [CounterCell];
+    expect(cellOfItem({ [attr.id]: cell.key, [attr.sortKey]: cell.member, [attr.count]: 1 })).toEqual(cell);
+    expect(cellOf(cellId(cell))).toEqual(cell);
+    expect(cellOfItem({ [attr.id]: 'n#location.site#North', [attr.sortKey]: '03#2' })).toEqual({
+      key: 'n#location.site#North',
+      status: '2',
+    });
+  });
+
+  it('is not counted for a location too long for a sort key', () => {
+    expect(cells(at({ site: 'x'.repeat(1100) }))).toEqual([]);
   });
 });
 
