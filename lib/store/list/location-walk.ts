@@ -2,17 +2,22 @@ import type { Clause, ListQuery } from '../../filter/query';
 import type { LocationField } from '../../model/action';
 import { EMPTY_KEY } from '../catalogue';
 import { indexes } from '../indexes';
-import { attr } from '../table';
 import type { ReadBudget } from './budget';
-import { Placeholders } from './expression';
 import { clauseIn } from './index-holds';
-import { type LocationCount, locationFieldOf, locationHolds, registeredLocations } from './location-counts';
-import { compareValues, mergeInOrder } from './merge';
-import { page, skipTooDeep } from './page';
+import {
+  type LocationCount,
+  locationFieldOf,
+  locationHoldingCount,
+  locationHolds,
+  registeredLocations,
+} from './location-counts';
+import { compareValues } from './merge';
+import { skipTooDeep } from './page';
 import { DEFAULT_SORT, type IndexRead } from './plan';
 import { checkedPosition } from './positions';
-import { queryInput, walkPageSize } from './reads';
+import { walkPageSize } from './reads';
 import type { ListResult, Position, ReadStats, Row } from './result';
+import { partitionStart, readValue, valuePage } from './value-walk';
 
 /**
  * A sort on a location field below the site (department, work group, productive unit, team,
@@ -34,6 +39,15 @@ export function sortsByLocation(query: ListQuery): boolean {
   const field = locationFieldOf((query.sort ?? DEFAULT_SORT).field.name);
   return field !== undefined && walked.includes(field);
 }
+
+/**
+ * The list's count when every filter is on a location field (none at all included): the counts
+ * of the locations they hold for. Pure.
+ */
+const locationOnlyTotal = (clauses: readonly Clause[], locations: readonly LocationCount[]): number | undefined =>
+  clauses.every((c) => locationFieldOf(c.field.name) !== undefined)
+    ? locationHoldingCount(locations, clauses)
+    : undefined;
 
 /** Where the actions with one value of the sort field are: the sites of the locations with it ('' among them). */
 export interface ValueSource {
@@ -62,9 +76,6 @@ export function valueSources(
   sources.sort((a, b) => compareValues(a.value, b.value));
   return forward ? sources : sources.reverse();
 }
-
-/** A position before every entry of a partition, in each direction (created keys are ASCII). */
-const partitionStart = (forward: boolean) => (forward ? '' : '\uffff');
 
 /**
  * The page of a list sorted by a location field below the site; `undefined` when the locations
@@ -103,37 +114,16 @@ export async function listByLocation(
     if (!filter.every((c) => c !== undefined)) return undefined;
     const read: IndexRead = { index: indexes.bySite, partitions: [], filter };
     const partitions = source.sites.map((site) => (site === '' ? EMPTY_KEY : site));
-    const merged = await mergeInOrder(
-      partitions,
-      (partition) => queryInput(read, partition, new Placeholders(), forward, past),
-      attr.createdKey,
-      forward,
-      window - rows.length,
-      budget,
-      stats,
-      walkPageSize(read, window, partitions.length),
-      past,
-    );
-    for (const item of merged.items)
-      rows.push({ id: item[attr.id] as string, value: [source.value, item[attr.createdKey] as string] });
-    if (merged.cut) {
-      const last = merged.items[merged.items.length - 1]?.[attr.createdKey] as string | undefined;
-      reached = [source.value, merged.reached ?? last ?? past ?? partitionStart(forward)];
-      break;
-    }
-    if (rows.length >= window) break;
+    const walk = { forward, window, budget, stats, pageSize: walkPageSize(read, window, partitions.length) };
+    reached = await readValue(rows, source.value, partitions, read, walk, past);
+    if (reached !== undefined || rows.length >= window) break;
   }
-  const cut = reached !== undefined;
-  const whole = !cut && rows.length < window && from === undefined;
-  const result = await page(
-    { rows, cut, ...(reached ? { reached } : {}) },
+  return valuePage(
+    { rows, reached },
     query,
-    counted ?? (whole ? rows.length : Math.max(found, rows.length)),
-    counted !== undefined || whole ? 'eq' : 'gte',
+    { window, from, total: counted ?? locationOnlyTotal(query.filters, locations), found, after },
     indexes.bySite,
     sources.length,
     stats,
-    after,
   );
-  return { ...result, strategy: 'planned', index: indexes.bySite.name };
 }

@@ -29,7 +29,69 @@ import { walkInOrder } from './walk';
  */
 
 /** A position before every entry of a value's partition, in each direction (created keys are ASCII). */
-const partitionStart = (forward: boolean) => (forward ? '' : '\uffff');
+export const partitionStart = (forward: boolean) => (forward ? '' : '\uffff');
+
+/**
+ * One value's matches after the created key `past`, appended to `rows` as `[value, createdKey]`
+ * until the window is full: its partitions (a value's own; a location value's sites,
+ * `location-walk.ts`) merged in created order with `read`'s filters. The position the budget cut
+ * at, or `undefined` when the budget did not cut.
+ */
+export async function readValue(
+  rows: Row[],
+  value: string | number,
+  partitions: ReadonlyArray<string | number>,
+  read: IndexRead,
+  walk: { forward: boolean; window: number; budget: ReadBudget; stats: ReadStats; pageSize: number | undefined },
+  past: string | undefined,
+): Promise<Position | undefined> {
+  const { forward, window, budget, stats, pageSize } = walk;
+  const merged = await mergeInOrder(
+    [...partitions],
+    (partition) => queryInput(read, partition, new Placeholders(), forward, past),
+    attr.createdKey,
+    forward,
+    window - rows.length,
+    budget,
+    stats,
+    pageSize,
+    past,
+  );
+  for (const item of merged.items)
+    rows.push({ id: item[attr.id] as string, value: [value, item[attr.createdKey] as string] });
+  if (!merged.cut) return undefined;
+  const last = merged.items[merged.items.length - 1]?.[attr.createdKey] as string | undefined;
+  return [value, merged.reached ?? last ?? past ?? partitionStart(forward)];
+}
+
+/**
+ * The page of a value walk's rows: exact when the counters gave `total`, or when the walk read
+ * every match from the start; otherwise a lower bound of the matches `found` or read.
+ */
+export async function valuePage(
+  walked: { rows: Row[]; reached: Position | undefined; fetched?: Map<string, Item> },
+  query: ListQuery,
+  at: { window: number; from: unknown; total: number | undefined; found: number; after: Position | undefined },
+  index: IndexRead['index'],
+  partitions: number,
+  stats: ReadStats,
+): Promise<ListResult> {
+  const { rows, reached } = walked;
+  const cut = reached !== undefined;
+  const whole = !cut && rows.length < at.window && at.from === undefined;
+  const result = await page(
+    { rows, cut, ...(reached ? { reached } : {}) },
+    query,
+    at.total ?? (whole ? rows.length : Math.max(at.found, rows.length)),
+    at.total !== undefined || whole ? 'eq' : 'gte',
+    index,
+    partitions,
+    stats,
+    at.after,
+    walked.fetched,
+  );
+  return { ...result, strategy: 'planned', index: index.name };
+}
 
 /**
  * The values some action has, ascending, with their counts: a counted string field's from the
@@ -72,7 +134,7 @@ export async function listByValue(
   const rows: Row[] = [];
   let reached: Position | undefined;
   // One value's partition at a time.
-  const pageSize = walkPageSize(read, window, 1);
+  const walk = { forward, window, budget, stats, pageSize: walkPageSize(read, window, 1) };
   const fetched = new Map<string, Item>();
   for (const v of start < 0 ? [] : kept.slice(start)) {
     // Inside the cursor's own value: after its created key; every later value from its start.
@@ -89,40 +151,17 @@ export async function listByValue(
       if (rows.length >= window) break;
       continue;
     }
-    const merged = await mergeInOrder(
-      [v.value],
-      (partition) => queryInput(read, partition, new Placeholders(), forward, past),
-      attr.createdKey,
-      forward,
-      window - rows.length,
-      budget,
-      stats,
-      pageSize,
-      past,
-    );
-    for (const item of merged.items)
-      rows.push({ id: item[attr.id] as string, value: [v.value, item[attr.createdKey] as string] });
-    if (merged.cut) {
-      const last = merged.items[merged.items.length - 1]?.[attr.createdKey] as string | undefined;
-      reached = [v.value, merged.reached ?? last ?? past ?? partitionStart(forward)];
-      break;
-    }
-    if (rows.length >= window) break;
+    reached = await readValue(rows, v.value, [v.value], read, walk, past);
+    if (reached !== undefined || rows.length >= window) break;
   }
-  const cut = reached !== undefined;
-  const whole = !cut && rows.length < window && from === undefined;
-  const result = await page(
-    { rows, cut, ...(reached ? { reached } : {}) },
+  return valuePage(
+    { rows, reached, fetched },
     query,
-    total ?? (whole ? rows.length : Math.max(found, rows.length)),
-    total !== undefined || whole ? 'eq' : 'gte',
+    { window, from, total, found, after },
     read.index,
     kept.length,
     stats,
-    after,
-    fetched,
   );
-  return { ...result, strategy: 'planned', index: read.index.name };
 }
 
 /**
