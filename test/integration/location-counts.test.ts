@@ -174,3 +174,32 @@ describe('every operator on every location field counts exactly (issue 41)', () 
     expect(proven.gte).toBe(0);
   }, 300_000);
 });
+
+describe('a sort by producer reference walks the reference order (issue 41)', () => {
+  it("pages by cursor exactly as the oracle orders, '' first, ties by createdAt then id, after creates and deletes", async () => {
+    const producer = uniqueProducer('ref');
+    const references = ['B-2', 'A-10', 'A-1', undefined, 'B-2', 'Ä-3', 'A-1', undefined, 'Z', 'A', 'a-1', '🙂-1'];
+    const ids: string[] = [];
+    for (let round = 0; round < 3; round++)
+      for (const [i, reference] of references.entries()) {
+        const body = actionBody(producer, { status: 1 + (i % 3) });
+        const actionProducer = { ...body.actionProducer, ...(reference ? { reference: `${reference}.${round}` } : {}) };
+        ids.push(await create(user.token, { ...body, actionProducer }));
+      }
+    const deleted = [ids[0], ids[3], ids[17]] as string[];
+    for (const id of deleted)
+      expect((await call('DELETE', `/api/actions/${id}`, { token: user.token })).status).toBe(204);
+    await untilAllIndexed();
+    const actions = await views([...live, ...ids.filter((id) => !deleted.includes(id))]);
+    for (const query of [
+      'sort=actionProducer.reference',
+      'sort=-actionProducer.reference',
+      'status=~1,2&sort=actionProducer.reference',
+      `${q('actionProducer.name', producer)}&sort=-actionProducer.reference`,
+    ])
+      expect(await walked(query), query).toEqual(oracleOrder(actions, query));
+    // Exact with no filter: the total.
+    const first = await call('GET', '/api/actions?sort=actionProducer.reference&limit=5', { token: user.token });
+    expect(first.body).toMatchObject({ totalCount: actions.length, totalCountRelation: 'eq' });
+  }, 300_000);
+});

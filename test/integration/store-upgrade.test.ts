@@ -13,6 +13,7 @@ import { locationCounter } from '../../lib/store/counters/prefixes';
 import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/indexes';
 import { toItem } from '../../lib/store/item';
 import { encodeLocation } from '../../lib/store/location-tuple';
+import { referenceEntry } from '../../lib/store/reference-order';
 import { type RegistryKind, registryPartition } from '../../lib/store/registry';
 import { createdKeyOf, indexedText } from '../../lib/store/search/keys';
 import { postingRequests } from '../../lib/store/search/postings';
@@ -264,6 +265,9 @@ describe('npm start on a store an earlier version made', () => {
     const days = counters.filter((i) => i[attr.id] === DAY_COUNTERS);
     expect(days.some((i) => i[attr.sortKey] === daySortKey('2030-01-01', 0))).toBe(false);
     expect(days.reduce((sum, i) => sum + Number(i.c ?? 0), 0)).toBe(3);
+    // And every action its entry in reference order.
+    const order = items.filter((i) => String(i[attr.id]).startsWith('o#reference#'));
+    expect(order.map((i) => i[attr.sortKey]).sort()).toEqual(old.map((a) => referenceEntry(a)[attr.sortKey]).sort());
   });
 
   it('refuses, naming it, an index whose keys or projection changed', async () => {

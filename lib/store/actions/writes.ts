@@ -19,6 +19,7 @@ import { canBeKey, send, TransactionCancelled, tableName, transact } from '../cl
 import { counterMoves, counterUpdates } from '../counters/counters';
 import { dayCounterUpdates } from '../counters/days';
 import { fromItem, historyItem, type Item, isTombstone, toItem, tombstone } from '../item';
+import { referenceOrderWrites } from '../reference-order';
 import { indexedText } from '../search/keys';
 import { pendingMark } from '../search/postings';
 import { attr, itemKind } from '../table';
@@ -168,6 +169,7 @@ export async function putNewAction(
       ...(guarded ? [guarded.write] : []),
       ...counterUpdates(action.id, counterMoves(undefined, stamped)),
       ...dayCounterUpdates(action.id, undefined, stamped),
+      ...referenceOrderWrites(undefined, stamped),
       pendingMark(indexedText(stamped), stamped.version),
       ...alsoTaken.map((id) => ({
         ConditionCheck: {
@@ -368,6 +370,7 @@ async function mutateNow(
         ...(change.guarded ? [change.guarded.write] : []),
         ...counterUpdates(id, counterMoves(current, next)),
         ...dayCounterUpdates(id, current, next && { ...next, updatedAt }),
+        ...referenceOrderWrites(current, next),
         ...(change.items ?? []),
         // Search stays as fresh as the list: a new title or a delete is marked until the stream indexes it.
         ...(!next || next.title !== current.title ? [pendingMark(indexedText(next ?? current), version, !next)] : []),

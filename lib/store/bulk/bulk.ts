@@ -9,6 +9,7 @@ import { send, tableName } from '../client';
 import { cellId, cellKey, cellOf, counterMoves } from '../counters/counters';
 import { addDayCounts, addDays, type DayDeltas } from '../counters/days';
 import { historyItem, type Item, toItem } from '../item';
+import { referenceEntry } from '../reference-order';
 import { registerActions } from '../registry';
 import { indexedText } from '../search/keys';
 import { writePostingsInBulk } from '../search/postings';
@@ -140,7 +141,9 @@ export async function writeInBulk(
   await inPool(IN_FLIGHT, nextChunk, async (chunk) => {
     const taken = await timed('lookup', () => storedIds(chunk.map((b) => b.action.id)));
     const fresh = chunk.filter((b) => !taken.has(b.action.id));
-    await timed('items', () => batchWrite(fresh.flatMap(itemsOf), { maxAttempts: MAX_ATTEMPTS }));
+    // Each with its entry in reference order (`../reference-order.ts`), as a create writes it.
+    const items = fresh.flatMap((b) => [...itemsOf(b), referenceEntry(b.action)]);
+    await timed('items', () => batchWrite(items, { maxAttempts: MAX_ATTEMPTS }));
     // Their search postings too: a bulk load has no stream consumer waiting on a pending mark.
     if (options.postings !== false)
       await timed('postings', () => writePostingsInBulk(fresh.map(({ action }) => ({ after: indexedText(action) }))));

@@ -15,6 +15,7 @@ import { cellId, cellKey, cellOf, counterCells } from '../counters/counters';
 import { addDays, type DayDeltas, dayItems } from '../counters/days';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isTombstone, toItem } from '../item';
+import { referenceEntry } from '../reference-order';
 import { registryBackfill } from '../registry';
 import { type ScanPass, scanTable, segmentsFor } from '../scan';
 import { postingsLeftInTable, refoldPostings, searchBackfill } from '../search/postings';
@@ -91,13 +92,15 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * are counted (after the recount of 5, which deletes every `n#` item, day counters included).
  * 8: each whole location's counter is kept under the location itself in 16 shared partitions
  * (`counters.ts`, `sharedPartitions`): from before 8 every counter is counted again, as from
- * before 5, and so are the day counters.
+ * before 5, and so are the day counters; and every action has its entry in reference order
+ * (`../reference-order.ts`), put for each from before 8.
  */
 export const KEY_VERSION = 8;
 /** The last version whose counters are counted again from the actions (5, then 8). */
 const COUNTER_LAYOUT = 8;
 const FULL_CASE_FOLDING = 4;
 const DAY_COUNTERS = 7;
+const REFERENCE_ORDER = 8;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
 
 async function keyVersion(client: DynamoDBClient, tableName: string): Promise<number> {
@@ -205,7 +208,8 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
   const recount = version < COUNTER_LAYOUT;
   // The recount deletes every `n#` item, the day counters too, so they are counted again with it.
   const days = version < DAY_COUNTERS || recount ? dayCounting(client, tableName) : undefined;
-  return indexKeysBackfill(client, tableName, recount, version < FULL_CASE_FOLDING, days);
+  const order = version < REFERENCE_ORDER ? referenceOrdering(client, tableName) : undefined;
+  return indexKeysBackfill(client, tableName, recount, version < FULL_CASE_FOLDING, [days, order]);
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
@@ -239,7 +243,7 @@ function indexKeysBackfill(
   tableName: string,
   recount: boolean,
   refold: boolean,
-  days?: ScanPass,
+  passes: ReadonlyArray<ScanPass | undefined> = [],
 ): ScanPass {
   const documents = DynamoDBDocumentClient.from(client);
   const cells = new Map<string, number>();
@@ -283,12 +287,12 @@ function indexKeysBackfill(
   };
   return {
     async page(actions) {
-      await days?.page(actions);
+      for (const pass of passes) await pass?.page(actions);
       for (const item of actions) await rekey(item);
     },
     async done() {
       // The day counters after the recount's delete of every `n#` item, which they are too.
-      if (!recount) return days?.done();
+      if (!recount) return void (await doneAll(passes));
       const target = { documents, table: tableName };
       const old: WriteRequest[] = [];
       await scanTable(
@@ -304,8 +308,29 @@ function indexKeysBackfill(
         [...cells].map(([id, n]) => ({ PutRequest: { Item: { ...cellKey(cellOf(id)), [attr.count]: n } } })),
         { target, width: 4 },
       );
-      await days?.done();
+      await doneAll(passes);
     },
+  };
+}
+
+const doneAll = async (passes: ReadonlyArray<ScanPass | undefined>) => {
+  for (const pass of passes) await pass?.done();
+};
+
+/**
+ * Puts every live action's entry in reference order (`../reference-order.ts`) for a store made
+ * before it (idempotent puts: a pass cut short and run again writes the same items).
+ */
+function referenceOrdering(client: DynamoDBClient, tableName: string): ScanPass {
+  const target = { documents: DynamoDBDocumentClient.from(client), table: tableName };
+  return {
+    async page(actions) {
+      const puts = actions
+        .filter((item) => !isTombstone(item))
+        .map((item) => ({ PutRequest: { Item: referenceEntry(fromItem(item)) } }));
+      await batchWriteRequests(puts, { target, width: 4 });
+    },
+    async done() {},
   };
 }
 

@@ -87,6 +87,8 @@ export interface Walk {
   cost: number;
   /** How many index entries `read` covers, as the planner estimates them (a count where the counters know it). */
   entries: number;
+  /** The action an entry is of, where it is not the entry's `id` (the reference order's entries, `reference-walk.ts`). */
+  idOf?: (entry: Record<string, unknown>) => string;
 }
 
 /**

@@ -9,6 +9,7 @@ import { page, skipTooDeep } from './page';
 import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from './plan';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from './positions';
 import { fetchActions, readMatches } from './reads';
+import { listByReference, sortsByReference } from './reference-walk';
 import { deferred, type ListResult, type Position, type ReadStats, type Row } from './result';
 import { listByValue } from './value-walk';
 import { walkInOrder } from './walk';
@@ -22,8 +23,10 @@ import { walkInOrder } from './walk';
 /**
  * A sort on a field no index orders (a location, a producer) sorts every match in memory; when
  * there are more matches than the budget reads, no page of it can be exact. `status`, a site, a
- * business unit and a producer walk their value partitions instead (`value-walk.ts`), refused
- * only when their values cannot be enumerated (a registry the counters do not prove complete).
+ * business unit and a producer walk their value partitions instead (`value-walk.ts`), a location
+ * field below the site its locations' sites (`location-walk.ts`), a reference the reference
+ * order (`reference-walk.ts`): refused only when the values cannot be enumerated (a registry or
+ * the locations' counters not proven complete).
  */
 function unsortable(query: ListQuery, budget: number): ValidationError {
   const field = (query.sort ?? DEFAULT_SORT).field.name;
@@ -58,7 +61,9 @@ export async function listPlanned(
   const walk = query.limit > 0 ? chosen.walk : undefined;
   // No walk keeps the list's order: the sort field's value partitions may (`value-walk.ts`), or,
   // for a location field below the site, the partitions of the places that hold each value (`location-walk.ts`).
-  const byValue = walk ? undefined : chosen.byValue;
+  // A sort by reference walks the reference order (`reference-walk.ts`): no counter enumerates its values.
+  const byReference = !walk && query.limit > 0 && sortsByReference(query);
+  const byValue = walk || byReference ? undefined : chosen.byValue;
   const byLocation = !walk && !byValue && query.limit > 0 && sortsByLocation(query);
   // Every match, sorted in memory, when the counters show it fits the budget. When only a guess
   // knows its size, the read gets half the budget, so that a walk can still find the page.
@@ -66,7 +71,7 @@ export async function listPlanned(
   // A walk needs a round of every partition (and a fetching walk a run of actions) to get anywhere.
   const forWalk = walk
     ? Math.max(Math.ceil(budget.available / 2), 4 * walk.read.partitions.length + 2)
-    : byValue || byLocation
+    : byValue || byLocation || byReference
       ? Math.ceil(budget.available / 2)
       : 0;
   // One entry past the page says whether more follow.
@@ -81,7 +86,7 @@ export async function listPlanned(
     walk !== undefined && total !== undefined
       ? fits && sortBeatsWalk(chosen, total, window)
       : known === undefined && (chosen.exact ? fits : budget.available > forWalk);
-  const ordered = walk || byValue || byLocation;
+  const ordered = walk || byValue || byLocation || byReference;
   if (!ordered || sortAll) {
     const share = chosen.exact || !ordered ? budget : new ReadBudget(budget.available - forWalk);
     const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
@@ -92,6 +97,11 @@ export async function listPlanned(
     if (!ordered) throw unsortable(query, budget.limit);
     found = every.rows.length;
   }
+  if (byReference)
+    return {
+      ...(await listByReference(query, chosen.descending, budget, stats, after, counted, found)),
+      plan: chosen,
+    };
   if (byLocation) {
     const located = await listByLocation(query, chosen.descending, budget, stats, after, counted, found);
     if (located === undefined) throw unsortable(query, budget.limit);

@@ -45,7 +45,8 @@ export function queryInput(
   const filter = filterExpression(read.filter, p);
   return {
     TableName: tableName(),
-    IndexName: read.index.name,
+    // An index without a name is the table itself (the reference order, `reference-walk.ts`).
+    ...(read.index.name ? { IndexName: read.index.name } : {}),
     KeyConditionExpression: keyCondition,
     ...(filter ? { FilterExpression: filter } : {}),
     ExpressionAttributeNames: p.names,

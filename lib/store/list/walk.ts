@@ -28,7 +28,8 @@ export async function walkInOrder(
   const sortKey = read.index.sortKey.name;
   const input = (from: string | undefined) => (partition: string | number) =>
     queryInput(read, partition, new Placeholders(), forward, from);
-  const toRows = (items: Item[]) => items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] }));
+  const idOf = walk.idOf ?? ((entry: Item) => entry[attr.id] as string);
+  const toRows = (items: Item[]) => items.map((item) => ({ id: idOf(item), value: item[sortKey] }));
   if (!walk.fetch) {
     // Counted matches over the entries the walk covers: the share of them its filter keeps.
     const kept = keptShare(matches, walk.entries);
@@ -73,15 +74,13 @@ export async function walkInOrder(
     budget.settle(granted, granted);
     recordIndexEntries(granted);
     const examined = keys.items.slice(0, granted);
-    const items = await fetchItems(
-      examined.map((item) => item[attr.id] as string),
-      stats,
-    );
+    const items = await fetchItems(examined.map(idOf), stats);
     for (const entry of examined) {
-      const item = items.get(entry[attr.id] as string);
+      const id = idOf(entry);
+      const item = items.get(id);
       if (item === undefined || isTombstone(item) || !walk.clauses.every((c) => clauseHolds(c, item))) continue;
-      rows.push({ id: entry[attr.id] as string, value: entry[sortKey] });
-      fetched.set(entry[attr.id] as string, item);
+      rows.push({ id, value: entry[sortKey] });
+      fetched.set(id, item);
       if (rows.length === window) return { rows, cut: false, fetched };
     }
     const last = examined[examined.length - 1]?.[sortKey] as string | undefined;
