@@ -28,6 +28,8 @@ const counted: Array<[Exclude<CountedField, 'all'>, string]> = [
   ['location.site', filterKey.site],
   ['location.businessUnit', filterKey.businessUnit],
   ['actionProducer.name', filterKey.producerName],
+  // The folded title (`foldForComparison`), as the filter map keeps it for `=` and `*`.
+  ['title', filterKey.titleLower],
 ];
 
 /** The fields whose counters are also split by status and by overdue, and where their values are. */

@@ -177,6 +177,10 @@ export const storedFields = {
         `${cutToBytes(String(v), actionLimits.foldedTitleBytes)}${TITLE_KEY_SEPARATOR}${c}${TITLE_KEY_SEPARATOR}${id}`,
     },
     copy: attr.titleLower,
+    // Counted by its folded value, as `=`, `!` and `~` compare it (the query folds their values
+    // alike): `n#title#<folded title>`, within DynamoDB's 2,048-byte partition key, since a folded
+    // title is at most 900 bytes (the validation) or, stored before that rule, 6 bytes a UTF-16 unit.
+    counted: true,
   },
   'location.department': location('department'),
   'location.workGroup': location('workGroup'),

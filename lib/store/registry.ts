@@ -26,7 +26,10 @@ import { attr } from './table';
  * the stream, so a reader proves it complete from the counters before trusting it.
  */
 
-/** The fields registered: the counted string fields (people by id, sites, business units, producers). */
+/**
+ * The fields registered: the counted string fields (people by id, sites, business units,
+ * producers), but not the title, whose `<`, `>` and `*` may answer a lower bound (contract section 4).
+ */
 export const registeredFields = [
   'owner',
   'assignee',

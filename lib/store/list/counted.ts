@@ -69,6 +69,9 @@ function countedClause(query: ListQuery): (Clause & { field: { name: CountedFiel
   if (query.filters.length !== 1) return undefined;
   const clause = query.filters[0] as Clause;
   if (!isCounted(clause.field.name) || (clause.op !== '=' && clause.op !== '~')) return undefined;
+  // The merge reads the field's equality index; a title has none (the planner reads its `=` as a
+  // key range of the title index, and takes the count from its counter).
+  if (clause.type !== 'boolean' && !equalityIndexes[clause.field.name]) return undefined;
   // Only overdue actions are counted and indexed; `overdue=false` goes to the planner.
   if (clause.type === 'boolean' && clause.values[0] !== true) return undefined;
   const values = clause.values as Array<string | number>;

@@ -326,7 +326,7 @@ function valueRead(field: FieldSpec, filters: Clause[]): { byValue: IndexRead } 
 
 /**
  * The share of a partition the key range over `clauses` keeps: exact only for one counted
- * priority; the share of a date or title range is a guess.
+ * priority or title; the share of a date range, or of a title the counters were not asked, is a guess.
  */
 function rangeShare(index: IndexDefinition, clauses: Clause[], sizes?: Sizes): { share: number; exact: boolean } {
   const field = orderedFieldOf(index);
@@ -341,6 +341,10 @@ function rangeShare(index: IndexDefinition, clauses: Clause[], sizes?: Sizes): {
       exact: isCountedValue(field as string, value, sizes),
     };
   }
+  // So is one title (folded, as its counter counts it), though no equality index keeps it.
+  const counted = equal && sizes?.values[field as string]?.[String(equal.values[0])];
+  if (typeof counted === 'number' && sizes)
+    return { share: sizes.total === 0 ? 0 : counted / sizes.total, exact: true };
   if (equal) return { share: EQUAL_SHARE, exact: false };
   const hasLower = bounding.some((c) => c.op === '>');
   const hasUpper = bounding.some((c) => c.op === '<');

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type Clause, parseListQuery } from '../../../../lib/filter/query';
 import type { Action } from '../../../../lib/model/action';
 import {
+  type CounterCell,
   type CounterMove,
   cellId,
   countedFields,
@@ -38,6 +40,7 @@ const state = fc
     assignee: fc.constantFrom(null, 'a1', 'a2'),
     producer: fc.constantFrom('inspections', 'audits'),
     overdue: fc.boolean(),
+    title: fc.constantFrom('Belt guard', 'BELT GUARD', 'Straße', 'STRASSE', 'Conveyor'),
   })
   .map((s) =>
     anAction({
@@ -48,6 +51,7 @@ const state = fc
       owner: { id: s.owner, name: s.owner, email: null },
       assignee: s.assignee ? { id: s.assignee, name: s.assignee, email: null } : null,
       actionProducer: { name: s.producer },
+      title: s.title,
     }),
   );
 
@@ -64,9 +68,17 @@ describe('counterMoves', () => {
     expect(deleted).toEqual(created.map((m) => ({ ...m, delta: -1 })));
   });
 
-  it('an edit that changes no counted value moves nothing', () => {
+  it('an edit that changes no counted value moves nothing (a title that folds the same is the same value)', () => {
     const action = anAction();
-    expect(counterMoves(action, { ...action, title: 'Renamed', description: 'x', version: 9 })).toEqual([]);
+    expect(counterMoves(action, { ...action, title: 'FIX THE GUARD RAIL', description: 'x', version: 9 })).toEqual([]);
+  });
+
+  it('a retitle moves the old folded title down and the new one up, and nothing else', () => {
+    const action = anAction({ title: 'Fix the guard rail' });
+    expect(counterMoves(action, { ...action, title: 'Renamed' })).toEqual([
+      { key: 'n#title#fix the guard rail', delta: -1 },
+      { key: 'n#title#renamed', delta: 1 },
+    ]);
   });
 
   it('a status change moves each counter kept by status from the old status cell to the new one', () => {
@@ -82,8 +94,8 @@ describe('counterMoves', () => {
     expect(counterMoves(action, { ...action, description: 'changed' })).toEqual([]);
   });
 
-  it('a create moves 10 counters when not overdue (one per counted value, the status in the sort key)', () => {
-    // all, priority, owner, assignee, site, business unit, producer, 2 prefixes, the whole
+  it('a create moves 11 counters when not overdue (one per counted value, the status in the sort key)', () => {
+    // all, priority, owner, assignee, site, business unit, producer, title, 2 prefixes, the whole
     // location (total only) ... and status is none of its own: the total's cell is it.
     const cells = counterCells(anAction({ overdue: false }));
     expect(cells.map((c) => c.key.split(/[#@]/)[1]).sort()).toEqual(
@@ -98,6 +110,7 @@ describe('counterMoves', () => {
         'scope&2',
         'scope&3',
         'scope&7',
+        'title',
       ].sort(),
     );
   });
@@ -133,5 +146,32 @@ describe('counterMoves', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('the title counter: a list asks the counter a write moved', () => {
+  /** The title cell an action with this title adds one to. */
+  const stored = (title: string) => counterCells(anAction({ title })).find((c) => c.key.startsWith('n#title#'));
+  /**
+   * The cells a title clause's count reads, each once: its values as the query holds them, each
+   * value's cell (`readCounts` sums the distinct values' cells; `!` is the total less the one).
+   */
+  const asked = (query: string) => {
+    const [clause] = parseListQuery(query).filters as [Clause];
+    return [...new Set((clause.values as string[]).map((v) => cellId(counterCell('title', v))))];
+  };
+
+  it('`title=ABC` counts an action titled `abc`: the query folds its value as the counter folds the title', () => {
+    expect(asked('title=ABC')).toEqual([cellId(stored('abc') as CounterCell)]);
+    expect(asked('title==ABC')).toEqual([cellId(stored('abc') as CounterCell)]);
+    expect(asked('title=!ABC')).toEqual([cellId(stored('Abc') as CounterCell)]);
+    // Full case folding, not lower-casing: `ß` meets `SS`, and the final sigma meets its capital.
+    expect(asked('title=STRASSE')).toEqual([cellId(stored('Straße') as CounterCell)]);
+    expect(asked(`title=${encodeURIComponent('ΠΡΟΣ')}`)).toEqual([cellId(stored('προς') as CounterCell)]);
+  });
+
+  it('a `~` of two spellings of one title reads its counter once', () => {
+    expect(asked('title=~Belt Guard,BELT GUARD,belt guard')).toEqual([cellId(stored('Belt guard') as CounterCell)]);
+    expect(asked('title=~Belt Guard,Conveyor')).toHaveLength(2);
   });
 });

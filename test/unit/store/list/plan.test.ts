@@ -102,3 +102,20 @@ describe('the empty site and business unit', () => {
     expect(chosen.walk?.read.index.name).not.toBe('by-site');
   });
 });
+
+describe('one title, counted', () => {
+  const titled: Sizes = { total: 10_000_000, values: { title: { 'belt guard': 42 } } };
+
+  it('reads its key range of all-by-title, sized by its counter: an exact figure, not a guessed share of the table', () => {
+    const chosen = plan(parse('title=Belt%20Guard'), titled);
+    expect(chosen.read.index.name).toBe('all-by-title');
+    expect(chosen.entries).toBe(42);
+    expect(chosen.exact).toBe(true);
+  });
+
+  it('a title the counters were not asked about is still a guess', () => {
+    const chosen = plan(parse('title=Conveyor'), titled);
+    expect(chosen.read.index.name).toBe('all-by-title');
+    expect(chosen.exact).toBe(false);
+  });
+});
