@@ -92,7 +92,7 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * are counted (after the recount of 5, which deletes every `n#` item, day counters included).
  * 8: each whole location's counter is kept under the location itself in 16 shared partitions
  * (`counters.ts`, `sharedPartitions`): from before 8 every counter is counted again, as from
- * before 5, and so are the day counters; and every action has its entry in reference order
+ * before 5 (the title counters with them), and so are the day counters; and every action has its entry in reference order
  * (`../reference-order.ts`), put for each from before 8.
  */
 export const KEY_VERSION = 8;

@@ -15,8 +15,8 @@ import {
 } from './prefixes';
 
 /**
- * Exact counts, kept in step with every write: the total, one count per value of each
- * equality-indexed field, and for people, sites, business units and producers one per (value,
+ * Exact counts, kept in step with every write: the total, one count per value of each counted
+ * field (the catalogue's `counted`: the equality-indexed fields and the folded title), and for people, sites, business units and producers one per (value,
  * status) and per overdue value. A write that changes a counted value moves its counters in the same
  * transaction as the item, so a count never drifts from the items (and `npm run recount`
  * proves it). Each counter is spread over the action shards: an action's writes touch the
