@@ -22,14 +22,17 @@ import { listSearched } from './searched';
  * reaches (`page.ts`, pointing to the cursor), and a sort on a field no index orders when it has
  * more matches than the budget reads and neither an index walk nor its value partitions
  * (`value-walk.ts`: `status`, and a site, business unit or producer while the value registry is
- * proven complete) can serve it (`planned.ts`, `unsortable`).
+ * proven complete; `location-walk.ts`: a location field below the site while the locations'
+ * counters are proven) can serve it (`planned.ts`, `unsortable`). A sort by reference always has
+ * its order (`reference-walk.ts`).
  *
  * The parts: `searched.ts`, `counted.ts` and `planned.ts` (the three ways a list is served, tried
  * in that order), `counts.ts` (counter arithmetic), `merge.ts` (the budgeted page read and the
  * partition merge), `reads.ts` (key conditions, every match, the fetch of actions), `page.ts`,
  * `positions.ts` (cursor places), `value-walk.ts` (a sort by status or a registered string
  * field, one value partition after another; `walk.ts` the walk in the list's order, `registered.ts`
- * the registry proven, `registry-counts.ts` its exact counts) and `result.ts` (what a list answers); `scoped.ts` runs a list as its scopes' parts
+ * the registry proven, `registry-counts.ts` its exact counts; `location-counts.ts` and
+ * `location-walk.ts` the same for location fields; `reference-walk.ts` the reference order) and `result.ts` (what a list answers); `scoped.ts` runs a list as its scopes' parts
  * (or, `combined.ts`, as one walk filtered to its scopes).
  */
 
