@@ -74,7 +74,8 @@ const routeTable = [
   },
   { method: 'GET', path: '/api/actions/{id}', handler: 'getAction', access: ['GetItem'] },
   { method: 'PATCH', path: '/api/actions/{id}', handler: 'updateAction', access: WRITE },
-  { method: 'DELETE', path: '/api/actions/{id}', handler: 'deleteAction', access: WRITE },
+  // A delete's transaction also deletes the action's entry in reference order (`lib/store/reference-order.ts`).
+  { method: 'DELETE', path: '/api/actions/{id}', handler: 'deleteAction', access: [...WRITE, 'DeleteItem'] },
   { method: 'POST', path: '/api/actions/{id}/comments', handler: 'addComment', access: WRITE },
   { method: 'GET', path: '/api/actions/{id}/comments', handler: 'listComments', access: ['GetItem', 'Query'] },
   { method: 'PATCH', path: '/api/actions/{id}/comments/{commentId}', handler: 'editComment', access: WRITE },

@@ -7,7 +7,7 @@ import { attr, SHARDS, shardOf } from './table';
  * The actions in producer reference order (contract section 4: every sort answers), which no
  * index keeps (the table's 20 are all used) and no counter can enumerate (a reference is about
  * one action's): one small item an action in the table itself, in the partition of its id's shard
- * (`o#reference#07`), its sort key `<reference>\u0000<createdAt>#<id>`, so each partition is
+ * (`o#reference#07`), its sort key `r<reference>\u0000<createdAt>#<id>`, so each partition is
  * already in the sort's order, ties by `createdAt`, then id, and an action without a reference
  * ('') comes first. Put in the transaction that creates the action and deleted in the one that
  * deletes it (a reference never changes, section 5), so the order is as fresh as the list: 2
@@ -24,13 +24,20 @@ export const referencePartition = (shard: number) => `o#reference#${String(shard
 /** Every partition of the order, one a shard. */
 export const referencePartitions: readonly string[] = Array.from({ length: SHARDS }, (_, s) => referencePartition(s));
 
+/**
+ * What every entry's sort key starts with: a reference is a producer's free text, and the stream
+ * takes any new item whose sort key starts `h#` for a history entry (`sync/stream.ts`), so no
+ * sort key may start with the reference itself. One letter before every key leaves the order as it is.
+ */
+const LEAD = 'r';
+
 /** An entry's sort key: the reference, then the created key (`<createdAt>#<id>`). Pure. */
-export const referenceOrderKey = (reference: string, createdKey: string) => `${reference}\u0000${createdKey}`;
+export const referenceOrderKey = (reference: string, createdKey: string) => `${LEAD}${reference}\u0000${createdKey}`;
 
 /** The reference and created key of an entry's sort key. Pure. */
 export function splitReferenceKey(key: string): [string, string] {
   const cut = key.lastIndexOf('\u0000');
-  return [key.slice(0, cut), key.slice(cut + 1)];
+  return [key.slice(LEAD.length, cut), key.slice(cut + 1)];
 }
 
 /** The action an entry's sort key names: the id after the created key's first `#`. Pure. */

@@ -278,6 +278,8 @@ describe('least privilege', () => {
       [...dynamoGrants(h).values()].flat().includes('dynamodb:DeleteItem'),
     );
     expect(deleters.sort()).toEqual([
+      // Its transaction deletes the action's entry in reference order.
+      'deleteAction',
       'deleteComment',
       'deleteGrant',
       'deleteWebhook',

@@ -105,6 +105,8 @@ const queries = [
   'sort=status',
   'sort=-owner',
   'priority=>2&sort=priority',
+  // The reference order holds every action: a scope's part reads its own matches first.
+  'sort=-actionProducer.reference',
   'overdue=true',
   'assignee=undefined',
   `location.site=${encodeURIComponent(actions[0]?.location.site ?? '')}`,

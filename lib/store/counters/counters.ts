@@ -241,8 +241,8 @@ function sortKeyCondition({ from, to }: SortKeyRange): { condition: string; valu
 /**
  * Every item of one partition of `table` (within `range`, if given), read strongly consistent,
  * page after page, each request's read units added to `stats`: a counter's shards, a field's
- * registered values, a range of day counters (`days.ts`); it stops after the page that passes
- * `maxItems`.
+ * registered values, a range of day counters (`days.ts`); at most `maxItems` of them (each
+ * request limited to what is left).
  */
 export async function readPartition(
   table: string,
@@ -268,6 +268,7 @@ export async function readPartition(
         ConsistentRead: true,
         ReturnConsumedCapacity: 'TOTAL',
         ExclusiveStartKey: startKey,
+        ...(Number.isFinite(maxItems) ? { Limit: maxItems - items.length } : {}),
       }),
     );
     if (stats) {
@@ -322,9 +323,11 @@ export async function readCounts(
 }
 
 /**
- * Every value of a shared counter with its count (0 for a value no action has any more), read
- * from all its partitions at once; `undefined` when it holds more than `max` values (each slice
- * stops reading past twice its share, so a counter far past `max` costs about `2 x max` items).
+ * Every value of a shared counter that some action has, with its count, read from all its
+ * partitions at once; `undefined` when more than `max` values have a count, or when a slice holds
+ * more than twice its share of `max` items (values at 0, which no write removes, count there:
+ * the local upgrade's recount rewrites only counted ones), so a counter far past `max` reads at
+ * most `2 x max` items.
  */
 export async function readMembers(
   field: CountedField,
@@ -340,7 +343,10 @@ export async function readMembers(
   const counts = new Map<string, number>();
   for (const items of slices) {
     if (items.length > perSlice) return undefined;
-    for (const item of items) counts.set(String(item[attr.sortKey]), Number(item[attr.count] ?? 0));
+    for (const item of items) {
+      const count = Number(item[attr.count] ?? 0);
+      if (count !== 0) counts.set(String(item[attr.sortKey]), count);
+    }
   }
   return counts.size > max ? undefined : counts;
 }

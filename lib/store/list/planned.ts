@@ -85,7 +85,9 @@ export async function listPlanned(
   const sortAll =
     walk !== undefined && total !== undefined
       ? fits && sortBeatsWalk(chosen, total, window)
-      : known === undefined && (chosen.exact ? fits : budget.available > forWalk);
+      : // A scope's part (`known`) walks a value's partitions rather than read every match; the
+        // reference order holds every action, so a part sorted by reference reads its matches first.
+        (known === undefined || byReference) && (chosen.exact ? fits : budget.available > forWalk);
   const ordered = walk || byValue || byLocation || byReference;
   if (!ordered || sortAll) {
     const share = chosen.exact || !ordered ? budget : new ReadBudget(budget.available - forWalk);
