@@ -2,7 +2,6 @@ import type { Clause, ListQuery } from '../../filter/query';
 import type { LocationField } from '../../model/action';
 import { EMPTY_KEY } from '../catalogue';
 import { indexes } from '../indexes';
-import type { ReadBudget } from './budget';
 import { clauseIn } from './index-holds';
 import {
   type LocationCount,
@@ -16,8 +15,8 @@ import { skipTooDeep } from './page';
 import { DEFAULT_SORT, type IndexRead } from './plan';
 import { checkedPosition } from './positions';
 import { walkPageSize } from './reads';
-import type { ListResult, Position, ReadStats, Row } from './result';
-import { partitionStart, readValue, valuePage } from './value-walk';
+import type { ListResult, Position, Row } from './result';
+import { partitionStart, readValue, type SortWalk, valuePage } from './value-walk';
 
 /**
  * A sort on a location field below the site (department, work group, productive unit, team,
@@ -82,15 +81,8 @@ export function valueSources(
  * cannot be enumerated (the registry is not proven) or the index cannot evaluate a filter: the
  * caller refuses the sort as before. `found`: matches an earlier read counted, a lower bound.
  */
-export async function listByLocation(
-  query: ListQuery,
-  descending: boolean,
-  budget: ReadBudget,
-  stats: ReadStats,
-  after: Position | undefined,
-  counted: number | undefined,
-  found: number,
-): Promise<ListResult | undefined> {
+export async function listByLocation(sorted: SortWalk): Promise<ListResult | undefined> {
+  const { query, descending, budget, stats, after, counted, found } = sorted;
   const sortField = (query.sort ?? DEFAULT_SORT).field;
   const field = locationFieldOf(sortField.name) as LocationField;
   const locations = await registeredLocations(stats);

@@ -99,29 +99,16 @@ export async function listPlanned(
     if (!ordered) throw unsortable(query, budget.limit);
     found = every.rows.length;
   }
-  if (byReference)
-    return {
-      ...(await listByReference(query, chosen.descending, budget, stats, after, counted, found)),
-      plan: chosen,
-    };
+  const sorted = { query, descending: chosen.descending, budget, stats, after, counted, found };
+  if (byReference) return { ...(await listByReference(sorted)), plan: chosen };
   if (byLocation) {
-    const located = await listByLocation(query, chosen.descending, budget, stats, after, counted, found);
+    const located = await listByLocation(sorted);
     if (located === undefined) throw unsortable(query, budget.limit);
     return { ...located, plan: chosen };
   }
   if (!walk) {
     const sort = query.sort ?? DEFAULT_SORT;
-    const valued = await listByValue(
-      query,
-      sort.field,
-      byValue as IndexRead,
-      chosen.descending,
-      budget,
-      stats,
-      after,
-      counted,
-      found,
-    );
+    const valued = await listByValue(sorted, sort.field, byValue as IndexRead);
     if (valued === undefined) throw unsortable(query, budget.limit);
     return { ...valued, plan: chosen };
   }

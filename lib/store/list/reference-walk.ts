@@ -3,12 +3,11 @@ import { readCount } from '../counters/counters';
 import type { IndexDefinition } from '../indexes';
 import { idOfReferenceKey, referenceOrderKey, referencePartitions, splitReferenceKey } from '../reference-order';
 import { attr } from '../table';
-import type { ReadBudget } from './budget';
 import { skipTooDeep } from './page';
 import { DEFAULT_SORT, type IndexRead, type Walk } from './plan';
 import { checkedPosition } from './positions';
-import type { ListResult, Position, ReadStats } from './result';
-import { valuePage } from './value-walk';
+import type { ListResult } from './result';
+import { type SortWalk, valuePage } from './value-walk';
 import { walkInOrder } from './walk';
 
 /**
@@ -44,15 +43,8 @@ const orderStart = (forward: boolean): [string, string] => (forward ? ['', ''] :
  * counters' exact count of the list, if they have one; `found`: matches an earlier read
  * counted, a lower bound.
  */
-export async function listByReference(
-  query: ListQuery,
-  descending: boolean,
-  budget: ReadBudget,
-  stats: ReadStats,
-  after: Position | undefined,
-  counted: number | undefined,
-  found: number,
-): Promise<ListResult> {
+export async function listByReference(sorted: SortWalk): Promise<ListResult> {
+  const { query, descending, budget, stats, after, counted, found } = sorted;
   const forward = !descending;
   const field = (query.sort ?? DEFAULT_SORT).field;
   const from = after === undefined ? undefined : (checkedPosition(field, after) as [string | null, string]);

@@ -32,6 +32,22 @@ import { walkInOrder } from './walk';
 export const partitionStart = (forward: boolean) => (forward ? '' : '\uffff');
 
 /**
+ * What a walk in a sort's order is given (`listByValue`, `listByLocation`, `listByReference`):
+ * the list, its direction, its budget and stats, the position to continue after, the counters'
+ * exact count of the list if they have one (`counted`), and the matches an earlier read of every
+ * match counted before the budget cut it (`found`, a lower bound).
+ */
+export interface SortWalk {
+  query: ListQuery;
+  descending: boolean;
+  budget: ReadBudget;
+  stats: ReadStats;
+  after: Position | undefined;
+  counted: number | undefined;
+  found: number;
+}
+
+/**
  * One value's matches after the created key `past`, appended to `rows` as `[value, createdKey]`
  * until the window is full: its partitions (a value's own; a location value's sites,
  * `location-walk.ts`) merged in created order with `read`'s filters. The position the budget cut
@@ -107,16 +123,11 @@ const countedValues = (field: string, stats: ReadStats): Promise<Array<ValueCoun
  * an earlier read counted, a lower bound.
  */
 export async function listByValue(
-  query: ListQuery,
+  sorted: SortWalk,
   field: FieldSpec,
   read: IndexRead,
-  descending: boolean,
-  budget: ReadBudget,
-  stats: ReadStats,
-  after: Position | undefined,
-  counted: number | undefined,
-  found: number,
 ): Promise<ListResult | undefined> {
+  const { query, descending, budget, stats, after, counted, found } = sorted;
   const values = await countedValues(field.name, stats);
   if (values === undefined) return undefined;
   const forward = !descending;
