@@ -43,13 +43,10 @@ export const isRegistered = (field: string): field is RegisteredField =>
   (registeredFields as readonly string[]).includes(field);
 
 /**
- * What the registry keeps: each registered field's values. (Whole locations are listed by their
- * counters, `counters/prefixes.ts` `locationCounter`, which hold the location itself.)
+ * The partition of a field's values: `v#<field key>`. (Whole locations are not registered: their
+ * counters, `counters/prefixes.ts` `locationCounter`, hold the location itself.)
  */
-export type RegistryKind = RegisteredField;
-
-/** The partition of a field's values: `v#<field key>`. */
-export const registryPartition = (kind: RegistryKind) => `v#${storedFields[kind].key}`;
+export const registryPartition = (field: RegisteredField) => `v#${storedFields[field].key}`;
 
 /** The action property each field's value comes from: an edit names the properties it changed. */
 const propertyOf: Record<RegisteredField, keyof Action> = {
@@ -62,10 +59,10 @@ const propertyOf: Record<RegisteredField, keyof Action> = {
 
 /**
  * `[kind, value]` pairs of an action, or of the properties `part` holds; '' is never registered,
- * nor a value (or whole location) too long for a sort key.
+ * nor a value too long for a sort key.
  */
-export function registryValues(part: Partial<Action>): Array<[RegistryKind, string]> {
-  return registeredFields.flatMap((field): Array<[RegistryKind, string]> => {
+export function registryValues(part: Partial<Action>): Array<[RegisteredField, string]> {
+  return registeredFields.flatMap((field): Array<[RegisteredField, string]> => {
     if (!(propertyOf[field] in part)) return [];
     const value = countedValue(field, part as Action);
     return value === undefined || value === '' || Buffer.byteLength(value, 'utf8') > MAX_SORT_KEY_BYTES
@@ -78,7 +75,7 @@ export function registryValues(part: Partial<Action>): Array<[RegistryKind, stri
  * What an entry gives an action: a create its snapshot's values, an edit those it changed to (a
  * view's person, location and producer have the shape an action's do).
  */
-export function entryValues(entry: RecordedEntry): Array<[RegistryKind, string]> {
+export function entryValues(entry: RecordedEntry): Array<[RegisteredField, string]> {
   if (entry.type === 'created' && entry.action) return registryValues(entry.action as unknown as Action);
   if (entry.type !== 'updated' || !entry.changes) return [];
   const after = Object.fromEntries(Object.entries(entry.changes).map(([key, change]) => [key, change.after]));
@@ -94,7 +91,7 @@ const written = new Set<string>();
  * stored; the upgrade's own client (`target`) writes every value it is handed.
  */
 async function register(
-  values: Iterable<[RegistryKind, string]>,
+  values: Iterable<[RegisteredField, string]>,
   target?: { documents: DynamoDBDocumentClient; table: string },
   again = false,
 ): Promise<void> {
@@ -125,7 +122,7 @@ export const registerEntries = (entries: readonly RecordedEntry[]): Promise<void
  * `npm run recount -- --fix`'s part: values some action has that the registry lacks, written
  * whatever this process remembers writing (the registry lost them).
  */
-export const registerValues = (values: ReadonlyArray<[RegistryKind, string]>): Promise<void> =>
+export const registerValues = (values: ReadonlyArray<[RegisteredField, string]>): Promise<void> =>
   register(values, undefined, true);
 
 /** The bulk load's part: the values of the actions it wrote. */
@@ -160,7 +157,7 @@ export async function registryBackfill(client: DynamoDBClient, actionsTable: str
 }
 
 /** Every registered value of `kind`, in value order: one Query, paged. */
-export async function readRegistry(kind: RegistryKind, stats?: CountStats): Promise<string[]> {
+export async function readRegistry(kind: RegisteredField, stats?: CountStats): Promise<string[]> {
   const items = await readPartition(postingsTableName(), registryPartition(kind), stats);
   return items.map((item) => String(item[attr.sortKey]));
 }

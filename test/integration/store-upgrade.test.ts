@@ -14,7 +14,7 @@ import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/inde
 import { toItem } from '../../lib/store/item';
 import { encodeLocation } from '../../lib/store/location-tuple';
 import { referenceEntry } from '../../lib/store/reference-order';
-import { type RegistryKind, registryPartition } from '../../lib/store/registry';
+import { type RegisteredField, registryPartition } from '../../lib/store/registry';
 import { createdKeyOf, indexedText } from '../../lib/store/search/keys';
 import { postingRequests } from '../../lib/store/search/postings';
 import { attr, filterKey, itemKind, lowerKey, webhookKeys } from '../../lib/store/table';
@@ -132,7 +132,7 @@ describe('npm start on a store an earlier version made', () => {
 
     await ensureTable(endpoint, name);
 
-    const registered = async (field: RegistryKind) => {
+    const registered = async (field: RegisteredField) => {
       const page = await client().send(
         new QueryCommand({
           TableName: postingsTableOf(name),

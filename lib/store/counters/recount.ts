@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { postingsTableName, send, tableName } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
-import { type RegistryKind, registerValues, registryPartition, registryValues } from '../registry';
+import { type RegisteredField, registerValues, registryPartition, registryValues } from '../registry';
 import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr, itemKind } from '../table';
@@ -72,7 +72,7 @@ interface Pass {
   counters: number;
   drift: Drift[];
   postings: PostingDrift;
-  unregistered: Array<[RegistryKind, string]>;
+  unregistered: Array<[RegisteredField, string]>;
   /** Every counter's stored and counted value and every posting difference, as one string. */
   seen: string;
 }
@@ -83,7 +83,7 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
   let actions = 0;
   const proof = postingProof();
   /** Registry entries, `<partition>\u0000<value>`, as the actions make them and as stored. */
-  const values = new Map<string, [RegistryKind, string]>();
+  const values = new Map<string, [RegisteredField, string]>();
   const registered = new Set<string>();
   const days = dayTally();
   await scanAll((item) => {

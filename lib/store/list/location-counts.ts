@@ -49,9 +49,10 @@ export const locationHoldingCount = (locations: readonly LocationCount[], clause
 
 /**
  * The whole locations actions have, each with its count, when the counters are proven complete
- * (see above); `undefined` otherwise. In the encodings' order (not any field's).
+ * (see above); `undefined` otherwise. In no set order: a sum does not need one, and a sort orders
+ * them by its own field (`location-walk.ts`).
  */
-export async function registeredLocations(stats: ReadStats): Promise<LocationCount[] | undefined> {
+export async function countedLocations(stats: ReadStats): Promise<LocationCount[] | undefined> {
   const [total, counts] = await all<[number, Map<string, number> | undefined]>([
     readCount('all', '', stats),
     readMembers(locationCounter, MAX_PROVEN_LOCATIONS, stats),
@@ -59,7 +60,7 @@ export async function registeredLocations(stats: ReadStats): Promise<LocationCou
   if (counts === undefined) return undefined;
   const found: LocationCount[] = [];
   let sum = 0;
-  for (const [encoded, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [encoded, count] of counts) {
     const location = decodeLocation(encoded);
     if (location === undefined || count <= 0) continue;
     sum += count;
@@ -70,11 +71,11 @@ export async function registeredLocations(stats: ReadStats): Promise<LocationCou
 
 /**
  * The exact count of a list whose every filter is on a location field (any operator), from the
- * registered locations' counters; `undefined` for any other list, or when the registry is not
- * proven complete.
+ * whole locations' counters; `undefined` for any other list, or when those are not proven
+ * complete.
  */
 export async function locationTotal(clauses: readonly Clause[], stats: ReadStats): Promise<number | undefined> {
   if (clauses.length === 0 || !clauses.every((c) => locationFieldOf(c.field.name) !== undefined)) return undefined;
-  const locations = await registeredLocations(stats);
+  const locations = await countedLocations(stats);
   return locations && locationHoldingCount(locations, clauses);
 }

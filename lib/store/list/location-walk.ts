@@ -4,11 +4,11 @@ import { EMPTY_KEY } from '../catalogue';
 import { indexes } from '../indexes';
 import { clauseIn } from './index-holds';
 import {
+  countedLocations,
   type LocationCount,
   locationFieldOf,
   locationHoldingCount,
   locationHolds,
-  registeredLocations,
 } from './location-counts';
 import { compareValues } from './merge';
 import { skipTooDeep } from './page';
@@ -21,7 +21,7 @@ import { partitionStart, readValue, type SortWalk, valuePage } from './value-wal
 /**
  * A sort on a location field below the site (department, work group, productive unit, team,
  * crew), which no index orders or keeps partitions of (contract section 4: every sort answers).
- * The registered whole locations (`location-counts.ts`, proven complete by their counters) give
+ * The whole locations' counters (`location-counts.ts`, proven complete by the total) give
  * the field's values in order and, for each value, the by-site partitions of the sites whose
  * locations hold it (an empty site's under its stand-in key, `EMPTY_KEY`), each already in
  * `createdAt`, then id, order, merged with the list's filters and the value applied, one value
@@ -78,14 +78,14 @@ export function valueSources(
 
 /**
  * The page of a list sorted by a location field below the site; `undefined` when the locations
- * cannot be enumerated (the registry is not proven) or the index cannot evaluate a filter: the
+ * cannot be enumerated (their counters are not proven) or the index cannot evaluate a filter: the
  * caller refuses the sort as before. `found`: matches an earlier read counted, a lower bound.
  */
 export async function listByLocation(sorted: SortWalk): Promise<ListResult | undefined> {
   const { query, descending, budget, stats, after, counted, found } = sorted;
   const sortField = (query.sort ?? DEFAULT_SORT).field;
   const field = locationFieldOf(sortField.name) as LocationField;
-  const locations = await registeredLocations(stats);
+  const locations = await countedLocations(stats);
   if (locations === undefined) return undefined;
   const forward = !descending;
   const sources = valueSources(locations, query.filters, field, forward);
