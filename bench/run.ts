@@ -16,6 +16,7 @@ import { putNewAction } from '../lib/store/actions/writes';
 import { listActions } from '../lib/store/list/list';
 import { baselineAnswer, scanTable } from './baseline';
 import { actionAt, generateActions, progressBar, REFERENCE_MS, writeActions } from './generate';
+import { indexCostTable, measureIndexCost } from './index-cost';
 import { benchQueries } from './queries';
 import { recount } from './recount';
 import { measureSync, syncReport } from './sync';
@@ -82,7 +83,6 @@ Object.assign(process.env, localEnvironment(dataDir, store.endpoint), {
   LIST_READ_BUDGET: String(BUDGET),
 });
 if (args['index-cost']) {
-  const { indexCostTable, measureIndexCost } = await import('./index-cost');
   console.log(indexCostTable(await measureIndexCost()));
   await store.close();
   process.exit(0);
