@@ -2,8 +2,8 @@ import { appendFile, chmod } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { v5 as uuidv5 } from 'uuid';
 import { getConfig } from '../config';
-import type { Sight } from '../model/access';
 import { eventTypeOf, type RecordedEntry } from '../model/history';
+import { entryRef, recordedEntriesOf } from '../store/actions/threads';
 
 /**
  * The events the service publishes: one per history entry (`ActionCreated`, `ActionUpdated`,
@@ -21,13 +21,8 @@ export interface PublishedEvent {
   id: string;
   detailType: string;
   time: string;
+  /** Exactly what the bus carries as the event's detail, and a webhook as its body's `data` (section 9). */
   detail: Record<string, unknown>;
-  /**
-   * Where the action was and who was on it before and after the change (section 14), for the
-   * webhook fan-out to judge who may hear of it. Internal: the bus carries it beside the detail
-   * (`busDetail`), and it is never part of a webhook body.
-   */
-  sight?: Sight;
 }
 
 /** The event id of an action's version. */
@@ -58,17 +53,38 @@ export function eventOf(entry: RecordedEntry): PublishedEvent {
       ...(entry.attachment ? { attachment: entry.attachment } : {}),
       ...(entry.subject ?? {}),
     },
-    ...(entry.sight ? { sight: entry.sight } : {}),
   };
 }
 
 /**
- * What the bus (and the local events file, its stand-in) carries as an event's detail: the
- * published detail and, under `sight`, the internal placements the webhook fan-out and the
- * notifier read after the bus (`eventFromEventBridge` takes it out again).
+ * The history entries behind events, as recorded, by event id: what a consumer of the bus
+ * (the webhook fan-out, the notifier) judges an event by, as of its change: where the action was
+ * and who was on it (`sight`), its title then. The bus carries only the public detail, so these
+ * are read from the table by key (`attributes`: only those of each entry).
  */
-export const busDetail = (event: PublishedEvent): Record<string, unknown> =>
-  event.sight ? { ...event.detail, sight: event.sight } : event.detail;
+export async function entriesBehind(
+  events: readonly PublishedEvent[],
+  attributes?: readonly string[],
+): Promise<Map<string, RecordedEntry>> {
+  const refs = events.flatMap((event) => {
+    const ref = refOf(event);
+    return ref ? [ref] : [];
+  });
+  const entries = await recordedEntriesOf(refs, attributes);
+  const byEvent = new Map<string, RecordedEntry>();
+  for (const event of events) {
+    const ref = refOf(event);
+    const entry = ref && entries.get(entryRef(ref.actionId, ref.version));
+    if (entry) byEvent.set(event.id, entry);
+  }
+  return byEvent;
+}
+
+/** The action and version an event names. */
+function refOf(event: PublishedEvent): { actionId: string; version: number } | undefined {
+  const { id, version } = event.detail;
+  return typeof id === 'string' && typeof version === 'number' ? { actionId: id, version } : undefined;
+}
 
 let eventBridge: EventBridgeClient | undefined;
 
@@ -94,7 +110,7 @@ export async function publish(events: PublishedEvent[]): Promise<void> {
             DetailType: event.detailType,
             Time: new Date(event.time),
             Resources: [],
-            Detail: JSON.stringify(busDetail(event)),
+            Detail: JSON.stringify(event.detail),
           })),
         }),
       );
@@ -114,7 +130,7 @@ export async function publish(events: PublishedEvent[]): Promise<void> {
         time: event.time,
         region: config.region,
         resources: [],
-        detail: busDetail(event),
+        detail: event.detail,
       }),
     );
     try {

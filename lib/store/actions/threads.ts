@@ -3,7 +3,7 @@ import { cursorKey, encodeCursor } from '../../cursor';
 import { settleAll } from '../../fan-out';
 import { type Placement, placementOf } from '../../model/access';
 import type { Comment } from '../../model/action';
-import type { HistoryEntry } from '../../model/history';
+import type { HistoryEntry, RecordedEntry } from '../../model/history';
 import { batchGet } from '../batch';
 import { canBeKey, send, tableName } from '../client';
 import {
@@ -89,6 +89,37 @@ export async function readHistory(actionId: string, limit: number, cursor?: stri
 }
 
 /**
+ * The history entries these events were published from, as recorded (sight, title and all), read
+ * by key in one BatchGetItem per 100: what consumers of the bus judge an event by, as of its
+ * change (the bus carries only the public detail). Keyed `<actionId>/<version>`; an entry that is
+ * not there (an id no entry has) is missing from the map.
+ */
+export async function recordedEntriesOf(
+  refs: ReadonlyArray<{ actionId: string; version: number }>,
+  attributes?: readonly string[],
+): Promise<Map<string, RecordedEntry>> {
+  const wanted = refs.filter((r) => canBeKey(r.actionId) && Number.isSafeInteger(r.version) && r.version > 0);
+  const keys = [...new Map(wanted.map((r) => [entryRef(r.actionId, r.version), r])).values()].map((r) => ({
+    [attr.id]: r.actionId,
+    [attr.sortKey]: itemKind.history(r.version),
+  }));
+  if (keys.length === 0) return new Map();
+  const { items } = await batchGet(keys, {
+    consistent: true,
+    ...(attributes ? { attributes: [attr.id, attr.sortKey, 'version', ...attributes] } : {}),
+  });
+  return new Map(
+    items.map((item) => {
+      const entry = recordedEntryFrom(item);
+      return [entryRef(entry.actionId, Number(entry.version)), entry];
+    }),
+  );
+}
+
+/** How `recordedEntriesOf` keys an entry. */
+export const entryRef = (actionId: string, version: number) => `${actionId}/${version}`;
+
+/**
  * Where an action is and who is on it, or for a deleted one where it was and who was on it when
  * it was deleted (its last entry's sight, or the snapshot a delete entry keeps): what decides who
  * may read its history. `undefined` for an id that never named an action.
@@ -159,6 +190,13 @@ const COMMENT_TEXT_READ = {
   attributes: [attr.id, attr.sortKey, attr.deletedAt, attr.commentId, 'text'],
 };
 
+/** A comment's current text, when it was written, and (comments written since it was kept) where its action was then. */
+export interface CommentText {
+  text: string;
+  writtenAt: string;
+  placement?: Placement;
+}
+
 /**
  * The current text of comments of many actions (a page of the change feed), read by key: the
  * comment items themselves and, for each action, its latest history entry (whether it was
@@ -167,8 +205,8 @@ const COMMENT_TEXT_READ = {
  */
 export async function commentTextsOf(
   refs: ReadonlyArray<{ actionId: string; commentId: string }>,
-): Promise<{ texts: Map<string, string>; read: number }> {
-  const texts = new Map<string, string>();
+): Promise<{ texts: Map<string, CommentText>; read: number }> {
+  const texts = new Map<string, CommentText>();
   const wanted = refs.filter((r) => canBeKey(r.actionId) && COMMENT_KEY.test(itemKind.comment(r.commentId)));
   const actions = [...new Set(wanted.map((r) => r.actionId))];
   const keys = [...new Map(wanted.map((r) => [`${r.actionId}/${r.commentId}`, r])).values()].map((r) => ({
@@ -176,12 +214,20 @@ export async function commentTextsOf(
     [attr.sortKey]: itemKind.comment(r.commentId),
   }));
   const [comments, latest] = await settleAll([
-    batchGet(keys, COMMENT_TEXT_READ).then((result) => result.items),
+    batchGet(keys, { ...COMMENT_TEXT_READ, attributes: [...COMMENT_TEXT_READ.attributes, 'updatedAt', attr.textPlacement] }).then(
+      (result) => result.items,
+    ),
     settleAll(actions.map(latestHistoryType)),
   ] as const);
   const deleted = new Set(actions.filter((_, i) => latest[i] === 'deleted'));
   for (const item of comments) {
-    if (!deleted.has(item[attr.id] as string)) texts.set(item[attr.commentId] as string, item.text as string);
+    if (deleted.has(item[attr.id] as string)) continue;
+    const placement = item[attr.textPlacement] as Placement | undefined;
+    texts.set(item[attr.commentId] as string, {
+      text: item.text as string,
+      writtenAt: item.updatedAt as string,
+      ...(placement ? { placement } : {}),
+    });
   }
   return { texts, read: comments.length + latest.filter((type) => type !== undefined).length };
 }
@@ -249,22 +295,32 @@ const existing = (actionId: string, commentId: string, authorId?: string) => ({
 
 /** The parts of a change's transaction that write comments. */
 export const commentWrites = {
-  add: (actionId: string, comment: Comment) => ({
+  add: (actionId: string, comment: Comment, textPlacement: Placement) => ({
     Put: {
       TableName: tableName(),
-      Item: commentItem(actionId, comment),
+      Item: commentItem(actionId, comment, textPlacement),
       ConditionExpression: 'attribute_not_exists(#sk)',
       ExpressionAttributeNames: { '#sk': attr.sortKey },
     },
   }),
-  edit: (actionId: string, comment: Comment) => {
+  edit: (actionId: string, comment: Comment, textPlacement: Placement) => {
     const key = existing(actionId, comment.id, comment.author.id);
     return {
       Update: {
         ...key,
-        UpdateExpression: 'SET #text = :text, #updatedAt = :stamp',
-        ExpressionAttributeNames: { ...key.ExpressionAttributeNames, '#text': 'text', '#updatedAt': 'updatedAt' },
-        ExpressionAttributeValues: { ':author': comment.author.id, ':text': comment.text, ':stamp': comment.updatedAt },
+        UpdateExpression: 'SET #text = :text, #updatedAt = :stamp, #placement = :placement',
+        ExpressionAttributeNames: {
+          ...key.ExpressionAttributeNames,
+          '#text': 'text',
+          '#updatedAt': 'updatedAt',
+          '#placement': attr.textPlacement,
+        },
+        ExpressionAttributeValues: {
+          ':author': comment.author.id,
+          ':text': comment.text,
+          ':stamp': comment.updatedAt,
+          ':placement': textPlacement,
+        },
       },
     };
   },
