@@ -180,11 +180,16 @@ export async function withdrawEndorsement({ caller, viewer }: Who, actionId: str
   });
 }
 
+/** The 404 of an action that does not exist (now), or that the caller may not see. */
+export async function seeAction(viewer: Viewer, actionId: string): Promise<void> {
+  const action = await getStored(actionId);
+  if (!action || !rightsOver(viewer, action).see) throw noSuchAction(actionId);
+}
+
 /** A page of the thread of comments, oldest first; 404 for an action that does not exist (now) or that the caller may not see. */
 export async function listComments(viewer: Viewer, actionId: string, rawQuery: string) {
   const { limit, cursor } = parseThreadQuery(rawQuery);
-  const action = await getStored(actionId);
-  if (!action || !rightsOver(viewer, action).see) throw noSuchAction(actionId);
+  await seeAction(viewer, actionId);
   const page = await readComments(actionId, limit, cursor);
   return { comments: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }

@@ -1,4 +1,5 @@
 import { getReminderSettings } from '../config';
+import type { Placement } from '../model/access';
 import {
   type Action,
   type Attachment,
@@ -10,7 +11,6 @@ import {
   type Person,
   UNASSIGNED,
 } from '../model/action';
-import type { Placement } from '../model/access';
 import type { HistoryEntry, RecordedEntry } from '../model/history';
 import { isOpen } from '../model/reminders';
 import { foldForComparison } from '../text';

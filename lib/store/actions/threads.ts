@@ -214,9 +214,10 @@ export async function commentTextsOf(
     [attr.sortKey]: itemKind.comment(r.commentId),
   }));
   const [comments, latest] = await settleAll([
-    batchGet(keys, { ...COMMENT_TEXT_READ, attributes: [...COMMENT_TEXT_READ.attributes, 'updatedAt', attr.textPlacement] }).then(
-      (result) => result.items,
-    ),
+    batchGet(keys, {
+      ...COMMENT_TEXT_READ,
+      attributes: [...COMMENT_TEXT_READ.attributes, 'updatedAt', attr.textPlacement],
+    }).then((result) => result.items),
     settleAll(actions.map(latestHistoryType)),
   ] as const);
   const deleted = new Set(actions.filter((_, i) => latest[i] === 'deleted'));
