@@ -71,7 +71,7 @@ const assignee = (who: TestUser) => ({ id: who.id, name: who.name });
 const SOUTH = { businessUnit: 'Iron Ore', site: 'South Pit' };
 
 describe('events and notifications judged as of the event', () => {
-  it("an email names the title as it was at the event, not a later one its reader never saw (Medium)", async () => {
+  it('an email names the title as it was at the event, not a later one its reader never saw (Medium)', async () => {
     const [ann, bob, carl] = [await person('Ann'), await person('Bob'), await person('Carl')];
     // Bob takes no email for now: the assignment's first delivery tells nobody, as a queue that
     // holds it back would; it comes again (at least once) after the action moved on.
