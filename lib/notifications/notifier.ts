@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { viewerFor } from '../access/viewer';
-import { entriesBehind, type PublishedEvent } from '../actions/events';
+import { entriesBehind } from '../actions/event-entries';
+import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
 import { settleAll } from '../fan-out';
 import { errorFields, logger } from '../logger';

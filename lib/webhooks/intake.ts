@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { viewerFor } from '../access/viewer';
-import { entriesBehind, type PublishedEvent } from '../actions/events';
+import { entriesBehind } from '../actions/event-entries';
+import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
 import { settleAll } from '../fan-out';
 import { sawChange } from '../model/access';

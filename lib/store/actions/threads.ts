@@ -3,7 +3,7 @@ import { cursorKey, encodeCursor } from '../../cursor';
 import { settleAll } from '../../fan-out';
 import { type Placement, placementOf } from '../../model/access';
 import type { Comment } from '../../model/action';
-import type { HistoryEntry, RecordedEntry } from '../../model/history';
+import type { HistoryEntry } from '../../model/history';
 import { batchGet } from '../batch';
 import { canBeKey, send, tableName } from '../client';
 import {
@@ -87,37 +87,6 @@ export async function readHistory(actionId: string, limit: number, cursor?: stri
   }
   return { items: entries, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
-
-/**
- * The history entries these events were published from, as recorded (sight, title and all), read
- * by key in one BatchGetItem per 100: what consumers of the bus judge an event by, as of its
- * change (the bus carries only the public detail). Keyed `<actionId>/<version>`; an entry that is
- * not there (an id no entry has) is missing from the map.
- */
-export async function recordedEntriesOf(
-  refs: ReadonlyArray<{ actionId: string; version: number }>,
-  attributes?: readonly string[],
-): Promise<Map<string, RecordedEntry>> {
-  const wanted = refs.filter((r) => canBeKey(r.actionId) && Number.isSafeInteger(r.version) && r.version > 0);
-  const keys = [...new Map(wanted.map((r) => [entryRef(r.actionId, r.version), r])).values()].map((r) => ({
-    [attr.id]: r.actionId,
-    [attr.sortKey]: itemKind.history(r.version),
-  }));
-  if (keys.length === 0) return new Map();
-  const { items } = await batchGet(keys, {
-    consistent: true,
-    ...(attributes ? { attributes: [attr.id, attr.sortKey, 'version', ...attributes] } : {}),
-  });
-  return new Map(
-    items.map((item) => {
-      const entry = recordedEntryFrom(item);
-      return [entryRef(entry.actionId, Number(entry.version)), entry];
-    }),
-  );
-}
-
-/** How `recordedEntriesOf` keys an entry. */
-export const entryRef = (actionId: string, version: number) => `${actionId}/${version}`;
 
 /**
  * Where an action is and who is on it, or for a deleted one where it was and who was on it when
