@@ -1,4 +1,4 @@
-import { addComment } from '../lib/actions/comments';
+import { addComment, seeAction } from '../lib/actions/comments';
 import { once, requestOf } from '../lib/actions/idempotency';
 import { api, json } from '../lib/http/edge';
 
@@ -13,6 +13,7 @@ export const handler = api({ body: 'json' }).handler(async (event) => {
       location: `/api/actions/${encodeURIComponent(id)}/comments/${comment.id}`,
     }),
     (remember) => addComment(event, id, event.body, remember),
+    () => seeAction(event.viewer, id),
   );
   return json(reply.status, reply.body, reply.location ? { location: reply.location } : {});
 });

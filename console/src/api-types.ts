@@ -304,7 +304,7 @@ export interface paths {
         put?: never;
         /**
          * Attach an uploaded file
-         * @description The uploader, who may still comment. Checks the stored object (there, its size and type the ones declared) and adds it to the action's attachments with a history entry `attachment-added` (event ActionAttachmentAdded) in one transaction; moves the action's version. An uploadId already attached answers 200 with it. A file never attached is deleted within a day.
+         * @description The uploader, who may still comment. Checks the stored object (there, its size and type the ones declared, and its first bytes the signature of that type for PNG, JPEG, WebP, HEIC and PDF: a 409 naming contentType otherwise, the file deleted) and adds it to the action's attachments with a history entry `attachment-added` (event ActionAttachmentAdded) in one transaction; moves the action's version. An uploadId already attached answers 200 with it. A file never attached is deleted within a day.
          */
         post: operations["attachUpload"];
         delete?: never;
@@ -329,7 +329,7 @@ export interface paths {
         post?: never;
         /**
          * Remove an uploaded file
-         * @description The uploader, the action's owner or a manager. Removes it with a history entry `attachment-removed` (event ActionAttachmentRemoved), then deletes the stored object.
+         * @description The uploader, the action's owner or a manager. Removes it with a history entry `attachment-removed` (event ActionAttachmentRemoved), then deletes the stored object. A 409 naming attachments for the last uploaded file of an action whose status needs evidence (EVIDENCE_REQUIRED_STATUSES).
          */
         delete: operations["deleteAttachment"];
         options?: never;
@@ -2954,6 +2954,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file itself, for a client that follows the redirect: answered by storage, with the stored content type, a Content-Disposition naming the file (no path in the name) and X-Content-Type-Options: nosniff where storage sends it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "image/heic": string;
+                    "application/pdf": string;
+                };
+            };
             /** @description Location: the presigned GET */
             302: {
                 headers: {
@@ -3055,6 +3068,15 @@ export interface operations {
             };
             /** @description No such action (or comment, or webhook subscription of the caller). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled); or (Idempotency-Key) a request with this key is still being processed. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -232,10 +232,21 @@ async function checkPost(req: Incoming, bucket: string): Promise<Refusal | undef
   }
   const fields = new Map<string, string>();
   let file: Blob | undefined;
+  let files = 0;
   for (const [name, value] of form) {
-    if (name.toLowerCase() === 'file') file ??= typeof value === 'string' ? new Blob([value]) : value;
-    else if (typeof value === 'string') fields.set(name.toLowerCase(), value);
+    const lower = name.toLowerCase();
+    if (lower === 'file') {
+      files++;
+      file ??= typeof value === 'string' ? new Blob([value]) : value;
+      continue;
+    }
+    // A field given twice (`key` and `Key`, say) would let the policy check one value while the
+    // store takes the other: S3 refuses such a form, whatever the case of the names.
+    if (fields.has(lower))
+      return new Refusal(400, 'InvalidArgument', `POST requires exactly one value of each form field: ${lower}`);
+    if (typeof value === 'string') fields.set(lower, value);
   }
+  if (files > 1) return new Refusal(400, 'InvalidArgument', 'POST requires exactly one file upload per request.');
   const policy = fields.get('policy');
   const signature = fields.get('x-amz-signature');
   // Without a policy a POST is an anonymous write, which a private bucket refuses.
@@ -369,7 +380,13 @@ export async function startStorage(options: { directory?: string } = {}): Promis
       const forwarded = httpRequest(
         { host: '127.0.0.1', port: backendPort, method: req.method, path: incoming.url, headers: incoming.headers },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...CORS_HEADERS });
+          // S3 serves the stored content type; the front also tells browsers not to guess another.
+          const reading = req.method === 'GET' || req.method === 'HEAD';
+          res.writeHead(answer.statusCode ?? 502, {
+            ...answer.headers,
+            ...CORS_HEADERS,
+            ...(reading ? { 'x-content-type-options': 'nosniff' } : {}),
+          });
           answer.pipe(res);
         },
       );

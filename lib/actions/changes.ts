@@ -3,7 +3,7 @@ import { parseDateTime } from '../dates';
 import { ValidationError } from '../errors';
 import { type Sight, sawChange, type Viewer } from '../model/access';
 import { parsePageQuery } from '../page-query';
-import { commentTextsOf } from '../store/actions/threads';
+import { type CommentText, commentTextsOf } from '../store/actions/threads';
 import { type FeedEntry, isFeedPosition, readChanges } from '../store/sync/feed';
 import { recordIndexEntries } from '../usage';
 
@@ -59,15 +59,17 @@ export async function listChanges(raw: string, viewer: Viewer): Promise<{ entrie
   const { limit, from } = parseChangesQuery(raw);
   const seen = viewer.mode === 'scoped' ? (sight: Sight) => sawChange(viewer, sight) : undefined;
   const page = await readChanges(limit, from, Date.now(), seen);
-  return { entries: await withCommentTexts(page.entries), nextCursor: encodeCursor(FEED_SCOPE, page.next) };
+  return { entries: await withCommentTexts(page.entries, viewer), nextCursor: encodeCursor(FEED_SCOPE, page.next) };
 }
 
 /**
  * Comment entries show the comment's current text while it exists, as `GET .../history` does
  * (contract section 12: the text lives only in the comment), read by key from the comments
  * themselves (never the whole actions); what is read is charged to the caller's read quota.
+ * A scoped caller sees that text only if they could see the action when it was written: an
+ * entry shown because it came before the action left their sight never carries a later edit.
  */
-async function withCommentTexts(entries: FeedEntry[]): Promise<FeedEntry[]> {
+async function withCommentTexts(entries: FeedEntry[], viewer: Viewer): Promise<FeedEntry[]> {
   const refs = entries.flatMap((entry) =>
     entry.comment ? [{ actionId: entry.actionId, commentId: entry.comment.id }] : [],
   );
@@ -77,7 +79,19 @@ async function withCommentTexts(entries: FeedEntry[]): Promise<FeedEntry[]> {
   return entries.map((entry) => {
     if (!entry.comment) return entry;
     const { text: _stored, ...comment } = entry.comment;
-    const text = texts.get(comment.id);
-    return { ...entry, comment: text === undefined ? comment : { ...comment, text } };
+    const current = texts.get(comment.id);
+    const readable = current !== undefined && sawText(viewer, current, entry.time);
+    return { ...entry, comment: readable ? { ...comment, text: current.text } : comment };
   });
+}
+
+/**
+ * Whether the viewer could see the action when the comment's text was written; for a comment
+ * written before comments kept where that was, whether the text is no later than the entry (a
+ * scoped viewer shown the entry saw the action then).
+ */
+function sawText(viewer: Viewer, current: CommentText, entryTime: string): boolean {
+  if (viewer.mode === 'open') return true;
+  if (current.placement) return sawChange(viewer, { after: current.placement });
+  return current.writtenAt <= entryTime;
 }

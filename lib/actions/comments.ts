@@ -11,7 +11,7 @@ import {
   TooManyRequestsError,
   ValidationError,
 } from '../errors';
-import { guardedAt, type Rights, rightsOver, type Viewer, type Who } from '../model/access';
+import { guardedAt, placementOf, type Rights, rightsOver, type Viewer, type Who } from '../model/access';
 import { type Action, actionLimits, type Comment, type Person } from '../model/action';
 import type { HistoryEntry } from '../model/history';
 import { validateBody } from '../model/validation';
@@ -71,7 +71,7 @@ export async function addComment(
         commentCount: current.commentCount + 1,
       },
       entry: { type: 'commented', comment: { id: comment.id, author: caller } },
-      items: [commentWrites.add(actionId, comment)],
+      items: [commentWrites.add(actionId, comment, placementOf(current))],
       ...(remember ? { guarded: remember(comment) } : {}),
     };
   });
@@ -96,7 +96,7 @@ export async function editComment(
     return {
       next: { ...current, comments: current.comments.map((c) => (c.id === commentId ? updated : c)) },
       entry: { type: 'comment-edited', comment: { id: commentId, author: comment.author } },
-      items: [commentWrites.edit(actionId, updated)],
+      items: [commentWrites.edit(actionId, updated, placementOf(current))],
     };
   });
   return edited as Comment;
@@ -180,11 +180,16 @@ export async function withdrawEndorsement({ caller, viewer }: Who, actionId: str
   });
 }
 
+/** The 404 of an action that does not exist (now), or that the caller may not see. */
+export async function seeAction(viewer: Viewer, actionId: string): Promise<void> {
+  const action = await getStored(actionId);
+  if (!action || !rightsOver(viewer, action).see) throw noSuchAction(actionId);
+}
+
 /** A page of the thread of comments, oldest first; 404 for an action that does not exist (now) or that the caller may not see. */
 export async function listComments(viewer: Viewer, actionId: string, rawQuery: string) {
   const { limit, cursor } = parseThreadQuery(rawQuery);
-  const action = await getStored(actionId);
-  if (!action || !rightsOver(viewer, action).see) throw noSuchAction(actionId);
+  await seeAction(viewer, actionId);
   const page = await readComments(actionId, limit, cursor);
   return { comments: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }

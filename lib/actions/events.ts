@@ -2,7 +2,6 @@ import { appendFile, chmod } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { v5 as uuidv5 } from 'uuid';
 import { getConfig } from '../config';
-import type { Sight } from '../model/access';
 import { eventTypeOf, type RecordedEntry } from '../model/history';
 
 /**
@@ -21,13 +20,8 @@ export interface PublishedEvent {
   id: string;
   detailType: string;
   time: string;
+  /** Exactly what the bus carries as the event's detail, and a webhook as its body's `data` (section 9). */
   detail: Record<string, unknown>;
-  /**
-   * Where the action was and who was on it before and after the change (section 14), for the
-   * webhook fan-out to judge who may hear of it. Internal: the bus carries it beside the detail
-   * (`busDetail`), and it is never part of a webhook body.
-   */
-  sight?: Sight;
 }
 
 /** The event id of an action's version. */
@@ -58,17 +52,8 @@ export function eventOf(entry: RecordedEntry): PublishedEvent {
       ...(entry.attachment ? { attachment: entry.attachment } : {}),
       ...(entry.subject ?? {}),
     },
-    ...(entry.sight ? { sight: entry.sight } : {}),
   };
 }
-
-/**
- * What the bus (and the local events file, its stand-in) carries as an event's detail: the
- * published detail and, under `sight`, the internal placements the webhook fan-out and the
- * notifier read after the bus (`eventFromEventBridge` takes it out again).
- */
-export const busDetail = (event: PublishedEvent): Record<string, unknown> =>
-  event.sight ? { ...event.detail, sight: event.sight } : event.detail;
 
 let eventBridge: EventBridgeClient | undefined;
 
@@ -94,7 +79,7 @@ export async function publish(events: PublishedEvent[]): Promise<void> {
             DetailType: event.detailType,
             Time: new Date(event.time),
             Resources: [],
-            Detail: JSON.stringify(busDetail(event)),
+            Detail: JSON.stringify(event.detail),
           })),
         }),
       );
@@ -114,7 +99,7 @@ export async function publish(events: PublishedEvent[]): Promise<void> {
         time: event.time,
         region: config.region,
         resources: [],
-        detail: busDetail(event),
+        detail: event.detail,
       }),
     );
     try {

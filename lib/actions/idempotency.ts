@@ -99,11 +99,14 @@ export const requestOf = (event: ApiEvent): IdempotentRequest => ({
 /**
  * Runs a create at most once per caller and key. `create` gets `remember` when a key was sent,
  * and must pass what it makes to the store so the completed key joins the create's transaction.
+ * `replayable` is asked before a repeat gets the first response again, and throws what the
+ * caller must get instead (a comment's action they no longer see is a 404, as any unseen one).
  */
 export async function once<T>(
   request: IdempotentRequest,
   reply: (made: T) => Reply,
   create: (remember?: (made: T) => GuardedWrite) => Promise<T>,
+  replayable?: () => Promise<void>,
 ): Promise<Reply> {
   const key = idempotencyKeyFrom(request.header);
   if (key === undefined) return reply(await create());
@@ -127,6 +130,7 @@ export async function once<T>(
       if (!record) return AGAIN;
       if (record.fingerprint !== fingerprint) throw reused();
       if (record.state === 'pending') throw inFlight();
+      await replayable?.();
       return expand(record.response as StoredReply, request.body);
     },
     {

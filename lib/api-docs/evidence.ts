@@ -47,6 +47,9 @@ export const evidenceTag = {
   description: 'Photos and files on an action: uploaded straight to storage, attached, read and removed.',
 } as const;
 
+/** The types documented for a download: the default ATTACHMENT_TYPES (a deployment's own are what it stores). */
+const STORED_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'application/pdf'] as const;
+
 /** The operations, by handler. */
 export const evidenceOperations = {
   createUpload: (r: RouteDefinition): Operation => ({
@@ -66,7 +69,7 @@ export const evidenceOperations = {
     path: r.path,
     summary: 'Attach an uploaded file',
     description:
-      "The uploader, who may still comment. Checks the stored object (there, its size and type the ones declared) and adds it to the action's attachments with a history entry `attachment-added` (event ActionAttachmentAdded) in one transaction; moves the action's version. An uploadId already attached answers 200 with it. A file never attached is deleted within a day.",
+      "The uploader, who may still comment. Checks the stored object (there, its size and type the ones declared, and its first bytes the signature of that type for PNG, JPEG, WebP, HEIC and PDF: a 409 naming contentType otherwise, the file deleted) and adds it to the action's attachments with a history entry `attachment-added` (event ActionAttachmentAdded) in one transaction; moves the action's version. An uploadId already attached answers 200 with it. A file never attached is deleted within a day.",
     request: { params: idOnly, body: jsonBody(attachRequestSchema) },
     responses: {
       201: {
@@ -88,6 +91,14 @@ export const evidenceOperations = {
       'Whoever sees the action. A 302 to a presigned GET valid 5 minutes, with the stored content type and a Content-Disposition naming the file (inline for images, attachment otherwise). A 409 while the malware scan is pending, for a file it found a threat in (never served), and for an unscanned file where the deployment serves only scanned ones.',
     request: { params: ids },
     responses: {
+      // A client that follows the redirect (as browsers and most HTTP clients do) ends with storage's 200.
+      200: {
+        description:
+          'The file itself, for a client that follows the redirect: answered by storage, with the stored content type, a Content-Disposition naming the file (no path in the name) and X-Content-Type-Options: nosniff where storage sends it',
+        content: Object.fromEntries(
+          STORED_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }] as const),
+        ),
+      },
       302: {
         description: 'Location: the presigned GET',
         headers: { location: { schema: { type: 'string' }, description: 'The presigned GET (5 minutes)' } },
@@ -100,9 +111,9 @@ export const evidenceOperations = {
     path: r.path,
     summary: 'Remove an uploaded file',
     description:
-      "The uploader, the action's owner or a manager. Removes it with a history entry `attachment-removed` (event ActionAttachmentRemoved), then deletes the stored object.",
+      "The uploader, the action's owner or a manager. Removes it with a history entry `attachment-removed` (event ActionAttachmentRemoved), then deletes the stored object. A 409 naming attachments for the last uploaded file of an action whose status needs evidence (EVIDENCE_REQUIRED_STATUSES).",
     request: { params: ids },
-    responses: { 204: { description: 'Removed' }, ...problems(401, 403, 404, 503) },
+    responses: { 204: { description: 'Removed' }, ...problems(401, 403, 404, 409, 503) },
   }),
 };
 

@@ -5,12 +5,22 @@ import { ConflictError, clip, ForbiddenError, NotFoundError, noSuchAction, Valid
 import { logger } from '../logger';
 import { type Rights, rightsOver, type Viewer } from '../model/access';
 import { type Action, actionLimits, type Person, type UploadedAttachment } from '../model/action';
-import { attachRequestSchema, dispositionOf, uploadRequestSchema, uploadsOf } from '../model/evidence';
+import {
+  attachRequestSchema,
+  ContentMismatchError,
+  dispositionOf,
+  keepEvidence,
+  SIGNATURE_BYTES,
+  signatureMatches,
+  uploadRequestSchema,
+  uploadsOf,
+} from '../model/evidence';
 import { validateBody } from '../model/validation';
 import { getAction as getStored, mutate } from '../store/actions/writes';
 import {
   attachmentKey,
   deleteObject,
+  firstBytes,
   headObject,
   moveObject,
   presignDownload,
@@ -123,6 +133,11 @@ export async function attachUpload(
       { field: 'uploadId', message: 'the stored file is not the one declared; upload it again' },
     ]);
   }
+  // S3 keeps whatever bytes came with the type it was told: the first bytes must be that type's.
+  if (!signatureMatches(stored.contentType, await firstBytes(upload ? from : to, SIGNATURE_BYTES))) {
+    await deleteObject(upload ? from : to);
+    throw new ContentMismatchError(stored.contentType);
+  }
   if (upload) await moveObject(from, to);
   const attachment: UploadedAttachment = {
     id: uploadId,
@@ -203,8 +218,11 @@ export async function removeAttachment(
   await mutate(actionId, { caller, viewer, social: true, refuses }, nowIso, (current) => {
     const attachment = uploadedOn(current, attachmentId);
     const { id, name, contentType, size } = attachment;
+    const next = { ...current, attachments: current.attachments.filter((a) => !('id' in a && a.id === attachmentId)) };
+    // A status that needs evidence keeps it: its last uploaded file stays until the status changes.
+    keepEvidence(next, getConfig().evidence.requiredStatuses);
     return {
-      next: { ...current, attachments: current.attachments.filter((a) => !('id' in a && a.id === attachmentId)) },
+      next,
       entry: { type: 'attachment-removed', attachment: { id, name, contentType, size } },
     };
   });

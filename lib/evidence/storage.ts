@@ -137,6 +137,14 @@ export async function headObject(key: string): Promise<StoredObject | undefined>
   }
 }
 
+/** The first `count` bytes of an object (a ranged GET), fewer when it is shorter. */
+export async function firstBytes(key: string, count: number): Promise<Uint8Array> {
+  const object = await send<{ Body?: { transformToByteArray(): Promise<Uint8Array> } }>(
+    new GetObjectCommand({ Bucket: bucket(), Key: key, Range: `bytes=0-${count - 1}` }),
+  );
+  return object.Body ? await object.Body.transformToByteArray() : new Uint8Array();
+}
+
 /** Moves an upload to its place as an attachment, out of the prefix the lifecycle rule expires. */
 export async function moveObject(from: string, to: string): Promise<void> {
   const name = bucket();

@@ -32,10 +32,11 @@ export const evidenceRoutes = [
     path: '/api/actions/{id}/attachments',
     handler: 'attachUpload',
     access: WRITE,
-    // HeadObject and the copy's source are GetObject; the copy's target PutObject; the scan's tag GetObjectTagging.
+    // HeadObject, the ranged GET of the first bytes and the copy's source are GetObject (on attachments/
+    // too: a retried attach finds its file moved there); the copy's target PutObject; the scan's tag GetObjectTagging.
     storage: [
       { prefix: 'uploads/', actions: ['s3:GetObject', 's3:DeleteObject'] },
-      { prefix: 'attachments/', actions: ['s3:PutObject', 's3:GetObjectTagging', 's3:DeleteObject'] },
+      { prefix: 'attachments/', actions: ['s3:GetObject', 's3:PutObject', 's3:GetObjectTagging', 's3:DeleteObject'] },
     ],
   },
   {

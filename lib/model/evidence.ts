@@ -73,8 +73,19 @@ export const attachRequestSchema = z.strictObject({
  */
 export function dispositionOf(attachment: Pick<UploadedAttachment, 'name' | 'contentType'>): string {
   const kind = attachment.contentType.startsWith('image/') ? 'inline' : 'attachment';
-  const ascii = attachment.name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeRFC5987(attachment.name)}`;
+  const name = fileNameOf(attachment.name);
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeRFC5987(name)}`;
+}
+
+/**
+ * A name as a saved file's: no path (separators, `/` and `\` and their look-alikes, become `_`)
+ * and no leading dots, so `../../.bashrc` saves as `_.._.bashrc` in the download folder, not
+ * above it nor hidden in it.
+ */
+function fileNameOf(name: string): string {
+  const flat = name.replace(/[/\\\u2044\u2215\u29f8\uff0f\uff3c]/g, '_').replace(/^\.+/, '');
+  return flat === '' ? 'file' : flat;
 }
 
 const encodeRFC5987 = (text: string): string =>
@@ -97,4 +108,68 @@ export class EvidenceRequiredError extends HttpError {
 export function requireEvidence(before: Action, after: Action, requiredStatuses: readonly number[]): void {
   if (after.status === before.status || !requiredStatuses.includes(after.status)) return;
   if (uploadsOf(after).length === 0) throw new EvidenceRequiredError(after.status);
+}
+
+/** How many first bytes of a file `signatureMatches` reads. */
+export const SIGNATURE_BYTES = 32;
+
+const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => prefix.every((b, i) => bytes[i] === b);
+
+/** The ISO base media brands of HEIC/HEIF stills and sequences. */
+const HEIF_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs', 'mif1', 'msf1', 'heif']);
+
+/**
+ * The file signatures (magic numbers) of the types a deployment may allow, each a test of a
+ * file's first bytes: S3 stores whatever bytes come with a content type it was told, and cannot
+ * send `nosniff`, so the attach call checks the bytes are what the type claims.
+ */
+const signatures: Record<string, (head: Uint8Array) => boolean> = {
+  'image/png': (h) => startsWith(h, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  'image/jpeg': (h) => startsWith(h, [0xff, 0xd8, 0xff]),
+  'image/webp': (h) => ascii(h, 0, 4) === 'RIFF' && ascii(h, 8, 12) === 'WEBP',
+  'image/heic': (h) => ascii(h, 4, 8) === 'ftyp' && HEIF_BRANDS.has(ascii(h, 8, 12)),
+  'image/heif': (h) => ascii(h, 4, 8) === 'ftyp' && HEIF_BRANDS.has(ascii(h, 8, 12)),
+  'application/pdf': (h) => ascii(h, 0, 5) === '%PDF-',
+};
+
+/**
+ * Whether a file's first bytes carry the signature of its declared type; a type the service
+ * knows no signature of (one a deployment added to `ATTACHMENT_TYPES`) is taken at its word.
+ */
+export function signatureMatches(contentType: string, head: Uint8Array): boolean {
+  const test = signatures[contentType];
+  return test === undefined || test(head);
+}
+
+/** 409 naming `contentType`: the stored bytes are not a file of the declared type. */
+export class ContentMismatchError extends HttpError {
+  constructor(contentType: string) {
+    super(
+      409,
+      'Conflict',
+      `The uploaded file is not a ${contentType} file (its first bytes are not that type's signature); upload the file again with its own type.`,
+      'content-mismatch',
+      [{ field: 'contentType', message: `the stored bytes are not ${contentType}` }],
+    );
+  }
+}
+
+/** 409 naming `attachments`: removing the last uploaded file of an action whose status needs one. */
+export class EvidenceStillNeededError extends HttpError {
+  constructor(status: number) {
+    super(
+      409,
+      'Conflict',
+      `Status ${status} needs evidence and this is the action's last uploaded file: add another first, or change the status.`,
+      'evidence-required',
+      [{ field: 'attachments', message: `status ${status} needs at least one uploaded attachment` }],
+    );
+  }
+}
+
+/** Refuses removing the last uploaded file of an action whose status needs evidence (section 15). */
+export function keepEvidence(after: Action, requiredStatuses: readonly number[]): void {
+  if (requiredStatuses.includes(after.status) && uploadsOf(after).length === 0)
+    throw new EvidenceStillNeededError(after.status);
 }

@@ -59,6 +59,19 @@ export interface RecordedEntry extends HistoryEntry {
    * webhook body.
    */
   sight?: Sight;
+  /**
+   * The action's title after this change (before it, for a delete), recorded only where neither
+   * `changes.title`, the snapshot `action` nor `subject` names it (`titleAt`): what a notification
+   * of the entry names, as the action was then, never as it is when the notice is sent. Internal.
+   */
+  title?: string;
+}
+
+/** The title of the action as this entry recorded it (`undefined` for an entry written before titles were). */
+export function titleAt(entry: RecordedEntry): string | undefined {
+  const changed = entry.changes?.title?.after;
+  if (typeof changed === 'string') return changed;
+  return entry.action?.title ?? entry.subject?.title ?? entry.title;
 }
 
 /** What a change records; the store adds the version, the time and the actor. */

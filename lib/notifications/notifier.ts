@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { viewerFor } from '../access/viewer';
+import { entriesBehind } from '../actions/event-entries';
 import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
 import { settleAll } from '../fan-out';
 import { errorFields, logger } from '../logger';
 import { type Placement, placementOf, type Sight, type Viewer } from '../model/access';
 import type { Action } from '../model/action';
+import { type RecordedEntry, titleAt } from '../model/history';
 import { getAction } from '../store/actions/writes';
 import { claimSend, keepForDigest, markSent, releaseSend, suppressedSince } from '../store/notifications';
 import { type KnownPerson, knownPeople } from '../store/people';
@@ -13,7 +15,7 @@ import { type Happening, noticeEmail } from './email';
 import { sendEmail } from './mailer';
 import { preferencesFor, unsubscribeUrl } from './people-preferences';
 import { wanted } from './preferences';
-import { type Notice, peopleConcerned, whoIsTold } from './recipients';
+import { mayTell, type Notice, peopleConcerned, whoIsTold } from './recipients';
 
 /**
  * The notifier (contract section 16): fed by the published events, the same path as webhooks, it
@@ -50,11 +52,10 @@ const idOf = (value: unknown): string | null => {
 };
 
 /**
- * The event's sight as published, or (an event recorded before events carried one) the action as
- * it stands, with the people and place this change moved put back for `before`.
+ * The sight of an entry recorded before entries kept one: the action as it stands, with the
+ * people and place this change moved put back for `before`.
  */
-function sightOf(event: PublishedEvent, current: Action | undefined): Sight {
-  if (event.sight) return event.sight;
+function sightNow(event: PublishedEvent, current: Action | undefined): Sight {
   if (!current) return {};
   const after = placementOf(current);
   if (event.detailType === 'ActionCreated') return { after };
@@ -84,14 +85,23 @@ function happeningOf(event: PublishedEvent, notice: Notice, title: string): Happ
   };
 }
 
-/** The title the event names, else the action's own. */
-function titleOf(event: PublishedEvent, current: Action | undefined): string | undefined {
-  const subject = event.detail.subject as { title?: unknown } | undefined;
-  const created = event.detail.action as { title?: unknown } | undefined;
-  const named = current?.title ?? subject?.title ?? created?.title;
-  return typeof named === 'string' ? named : undefined;
+/**
+ * What an event is judged by, as of its change: the sight and the title its history entry
+ * recorded, never the action as it is when the notice goes (by then it may be renamed, or moved
+ * out of the reader's sight). Only an entry recorded before entries kept these falls back on the
+ * action as it stands; `undefined` when that is gone too (nobody is told of an action gone
+ * without a trace).
+ */
+async function asOfEvent(
+  event: PublishedEvent,
+  entry: RecordedEntry | undefined,
+): Promise<{ sight: Sight; title: string } | undefined> {
+  const recordedTitle = entry && titleAt(entry);
+  if (entry?.sight && recordedTitle !== undefined) return { sight: entry.sight, title: recordedTitle };
+  const current = await getAction(String(event.detail.id));
+  const title = recordedTitle ?? current?.title;
+  return title === undefined ? undefined : { sight: entry?.sight ?? sightNow(event, current), title };
 }
-
 /** Whether email may go to this person's address now: verified, and not bounced since they last signed in. */
 export async function mayEmail(person: KnownPerson): Promise<string | undefined> {
   if (!person.email) return undefined;
@@ -101,18 +111,12 @@ export async function mayEmail(person: KnownPerson): Promise<string | undefined>
 }
 
 /** Tells everyone one event tells; throws when a send failed (its claim given back), so the event comes again. */
-async function notifyOne(event: PublishedEvent, report: NotifyReport): Promise<void> {
-  if (!TOLD_BY.has(event.detailType)) return;
-  // Most events concern nobody (a create without an assignee, an edit by the only person on it):
-  // with the event's own sight that is known before any read.
-  if (event.sight && peopleConcerned(event, event.sight).length === 0) return;
-  const current = await getAction(String(event.detail.id));
-  const sight = sightOf(event, current);
+async function notifyOne(event: PublishedEvent, entry: RecordedEntry | undefined, report: NotifyReport): Promise<void> {
+  const judged = await asOfEvent(event, entry);
+  if (!judged) return;
+  const { sight, title } = judged;
   const concerned = peopleConcerned(event, sight);
   if (concerned.length === 0) return;
-  const title = titleOf(event, current);
-  // Deleted since, and never named: nobody is told about an action gone without a trace.
-  if (title === undefined) return;
   const [people, viewers] = await settleAll([
     knownPeople(concerned),
     settleAll(concerned.map(async (id) => [id, await viewerFor(id)] as const)),
@@ -166,10 +170,20 @@ export async function notifyPeople(
   const report: NotifyReport = { sent: 0, kept: 0, skipped: 0 };
   const failed: string[] = [];
   if (!getConfig().notificationsFrom) return { report, failed };
+  // Most events concern nobody (an edit of neither assignee nor status, a create with no
+  // assignee): known from the detail alone, before any read.
+  const telling = events.filter((event) => TOLD_BY.has(event.detailType) && mayTell(event));
+  let entries: Map<string, RecordedEntry>;
+  try {
+    entries = await entriesBehind(telling);
+  } catch (error) {
+    logger.error('the history entries of events could not be read; the events come again', errorFields(error));
+    return { report, failed: telling.map((event) => event.id) };
+  }
   await Promise.all(
-    events.map(async (event) => {
+    telling.map(async (event) => {
       try {
-        await notifyOne(event, report);
+        await notifyOne(event, entries.get(event.id), report);
       } catch (error) {
         failed.push(event.id);
         logger.error('a notification could not be sent; the event comes again', {

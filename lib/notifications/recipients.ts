@@ -102,3 +102,19 @@ export function peopleConcerned(event: PublishedEvent, sight: Sight): string[] {
     .filter((id): id is string => id !== undefined && id !== actor);
   return [...new Set(ids)];
 }
+
+/**
+ * Whether an event can tell anyone anything, from its detail alone: an edit of neither the
+ * assignee nor the status tells nobody, nor does a create with nobody assigned.
+ */
+export function mayTell(event: PublishedEvent): boolean {
+  if (event.detailType === 'ActionUpdated') {
+    const changes = (event.detail.changes ?? {}) as Record<string, unknown>;
+    return changes.assignee !== undefined || changes.status !== undefined;
+  }
+  if (event.detailType === 'ActionCreated') {
+    const action = event.detail.action as { assignee?: unknown } | undefined;
+    return personId(action?.assignee) !== undefined;
+  }
+  return true;
+}

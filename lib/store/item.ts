@@ -1,4 +1,5 @@
 import { getReminderSettings } from '../config';
+import type { Placement } from '../model/access';
 import {
   type Action,
   type Attachment,
@@ -223,8 +224,12 @@ export function historyEntryFrom(item: Item): HistoryEntry {
   };
 }
 
-/** A comment as stored: in its action's partition, sorted by its time-ordered id (UUIDv7). */
-export const commentItem = (actionId: string, comment: Comment): Item => ({
+/**
+ * A comment as stored: in its action's partition, sorted by its time-ordered id (UUIDv7), with
+ * where the action was and who was on it when its text was written (`textPlacement`, internal):
+ * the change feed shows the text only to a reader who could see the action then.
+ */
+export const commentItem = (actionId: string, comment: Comment, textPlacement: Placement): Item => ({
   [attr.id]: actionId,
   [attr.sortKey]: itemKind.comment(comment.id),
   [attr.commentId]: comment.id,
@@ -232,6 +237,7 @@ export const commentItem = (actionId: string, comment: Comment): Item => ({
   text: comment.text,
   createdAt: comment.createdAt,
   updatedAt: comment.updatedAt,
+  [attr.textPlacement]: textPlacement,
 });
 
 export const commentFrom = (item: Item): Comment => ({

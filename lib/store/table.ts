@@ -48,6 +48,8 @@ export const attr = {
   quotaReads: 'qe',
   /** A comment item's own id (the item's `id` is its action's). */
   commentId: 'cid',
+  /** A comment item's placement of its action when its text was written (who may read that text in the feed). */
+  textPlacement: 'tp',
   /** When an expiring item may go (epoch seconds); the table's TTL attribute. Reads ignore expired items themselves. */
   expiresAt: 'ttl',
   /** An endorsement-toggle item's recent toggle times (epoch seconds), oldest first. */

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { viewerFor } from '../access/viewer';
+import { entriesBehind } from '../actions/event-entries';
 import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
 import { settleAll } from '../fan-out';
 import { sawChange } from '../model/access';
+import type { RecordedEntry } from '../model/history';
 import { type Delivery, putDelivery } from '../store/webhooks/deliveries';
 import { type DueAttempt, putDue, removeDue, type StoredDue } from '../store/webhooks/due-queue';
 import { enabledSubscriptions } from '../store/webhooks/subscriptions';
@@ -45,12 +47,14 @@ export async function acceptEvents(events: readonly PublishedEvent[]): Promise<S
         )
       : [],
   );
+  // Judged as of each change: the sight its history entry recorded (the bus carries only the detail).
+  const entries = viewers.size > 0 ? await entriesBehind(events, ['sight']) : new Map<string, RecordedEntry>();
   const work: Array<Promise<StoredDue | undefined>> = [];
   for (const event of events) {
     for (const subscription of subscriptions) {
       if (!subscription.events.includes('*') && !subscription.events.includes(event.detailType)) continue;
       const viewer = viewers.get(subscription.ownerId);
-      if (viewer && !sawChange(viewer, event.sight ?? {})) continue;
+      if (viewer && !sawChange(viewer, entries.get(event.id)?.sight ?? {})) continue;
       work.push(
         newDelivery(subscription.ownerId, subscription.id, event, deliveryIdOf(subscription.id, event), {
           claimed: true,

@@ -17,12 +17,32 @@ export const startUpload = (
   baseUrl?: string,
 ) => call<Upload>('POST', `/api/actions/${id}/uploads`, { token: user.token, body: file, baseUrl });
 
-/** POSTs the form as a browser would: every field, then the file last. */
+/** The first bytes of a file of each type the service checks (its signature, section 15). */
+const SIGNATURES: Record<string, Uint8Array> = {
+  'image/png': Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  'image/jpeg': Uint8Array.from([0xff, 0xd8, 0xff, 0xe0]),
+  'image/webp': new TextEncoder().encode('RIFF\0\0\0\0WEBP'),
+  'image/heic': new TextEncoder().encode('\0\0\0\x18ftypheic'),
+  'application/pdf': new TextEncoder().encode('%PDF-1.7'),
+};
+
+/** Writes the signature of `contentType` over the first bytes of `bytes` (in place), so random bytes pass for a file of it. */
+export function stamp(bytes: Uint8Array, contentType: string): Uint8Array {
+  const signature = SIGNATURES[contentType];
+  if (signature) bytes.set(signature.subarray(0, Math.min(signature.length, bytes.length)));
+  return bytes;
+}
+
+/**
+ * POSTs the form as a browser would: every field, then the file last. The bytes get the
+ * signature of the form's type first (in place: `stamp`), unless `asIs`.
+ */
 export async function postForm(
   upload: Pick<Upload, 'url' | 'fields'>,
   bytes: Uint8Array,
-  change: { fields?: Record<string, string>; fileType?: string } = {},
+  change: { fields?: Record<string, string>; fileType?: string; asIs?: boolean } = {},
 ) {
+  if (!change.asIs) stamp(bytes, upload.fields['Content-Type'] ?? '');
   const form = new FormData();
   for (const [name, value] of Object.entries({ ...upload.fields, ...change.fields })) form.append(name, value);
   form.append('file', new Blob([bytes], { type: change.fileType ?? upload.fields['Content-Type'] }), 'photo');

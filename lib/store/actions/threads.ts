@@ -159,6 +159,13 @@ const COMMENT_TEXT_READ = {
   attributes: [attr.id, attr.sortKey, attr.deletedAt, attr.commentId, 'text'],
 };
 
+/** A comment's current text, when it was written, and (comments written since it was kept) where its action was then. */
+export interface CommentText {
+  text: string;
+  writtenAt: string;
+  placement?: Placement;
+}
+
 /**
  * The current text of comments of many actions (a page of the change feed), read by key: the
  * comment items themselves and, for each action, its latest history entry (whether it was
@@ -167,8 +174,8 @@ const COMMENT_TEXT_READ = {
  */
 export async function commentTextsOf(
   refs: ReadonlyArray<{ actionId: string; commentId: string }>,
-): Promise<{ texts: Map<string, string>; read: number }> {
-  const texts = new Map<string, string>();
+): Promise<{ texts: Map<string, CommentText>; read: number }> {
+  const texts = new Map<string, CommentText>();
   const wanted = refs.filter((r) => canBeKey(r.actionId) && COMMENT_KEY.test(itemKind.comment(r.commentId)));
   const actions = [...new Set(wanted.map((r) => r.actionId))];
   const keys = [...new Map(wanted.map((r) => [`${r.actionId}/${r.commentId}`, r])).values()].map((r) => ({
@@ -176,12 +183,21 @@ export async function commentTextsOf(
     [attr.sortKey]: itemKind.comment(r.commentId),
   }));
   const [comments, latest] = await settleAll([
-    batchGet(keys, COMMENT_TEXT_READ).then((result) => result.items),
+    batchGet(keys, {
+      ...COMMENT_TEXT_READ,
+      attributes: [...COMMENT_TEXT_READ.attributes, 'updatedAt', attr.textPlacement],
+    }).then((result) => result.items),
     settleAll(actions.map(latestHistoryType)),
   ] as const);
   const deleted = new Set(actions.filter((_, i) => latest[i] === 'deleted'));
   for (const item of comments) {
-    if (!deleted.has(item[attr.id] as string)) texts.set(item[attr.commentId] as string, item.text as string);
+    if (deleted.has(item[attr.id] as string)) continue;
+    const placement = item[attr.textPlacement] as Placement | undefined;
+    texts.set(item[attr.commentId] as string, {
+      text: item.text as string,
+      writtenAt: item.updatedAt as string,
+      ...(placement ? { placement } : {}),
+    });
   }
   return { texts, read: comments.length + latest.filter((type) => type !== undefined).length };
 }
@@ -249,22 +265,32 @@ const existing = (actionId: string, commentId: string, authorId?: string) => ({
 
 /** The parts of a change's transaction that write comments. */
 export const commentWrites = {
-  add: (actionId: string, comment: Comment) => ({
+  add: (actionId: string, comment: Comment, textPlacement: Placement) => ({
     Put: {
       TableName: tableName(),
-      Item: commentItem(actionId, comment),
+      Item: commentItem(actionId, comment, textPlacement),
       ConditionExpression: 'attribute_not_exists(#sk)',
       ExpressionAttributeNames: { '#sk': attr.sortKey },
     },
   }),
-  edit: (actionId: string, comment: Comment) => {
+  edit: (actionId: string, comment: Comment, textPlacement: Placement) => {
     const key = existing(actionId, comment.id, comment.author.id);
     return {
       Update: {
         ...key,
-        UpdateExpression: 'SET #text = :text, #updatedAt = :stamp',
-        ExpressionAttributeNames: { ...key.ExpressionAttributeNames, '#text': 'text', '#updatedAt': 'updatedAt' },
-        ExpressionAttributeValues: { ':author': comment.author.id, ':text': comment.text, ':stamp': comment.updatedAt },
+        UpdateExpression: 'SET #text = :text, #updatedAt = :stamp, #placement = :placement',
+        ExpressionAttributeNames: {
+          ...key.ExpressionAttributeNames,
+          '#text': 'text',
+          '#updatedAt': 'updatedAt',
+          '#placement': attr.textPlacement,
+        },
+        ExpressionAttributeValues: {
+          ':author': comment.author.id,
+          ':text': comment.text,
+          ':stamp': comment.updatedAt,
+          ':placement': textPlacement,
+        },
       },
     };
   },

@@ -11,7 +11,7 @@ import {
 } from '../../errors';
 import { placementOf, type Rights, rightsOver, type Viewer } from '../../model/access';
 import type { Action, Person } from '../../model/action';
-import type { EntryDraft, RecordedEntry } from '../../model/history';
+import { type EntryDraft, type RecordedEntry, titleAt } from '../../model/history';
 import { settleReminders } from '../../model/reminders';
 import { etagOf, toView } from '../../model/view';
 import { AGAIN, type RetryOptions, retry } from '../../retry';
@@ -347,6 +347,8 @@ async function mutateNow(
       // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
       const next = change.next && settleReminders(current, change.next, getReminderSettings());
       entry.sight = { before: placementOf(current), ...(next ? { after: placementOf(next) } : {}) };
+      // The title as of this change, for whoever is told of it later (the notifier), when the entry names none.
+      if (titleAt(entry) === undefined) entry.title = (next ?? current).title;
       const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
       const written = {
         ...(next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp)),

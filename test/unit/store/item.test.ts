@@ -207,8 +207,11 @@ describe('comments', () => {
       createdAt: '2026-11-01T00:00:00.000Z',
       updatedAt: '2026-11-02T00:00:00.000Z',
     };
-    const item = commentItem('a1', comment);
+    const placement = { location: { businessUnit: 'Iron Ore' }, ownerId: 'u', assigneeId: null };
+    const item = commentItem('a1', comment, placement as never);
     expect(item[attr.id]).toBe('a1');
+    // Where the action was when the text was written stays in the store, never in the comment shown.
+    expect(item[attr.textPlacement]).toEqual(placement);
     expect(commentFrom(item)).toEqual(comment);
   });
 });
