@@ -111,8 +111,13 @@ async function readSlice(
   return { days, endOf };
 }
 
-/** The trend `raw` asks for, over what `viewer` sees (open mode without one). */
-export async function trendsFor(raw: string, caller: Pick<Person, 'id'>, viewer?: Viewer): Promise<Trend> {
+/** The trend `raw` asks for, over what `viewer` sees (open mode without one); what it read is added to `stats`. */
+export async function trendsFor(
+  raw: string,
+  caller: Pick<Person, 'id'>,
+  viewer?: Viewer,
+  stats: ReadStats = newStats(),
+): Promise<Trend> {
   const today = nowIso().slice(0, 10);
   const query = parseTrendQuery(raw, caller.id, today);
   const prefixes = trendPrefixes(query.prefix, viewer ? listScopes(viewer) : undefined);
@@ -127,7 +132,6 @@ export async function trendsFor(raw: string, caller: Pick<Person, 'id'>, viewer?
     prefix,
     ...(query.other ? { field: query.other.field, value: query.other.value } : {}),
   }));
-  const stats = newStats();
   const recorded = await readRecordedDays(query.from, query.to, stats);
   const read = await Promise.all(slices.map((slice) => readSlice(slice, query, today, recorded, stats)));
   const buckets = bucketsOf(query.interval, query.from, query.to).map((span): TrendBucket => {

@@ -73,6 +73,19 @@ export interface DayEndReport {
   readUnits: number;
 }
 
+/** Stores one prefix's end of `day`. */
+export const putDayEnd = (prefix: readonly string[], day: string, end: DayEnd) =>
+  send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { [attr.id]: slicePartition({ prefix }), [attr.sortKey]: dayEndSortKey(day), ...end },
+    }),
+  );
+
+/** Marks `day` recorded, after every prefix's end is stored (`complete`: every prefix some action has). */
+export const markDayRecorded = (day: string, prefixes: number, complete: boolean) =>
+  send(new PutCommand({ TableName: tableName(), Item: { [attr.id]: ENDS, [attr.sortKey]: day, prefixes, complete } }));
+
 /** Records the end of `day` for every prefix, unless it is recorded already. */
 export async function recordDayEnds(day: string, closed: readonly number[]): Promise<DayEndReport> {
   const stats = newStats();
@@ -86,22 +99,9 @@ export async function recordDayEnds(day: string, closed: readonly number[]): Pro
   await inPool(
     8,
     () => pending.pop(),
-    async (prefix) => {
-      const end = await countNow(prefix, closed, stats);
-      await send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: {
-            [attr.id]: slicePartition({ prefix }),
-            [attr.sortKey]: dayEndSortKey(day),
-            open: end.open,
-            overdue: end.overdue,
-          },
-        }),
-      );
-    },
+    async (prefix) => putDayEnd(prefix, day, await countNow(prefix, closed, stats)),
   );
-  await send(new PutCommand({ TableName: tableName(), Item: { ...marker, prefixes: prefixes.length, complete } }));
+  await markDayRecorded(day, prefixes.length, complete);
   return { day, recorded: true, prefixes: prefixes.length, readUnits: stats.readUnits };
 }
 
