@@ -1,6 +1,5 @@
 import type { Sight } from './access';
-import type { ActionView, Person } from './action';
-import type { TrendSubject } from './trends';
+import type { ActionView, Location, Person } from './action';
 
 /**
  * An action's history: one entry per change, versions 1, 2, 3... with no gaps, each stored in
@@ -46,6 +45,23 @@ export interface HistoryEntry {
    * by the service (actor `system`) when the malware scanner's verdict arrives, also that verdict.
    */
   attachment?: { id: string; name: string; contentType: string; size: number; scan?: 'clean' | 'threat' };
+}
+
+/**
+ * What a trend counts an entry under, as the action was right after the entry's change: where
+ * it was, its producer, priority and people (as the list filters take them), and the two dates
+ * a close is measured by. A `created` entry's snapshot holds it; an `updated` entry that moves
+ * the status records it as `trend` (`lib/store/actions/writes.ts`), since its changes hold only
+ * what changed.
+ */
+export interface TrendSubject {
+  location: Location;
+  producer: string;
+  priority: string;
+  ownerId: string;
+  assigneeId: string;
+  createdAt: string;
+  dueAt: string;
 }
 
 /** A stored entry also keeps the action as it was created or deleted, for the event. */

@@ -1,28 +1,13 @@
-import type { ActionView, Location } from './action';
-import type { RecordedEntry } from './history';
+import type { ActionView } from './action';
+import type { RecordedEntry, TrendSubject } from './history';
+
+export type { TrendSubject } from './history';
 
 /**
  * The trend rules of contract section 17, pure: which history entry moves which day counter,
  * and how a range of days falls into day, week and month buckets. The store keeps the counters
  * (`lib/store/trends/`), the stream feeds them, the use case reads them (`lib/trends/trends.ts`).
  */
-
-/**
- * What a trend counts an entry under, as the action was right after the entry's change: where
- * it was, its producer, priority and people (as the list filters take them), and the two dates
- * a close is measured by. A `created` entry's snapshot holds it; an `updated` entry that moves
- * the status records it as `trend` (`lib/store/actions/writes.ts`), since its changes hold only
- * what changed.
- */
-export interface TrendSubject {
-  location: Location;
-  producer: string;
-  priority: string;
-  ownerId: string;
-  assigneeId: string;
-  createdAt: string;
-  dueAt: string;
-}
 
 export const trendSubjectOf = (view: ActionView): TrendSubject => ({
   location: view.location,
