@@ -1,5 +1,5 @@
 import type { Sight } from './access';
-import type { ActionView, Person } from './action';
+import type { ActionView, Location, Person } from './action';
 
 /**
  * An action's history: one entry per change, versions 1, 2, 3... with no gaps, each stored in
@@ -47,6 +47,23 @@ export interface HistoryEntry {
   attachment?: { id: string; name: string; contentType: string; size: number; scan?: 'clean' | 'threat' };
 }
 
+/**
+ * What a trend counts an entry under, as the action was right after the entry's change: where
+ * it was, its producer, priority and people (as the list filters take them), and the two dates
+ * a close is measured by. A `created` entry's snapshot holds it; an `updated` entry that moves
+ * the status records it as `trend` (`lib/store/actions/writes.ts`), since its changes hold only
+ * what changed.
+ */
+export interface TrendSubject {
+  location: Location;
+  producer: string;
+  priority: string;
+  ownerId: string;
+  assigneeId: string;
+  createdAt: string;
+  dueAt: string;
+}
+
 /** A stored entry also keeps the action as it was created or deleted, for the event. */
 export interface RecordedEntry extends HistoryEntry {
   actionId: string;
@@ -59,6 +76,11 @@ export interface RecordedEntry extends HistoryEntry {
    * webhook body.
    */
   sight?: Sight;
+  /**
+   * For an `updated` entry that changes `status`: the action as the change left it, what the
+   * trend counters count the change under (section 17, `lib/model/trends.ts`). Internal, like `sight`.
+   */
+  trend?: TrendSubject;
   /**
    * The action's title after this change (before it, for a delete), recorded only where neither
    * `changes.title`, the snapshot `action` nor `subject` names it (`titleAt`): what a notification

@@ -13,6 +13,7 @@ import { placementOf, type Rights, rightsOver, type Viewer } from '../../model/a
 import type { Action, Person } from '../../model/action';
 import { type EntryDraft, type RecordedEntry, titleAt } from '../../model/history';
 import { settleReminders } from '../../model/reminders';
+import { trendSubjectOf } from '../../model/trends';
 import { etagOf, toView } from '../../model/view';
 import { AGAIN, type RetryOptions, retry } from '../../retry';
 import { canBeKey, send, TransactionCancelled, tableName, transact } from '../client';
@@ -349,6 +350,7 @@ async function mutateNow(
       entry.sight = { before: placementOf(current), ...(next ? { after: placementOf(next) } : {}) };
       // The title as of this change, for whoever is told of it later (the notifier), when the entry names none.
       if (titleAt(entry) === undefined) entry.title = (next ?? current).title;
+      if (next && next.status !== current.status) entry.trend = trendSubjectOf(toView(next));
       const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
       const written = {
         ...(next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp)),
