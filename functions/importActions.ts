@@ -20,7 +20,10 @@ export const handler = middy<SQSEvent, SQSBatchResponse>().handler(async (event,
       const outcome = await runImport(importId, () => context.getRemainingTimeInMillis());
       if (outcome === 'more') failed.push(record.messageId);
     } catch (error) {
-      logger.error('import interrupted; it resumes when the queue delivers it again', { importId, ...errorFields(error) });
+      logger.error('import interrupted; it resumes when the queue delivers it again', {
+        importId,
+        ...errorFields(error),
+      });
       failed.push(record.messageId);
     }
   }

@@ -7,17 +7,27 @@ import { jsonBody, type Operation, problems } from './components';
 
 const uploadRequest = z.strictObject({
   name: z.string().min(1).max(actionLimits.shortText).openapi({ description: "The file's name; one line" }),
-  contentType: z.enum(['text/csv', 'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']).openapi({
-    description: 'CSV (text/csv, or application/vnd.ms-excel as Windows browsers declare it) or XLSX; the worker reads the kind from the bytes',
-  }),
-  size: z.number().int().min(1).max(52_428_800).openapi({ description: 'The exact size in bytes, at most 50 MB (52428800)' }),
+  contentType: z
+    .enum(['text/csv', 'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'])
+    .openapi({
+      description:
+        'CSV (text/csv, or application/vnd.ms-excel as Windows browsers declare it) or XLSX; the worker reads the kind from the bytes',
+    }),
+  size: z
+    .number()
+    .int()
+    .min(1)
+    .max(52_428_800)
+    .openapi({ description: 'The exact size in bytes, at most 50 MB (52428800)' }),
 });
 
 const importUpload = z
   .object({
     uploadId: z.string().openapi({ description: 'Send it to POST /api/imports once the file is stored' }),
     url: z.string().openapi({ description: 'Where to POST the file (multipart/form-data)' }),
-    fields: z.record(z.string(), z.string()).openapi({ description: 'Every one goes into the form, as given, before the `file` part' }),
+    fields: z
+      .record(z.string(), z.string())
+      .openapi({ description: 'Every one goes into the form, as given, before the `file` part' }),
     expiresAt: z.string().openapi({ description: 'The policy is valid until then (15 minutes)' }),
   })
   .openapi('ImportUpload');
@@ -50,18 +60,27 @@ const importReport = z
   .object({
     ...summaryShape,
     fileName: z.string(),
-    ignoredColumns: z.array(z.string()).openapi({ description: 'Columns set by the service, and unknown ones, as the file names them' }),
+    ignoredColumns: z
+      .array(z.string())
+      .openapi({ description: 'Columns set by the service, and unknown ones, as the file names them' }),
     createdAt: z.string(),
     finishedAt: z.string().optional(),
-    error: z.string().optional().openapi({ description: 'Why the whole file failed (encoding, a required column, the row limit)' }),
+    error: z
+      .string()
+      .optional()
+      .openapi({ description: 'Why the whole file failed (encoding, a required column, the row limit)' }),
     errors: z.array(rowProblem).openapi({ description: 'The first 1,000 problems, in row order' }),
-    errorsUrl: z.string().optional().openapi({ description: 'With more than 1,000 problems: all of them as CSV (a presigned GET, 5 minutes)' }),
+    errorsUrl: z
+      .string()
+      .optional()
+      .openapi({ description: 'With more than 1,000 problems: all of them as CSV (a presigned GET, 5 minutes)' }),
   })
   .openapi('Import');
 
 export const importsTag = {
   name: 'Imports',
-  description: 'A CSV or XLSX file of actions: uploaded straight to storage, checked row by row (a dry run), then created.',
+  description:
+    'A CSV or XLSX file of actions: uploaded straight to storage, checked row by row (a dry run), then created.',
 } as const;
 
 /** The operations, by handler. */

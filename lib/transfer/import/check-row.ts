@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors';
-import { includes, roleAt, type Viewer } from '../../model/access';
+import { includes, roleAt, scopeFields, type Viewer } from '../../model/access';
 import { type Location, locationFields } from '../../model/action';
 import { type CreateActionBody, createActionSchema, validateBody } from '../../model/validation';
 import { columnOf } from './columns';
@@ -42,11 +42,24 @@ export function checkRow(row: number, body: Record<string, unknown>, importer: V
   if (importer.mode === 'scoped') {
     const location = Object.fromEntries(locationFields.map((f) => [f, input.location?.[f] ?? ''])) as Location;
     if (!includes(roleAt(importer, location), 'manager')) {
-      // The deepest location field the row gives is the one that put it outside the importer's scopes.
-      const deepest = [...locationFields].reverse().find((f) => location[f] !== '') ?? 'businessUnit';
-      const column = `location.${deepest}`;
+      const column = `location.${outsideAt(importer, location)}`;
       return { ok: false, problems: [{ row, column, problem: NOT_A_MANAGER }] };
     }
   }
   return { ok: true, body, input };
+}
+
+/**
+ * The location field that puts a row outside what the importer manages: where it leaves the
+ * managed scope it follows furthest (a manager of North Pit importing into South Pit: `site`).
+ */
+function outsideAt(importer: Viewer, location: Location): string {
+  let furthest = 0;
+  for (const { role, scope } of importer.roles) {
+    if (!includes(role, 'manager')) continue;
+    const fields = scopeFields(scope);
+    const leaves = fields.findIndex((f) => location[f] !== scope[f]);
+    furthest = Math.max(furthest, leaves < 0 ? fields.length : leaves);
+  }
+  return locationFields[Math.min(furthest, locationFields.length - 1)] as string;
 }

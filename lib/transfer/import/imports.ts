@@ -93,7 +93,9 @@ export async function startImport(caller: Person, body: unknown): Promise<Import
       },
     ]);
   if (stored.size !== Number(stored.metadata.size))
-    throw new ValidationError([{ field: 'uploadId', message: 'the stored file is not the one declared; upload it again' }]);
+    throw new ValidationError([
+      { field: 'uploadId', message: 'the stored file is not the one declared; upload it again' },
+    ]);
   const id = dryRun ? randomUUID() : uuidv5(`${caller.id}\n${uploadId}`, IMPORT_NAMESPACE);
   const record: ImportRecord = {
     id,
@@ -127,7 +129,8 @@ export async function startImport(caller: Person, body: unknown): Promise<Import
 export async function getImport(caller: Person, id: string) {
   const record = await readImport(id);
   // Another person's import does not exist for the caller.
-  if (!record || record.importerId !== caller.id) throw new NotFoundError(`There is no import with the id '${clip(id)}'.`);
+  if (!record || record.importerId !== caller.id)
+    throw new NotFoundError(`There is no import with the id '${clip(id)}'.`);
   const errors = record.status === 'done' || record.phase !== 'check' ? await readChunks<RowProblem>(id, 'e') : [];
   return {
     ...summaryOf(record),

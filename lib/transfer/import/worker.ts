@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
-import { once } from '../../actions/idempotency';
-import { createAction } from '../../actions/action-service';
 import { viewerFor } from '../../access/viewer';
+import { createAction } from '../../actions/action-service';
+import { once } from '../../actions/idempotency';
 import { nowIso } from '../../dates';
 import { readObject, writeObject } from '../../evidence/storage';
 import { errorFields, logger } from '../../logger';
@@ -125,7 +125,13 @@ async function checkAll(record: ImportRecord, viewer: Viewer): Promise<ImportRec
   }
   const shown = problems.slice(0, SHOWN_PROBLEMS);
   for (let i = 0; i * PROBLEMS_PER_CHUNK < shown.length; i++)
-    await putChunk(record.id, 'e', i, shown.slice(i * PROBLEMS_PER_CHUNK, (i + 1) * PROBLEMS_PER_CHUNK), record.createdAt);
+    await putChunk(
+      record.id,
+      'e',
+      i,
+      shown.slice(i * PROBLEMS_PER_CHUNK, (i + 1) * PROBLEMS_PER_CHUNK),
+      record.createdAt,
+    );
   let problemsKey: string | undefined;
   if (problems.length > SHOWN_PROBLEMS) {
     problemsKey = problemsKeyOf(record.id);
@@ -138,7 +144,13 @@ async function checkAll(record: ImportRecord, viewer: Viewer): Promise<ImportRec
   if (!record.dryRun) {
     const counts = [...assignees];
     for (let i = 0; i * ASSIGNEES_PER_CHUNK < counts.length; i++)
-      await putChunk(record.id, 'a', i, counts.slice(i * ASSIGNEES_PER_CHUNK, (i + 1) * ASSIGNEES_PER_CHUNK), record.createdAt);
+      await putChunk(
+        record.id,
+        'a',
+        i,
+        counts.slice(i * ASSIGNEES_PER_CHUNK, (i + 1) * ASSIGNEES_PER_CHUNK),
+        record.createdAt,
+      );
   }
   const phase = record.dryRun ? 'finished' : 'create';
   await updateImport(record.id, {
