@@ -70,7 +70,11 @@ export class ServiceImports extends Construct {
     });
 
     const start = props.functions.createImport;
-    if (start) props.eventBus.grantPutEventsTo(start.function);
+    if (start) {
+      props.eventBus.grantPutEventsTo(start.function);
+      start.function.addEnvironment('EVENT_BUS_NAME', props.eventBus.eventBusName);
+      start.function.addEnvironment('EVENT_SOURCE', props.eventSource);
+    }
 
     this.worker = props.handlerFunction(importFunction.handler, importFunction.access, WORKER_TIMEOUT);
     const fn = this.worker.function;

@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse';
+import { type Parser, parse } from 'csv-parse';
 import { UnreadableFile } from './columns';
 
 /**
@@ -44,6 +44,17 @@ async function* utf8Text(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<strin
 /** The header row's delimiter: `;` when its first line has semicolons and no commas, else `,`. */
 const delimiterOf = (firstLine: string) => (firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',');
 
+/** Until the parser takes more text, or is closed (the reader stopped early); no listener is left behind. */
+function drainedOrClosed(parser: Parser): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      parser.off('drain', done).off('close', done);
+      resolve();
+    };
+    parser.once('drain', done).once('close', done);
+  });
+}
+
 /** The records of a CSV file, each an array of its cells' text, header first. */
 export async function* readCsv(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<string[]> {
   const text = utf8Text(bytes);
@@ -71,7 +82,7 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>): AsyncGenerator
   // Fed by hand rather than piped: a pipe would not pass the decoder's error on to the parser.
   const feeding = (async () => {
     for await (const chunk of all()) {
-      if (!parser.write(chunk)) await new Promise((resumed) => parser.once('drain', resumed).once('close', resumed));
+      if (!parser.write(chunk)) await drainedOrClosed(parser);
       // The reader stopped early (a file past the row limit): the rest of the file is not read.
       if (parser.destroyed) return;
     }
