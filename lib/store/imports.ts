@@ -17,7 +17,6 @@ const partition = (id: string) => `im#${id}`;
 const RECORD = 'I';
 const chunkKey = (kind: 'e' | 'a', index: number) => `${kind}#${String(index).padStart(4, '0')}`;
 const DAYS = 7;
-export const IMPORT_DAYS = DAYS;
 const expiry = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + DAYS * 86_400;
 const live = (item: Item | undefined) => item !== undefined && Number(item[attr.expiresAt]) * 1000 > Date.now();
 
