@@ -60,6 +60,7 @@ import { indexList } from '../../lib/store/indexes';
 import { attr, itemKind, type KeyType, sortKey, tableKey } from '../../lib/store/table';
 import { type ConsoleOptions, ServiceConsole } from './console';
 import { type EvidenceOptions, EvidenceStorage } from './evidence';
+import { ServiceImports } from './imports';
 import { ServiceNotifications } from './notifications';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
 
@@ -218,6 +219,8 @@ export class ActionTrackingService extends Construct {
   readonly console?: ServiceConsole;
   /** Email to people, when `notificationsFrom` is set. */
   readonly notifications?: ServiceNotifications;
+  /** Imports (contract section 18): their queue and worker. */
+  readonly imports: ServiceImports;
   /** The app clients whose ID tokens the API accepts: the service's, and the console's. */
   private readonly audience: IUserPoolClient[];
   /** What every handler of `functions/` is given: the table, the pool, the limits and the due-date settings. */
@@ -264,6 +267,14 @@ export class ActionTrackingService extends Construct {
       this.addWebhooks(props));
     if (this.evidence.malwareProtectionPlan) this.addScanResults();
     if (props.notificationsFrom) this.notifications = this.addNotifications(props, reminderInterval);
+    this.imports = new ServiceImports(this, 'Imports', {
+      eventBus: this.eventBus,
+      evidence: this.evidence,
+      functions: this.functions,
+      notifications: this.notifications,
+      eventSource: props.eventSource ?? 'action-tracking',
+      handlerFunction: (handler, access, timeout) => this.handlerFunction(handler, access, timeout),
+    });
     this.addAlarms(props);
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceRoutes } from '../../lib/http/evidence-routes';
+import { evidenceRoutes, type StorageAccess } from '../../lib/http/evidence-routes';
+import { importFunction, importRoutes } from '../../lib/http/import-routes';
 import { render, type Statement, statementsOfRole, synthesize } from './synth';
 
 /**
@@ -57,8 +58,12 @@ describe('evidence in AWS', () => {
     expect(rules).toContainEqual(
       expect.objectContaining({ Id: 'unattached-uploads', Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' }),
     );
-    // Nothing expires attached files.
-    for (const rule of rules) if (rule.ExpirationInDays !== undefined) expect(rule.Prefix).toBe('uploads/');
+    // Imported files and their reports go after 7 days (contract section 18); nothing expires attached files.
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Id: 'imports', Prefix: 'imports/', ExpirationInDays: 7, Status: 'Enabled' }),
+    );
+    for (const rule of rules)
+      if (rule.ExpirationInDays !== undefined) expect(['uploads/', 'imports/']).toContain(rule.Prefix);
   });
 
   it('GuardDuty Malware Protection scans attached files and tags them, with a role of its own; off on request', () => {
@@ -109,7 +114,9 @@ describe('evidence in AWS', () => {
 
   it('only the evidence functions may touch the bucket, each exactly the calls its route lists, on its prefix', () => {
     const byHandler = bucketStatements();
-    const expected = Object.fromEntries(evidenceRoutes.map((r) => [r.handler, r.storage]));
+    const expected: Record<string, readonly StorageAccess[]> = Object.fromEntries(
+      [...evidenceRoutes, ...importRoutes, importFunction].map((r) => [r.handler, r.storage]),
+    );
     for (const [handler, statements] of Object.entries(byHandler)) {
       const storage = expected[handler];
       if (!storage) {

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { evidenceSettingsReaders } from '../../lib/http/evidence-routes';
+import { importFunction } from '../../lib/http/import-routes';
 import {
   EDGE_ACCESS,
   fallbackRoute,
@@ -28,7 +29,8 @@ const webhookQueue = `${deployed.id(deployed.service.webhookQueue)}.Arn`;
 
 /**
  * What each handler is declared to need, from lib/http/routes.ts (an authenticated route also updates
- * its caller's quota window); only the stream consumer publishes.
+ * its caller's quota window); only the stream consumer publishes, and `createImport` puts the
+ * `ImportQueued` event that reaches the import worker's queue (infra/cdk/imports.ts).
  */
 const declared = new Map<
   string,
@@ -40,7 +42,7 @@ const declared = new Map<
         r.handler,
         {
           access: r.public ? r.access : [...new Set([...r.access, ...EDGE_ACCESS])],
-          publishes: false,
+          publishes: r.handler === 'createImport',
           postings: r.postings,
         },
       ] as const,
@@ -52,6 +54,7 @@ const declared = new Map<
   [scanResultFunction.handler, { access: scanResultFunction.access, publishes: false }],
   [webhookFunctions.deliver.handler, { access: webhookFunctions.deliver.access, publishes: false }],
   [webhookFunctions.sweep.handler, { access: webhookFunctions.sweep.access, publishes: false }],
+  [importFunction.handler, { access: importFunction.access, publishes: false }],
 ]);
 
 const functionOf = (handler: string) => {
@@ -119,6 +122,7 @@ describe('the functions', () => {
           [sweepFunction.handler]: 60,
           [webhookFunctions.deliver.handler]: 30,
           [webhookFunctions.sweep.handler]: 75,
+          [importFunction.handler]: 900,
         }[handler] ?? 10;
       expect(resource.Properties.Timeout).toBe(timeout);
     },
@@ -139,7 +143,9 @@ describe('the functions', () => {
     }
     // Evidence (contract section 15): its functions and the edit, which checks EVIDENCE_REQUIRED_STATUSES.
     const evidence =
-      routes.some((r) => r.handler === handler && r.storage) || evidenceSettingsReaders.includes(handler);
+      routes.some((r) => r.handler === handler && r.storage) ||
+      evidenceSettingsReaders.includes(handler) ||
+      handler === importFunction.handler;
     expect(Object.keys(variables).sort()).toEqual(
       [
         'ACCESS',
@@ -156,6 +162,8 @@ describe('the functions', () => {
         ...(evidence ? ['EVIDENCE_BUCKET', 'MALWARE_SCAN', 'SERVE_UNSCANNED'] : []),
         // The scan results it records are this bucket's only.
         ...(handler === scanResultFunction.handler ? ['EVIDENCE_BUCKET'] : []),
+        // It hands each import to the worker through the bus (infra/cdk/imports.ts).
+        ...(handler === 'createImport' ? ['EVENT_BUS_NAME', 'EVENT_SOURCE'] : []),
       ].sort(),
     );
     expect(variables).toMatchObject({
@@ -233,9 +241,14 @@ describe('least privilege', () => {
         expected.set(eventsQueue, new Set(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']));
         expected.get('*')?.add('dynamodb:ListStreams');
       }
-      if (handler === ingestFunction.handler || handler === webhookFunctions.deliver.handler) {
+      const queues: Record<string, string> = {
+        [ingestFunction.handler]: queue,
+        [webhookFunctions.deliver.handler]: webhookQueue,
+        [importFunction.handler]: `${deployed.id(deployed.service.imports.queue)}.Arn`,
+      };
+      if (queues[handler]) {
         expected.set(
-          handler === ingestFunction.handler ? queue : webhookQueue,
+          queues[handler] as string,
           new Set([
             'sqs:ReceiveMessage',
             'sqs:ChangeMessageVisibility',
@@ -247,7 +260,7 @@ describe('least privilege', () => {
       }
       // Evidence: the calls its route lists on the bucket, each on its prefix (test/infra/evidence.test.ts).
       const bucket = deployed.id(deployed.service.evidence.bucket);
-      for (const { prefix, actions } of routes.find((r) => r.handler === handler)?.storage ?? [])
+      for (const { prefix, actions } of [...routes, importFunction].find((r) => r.handler === handler)?.storage ?? [])
         expected.set(`${bucket}.Arn/${prefix}*`, new Set(actions));
       expect(new Map(others)).toEqual(expected);
     },
@@ -286,6 +299,8 @@ describe('least privilege', () => {
       'deliverWebhooks',
       // Notification preferences: leaving the daily digest removes the person's roster entry.
       'getNotificationPreferences',
+      // The import worker gives back its claim on an email that failed to send, as the notifier does.
+      'importActions',
       'publishEvents',
       'sweepWebhooks',
       'unsubscribeNotifications',

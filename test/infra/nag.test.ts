@@ -59,10 +59,11 @@ const copierWildcards = [
 
 /**
  * Evidence (infra/cdk/evidence.ts): objects have no fixed names, so the evidence functions and
- * GuardDuty's scan role hold grants on one prefix each, and the scan role on the rules GuardDuty manages.
+ * GuardDuty's scan role hold grants on one prefix each, and the scan role on the rules GuardDuty manages;
+ * imports (infra/cdk/imports.ts) likewise on theirs.
  */
 const evidenceWildcard =
-  /^AwsSolutions-IAM5\[Resource::(<\w+\.Arn>\/(uploads|attachments)\/\*|arn:<AWS::Partition>:events:<AWS::Region>:<AWS::AccountId>:rule\/DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3\*)\]$/;
+  /^AwsSolutions-IAM5\[Resource::(<\w+\.Arn>\/(uploads|attachments|imports)\/\*|arn:<AWS::Partition>:events:<AWS::Region>:<AWS::AccountId>:rule\/DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3\*)\]$/;
 
 describe('cdk-nag AwsSolutions', () => {
   const deployed = synthesize();
@@ -99,11 +100,18 @@ describe('cdk-nag AwsSolutions', () => {
     );
   });
 
-  it('acknowledges evidence prefixes on the evidence functions and the scan role alone', () => {
+  it('acknowledges evidence and import prefixes on the evidence and import functions and the scan role alone', () => {
     const evidence = acknowledgements(deployed.stack).filter((a) => evidenceWildcard.test(a.rule));
-    const roles = ['createUpload', 'attachUpload', 'getAttachment', 'deleteAttachment'].map(
-      (handler) => deployed.service.functions[handler]?.role.node.path,
-    );
+    const roles = [
+      'createUpload',
+      'attachUpload',
+      'getAttachment',
+      'deleteAttachment',
+      'createImportUpload',
+      'createImport',
+      'getImport',
+      'importActions',
+    ].map((handler) => deployed.service.functions[handler]?.role.node.path);
     expect(new Set(evidence.map((a) => a.path))).toEqual(
       new Set([...roles, 'ActionTracking/Service/Evidence/ScanRole']),
     );
