@@ -6,6 +6,7 @@ import { actionGroups, actionOperations, actionTags } from './actions';
 import { type Operation, type Operations, problem, quotaOrThrottle, throttled } from './components';
 import { evidenceOperations, evidenceTag, evidenceTags } from './evidence';
 import { notificationOperations, notificationsTag, notificationTags } from './notifications';
+import { transferOperations, transferTag, transferTags } from './transfer';
 import { actionViewSchema as actionView } from './view-schemas';
 import { registerReminderWebhooks, webhookOperations, webhooksTag, webhookTags } from './webhooks';
 
@@ -27,6 +28,7 @@ import { registerReminderWebhooks, webhookOperations, webhooksTag, webhookTags }
 const operations: Operations<RouteHandler> = {
   ...notificationOperations,
   ...evidenceOperations,
+  ...transferOperations,
   ...actionOperations,
   ...webhookOperations,
   openApi: (r) => ({
@@ -71,6 +73,7 @@ const tags = [
   webhooksTag,
   notificationsTag,
   evidenceTag,
+  transferTag,
   accessTag,
   { name: 'This document', description: 'The API description as OpenAPI 3.1, and this page.' },
 ] as const;
@@ -84,6 +87,7 @@ const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
   openApi: 'This document',
   docs: 'This document',
   ...evidenceTags,
+  ...transferTags,
 };
 
 /** The whole document. */

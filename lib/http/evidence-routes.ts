@@ -7,8 +7,14 @@
 /** Uploads until attached (a lifecycle rule expires them after a day), then attachments. */
 export const UPLOADS_PREFIX = 'uploads/';
 export const ATTACHMENTS_PREFIX = 'attachments/';
-export type StoragePrefix = typeof UPLOADS_PREFIX | typeof ATTACHMENTS_PREFIX;
-export type StorageAction = 's3:PutObject' | 's3:GetObject' | 's3:GetObjectTagging' | 's3:DeleteObject';
+/** `exports/`: export files (`export-routes.ts`). */
+export type StoragePrefix = typeof UPLOADS_PREFIX | typeof ATTACHMENTS_PREFIX | 'exports/';
+export type StorageAction =
+  | 's3:PutObject'
+  | 's3:GetObject'
+  | 's3:GetObjectTagging'
+  | 's3:DeleteObject'
+  | 's3:AbortMultipartUpload';
 
 export interface StorageAccess {
   prefix: StoragePrefix;

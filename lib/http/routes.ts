@@ -1,4 +1,5 @@
 import { evidenceRoutes, type StorageAccess } from './evidence-routes';
+import { exportRoutes, exportWorker } from './export-routes';
 import { notificationFunctions, notificationRoutes } from './notification-routes';
 
 /**
@@ -129,6 +130,7 @@ const routeTable = [
     access: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   ...evidenceRoutes,
+  ...exportRoutes,
   { method: 'GET', path: '/api/changes', handler: 'listChanges', access: ['Query', 'BatchGetItem'] },
   ...notificationRoutes,
   ...accessRoutes,
@@ -201,6 +203,7 @@ export const functionHandlers: readonly string[] = [
     scanResultFunction.handler,
     webhookFunctions.deliver.handler,
     webhookFunctions.sweep.handler,
+    exportWorker.handler,
     ...Object.values(notificationFunctions).map((f) => f.handler),
   ]),
 ];
