@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { evidenceSettingsReaders } from '../../lib/http/evidence-routes';
+import { exportWorker } from '../../lib/http/export-routes';
 import {
   EDGE_ACCESS,
   fallbackRoute,
@@ -25,6 +26,9 @@ const queue = `${deployed.id(deployed.service.ingestQueue)}.Arn`;
 const stream = `${deployed.id(deployed.service.table)}.StreamArn`;
 const eventsQueue = `${deployed.id(deployed.service.eventsDeadLetterQueue)}.Arn`;
 const webhookQueue = `${deployed.id(deployed.service.webhookQueue)}.Arn`;
+const exportQueue = `${deployed.id(deployed.service.transfer.queue)}.Arn`;
+/** Asking for an export and handing one on put an event of the exports source (infra/cdk/transfer.ts). */
+const exportPublishers = ['createExport', exportWorker.handler];
 
 /**
  * What each handler is declared to need, from lib/http/routes.ts (an authenticated route also updates
@@ -40,7 +44,7 @@ const declared = new Map<
         r.handler,
         {
           access: r.public ? r.access : [...new Set([...r.access, ...EDGE_ACCESS])],
-          publishes: false,
+          publishes: exportPublishers.includes(r.handler),
           postings: r.postings,
         },
       ] as const,
@@ -52,6 +56,7 @@ const declared = new Map<
   [scanResultFunction.handler, { access: scanResultFunction.access, publishes: false }],
   [webhookFunctions.deliver.handler, { access: webhookFunctions.deliver.access, publishes: false }],
   [webhookFunctions.sweep.handler, { access: webhookFunctions.sweep.access, publishes: false }],
+  [exportWorker.handler, { access: exportWorker.access, publishes: true, postings: exportWorker.postings }],
 ]);
 
 const functionOf = (handler: string) => {
@@ -119,6 +124,8 @@ describe('the functions', () => {
           [sweepFunction.handler]: 60,
           [webhookFunctions.deliver.handler]: 30,
           [webhookFunctions.sweep.handler]: 75,
+          // Lambda's longest: an XLSX export is written in one run (infra/cdk/transfer.ts).
+          [exportWorker.handler]: 900,
         }[handler] ?? 10;
       expect(resource.Properties.Timeout).toBe(timeout);
     },
@@ -156,6 +163,9 @@ describe('the functions', () => {
         ...(evidence ? ['EVIDENCE_BUCKET', 'MALWARE_SCAN', 'SERVE_UNSCANNED'] : []),
         // The scan results it records are this bucket's only.
         ...(handler === scanResultFunction.handler ? ['EVIDENCE_BUCKET'] : []),
+        // Exports: the bus their events go on; the worker writes the bucket and links rows to the console.
+        ...(exportPublishers.includes(handler) ? ['EVENT_BUS_NAME', 'EVENT_SOURCE'] : []),
+        ...(handler === exportWorker.handler ? ['EVIDENCE_BUCKET', 'CONSOLE_URL'] : []),
       ].sort(),
     );
     expect(variables).toMatchObject({
@@ -233,9 +243,14 @@ describe('least privilege', () => {
         expected.set(eventsQueue, new Set(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']));
         expected.get('*')?.add('dynamodb:ListStreams');
       }
-      if (handler === ingestFunction.handler || handler === webhookFunctions.deliver.handler) {
+      const queues: Record<string, string> = {
+        [ingestFunction.handler]: queue,
+        [webhookFunctions.deliver.handler]: webhookQueue,
+        [exportWorker.handler]: exportQueue,
+      };
+      if (queues[handler]) {
         expected.set(
-          handler === ingestFunction.handler ? queue : webhookQueue,
+          queues[handler],
           new Set([
             'sqs:ReceiveMessage',
             'sqs:ChangeMessageVisibility',
@@ -247,8 +262,9 @@ describe('least privilege', () => {
       }
       // Evidence: the calls its route lists on the bucket, each on its prefix (test/infra/evidence.test.ts).
       const bucket = deployed.id(deployed.service.evidence.bucket);
-      for (const { prefix, actions } of routes.find((r) => r.handler === handler)?.storage ?? [])
-        expected.set(`${bucket}.Arn/${prefix}*`, new Set(actions));
+      const storage =
+        handler === exportWorker.handler ? exportWorker.storage : routes.find((r) => r.handler === handler)?.storage;
+      for (const { prefix, actions } of storage ?? []) expected.set(`${bucket}.Arn/${prefix}*`, new Set(actions));
       expect(new Map(others)).toEqual(expected);
     },
   );

@@ -58,11 +58,12 @@ const copierWildcards = [
 ];
 
 /**
- * Evidence (infra/cdk/evidence.ts): objects have no fixed names, so the evidence functions and
- * GuardDuty's scan role hold grants on one prefix each, and the scan role on the rules GuardDuty manages.
+ * Evidence (infra/cdk/evidence.ts): objects have no fixed names, so the evidence functions, the
+ * export functions (infra/cdk/transfer.ts) and GuardDuty's scan role hold grants on one prefix
+ * each, and the scan role on the rules GuardDuty manages.
  */
 const evidenceWildcard =
-  /^AwsSolutions-IAM5\[Resource::(<\w+\.Arn>\/(uploads|attachments)\/\*|arn:<AWS::Partition>:events:<AWS::Region>:<AWS::AccountId>:rule\/DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3\*)\]$/;
+  /^AwsSolutions-IAM5\[Resource::(<\w+\.Arn>\/(uploads|attachments|exports)\/\*|arn:<AWS::Partition>:events:<AWS::Region>:<AWS::AccountId>:rule\/DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3\*)\]$/;
 
 describe('cdk-nag AwsSolutions', () => {
   const deployed = synthesize();
@@ -99,9 +100,10 @@ describe('cdk-nag AwsSolutions', () => {
     );
   });
 
-  it('acknowledges evidence prefixes on the evidence functions and the scan role alone', () => {
+  it('acknowledges bucket prefixes on the evidence and export functions and the scan role alone', () => {
     const evidence = acknowledgements(deployed.stack).filter((a) => evidenceWildcard.test(a.rule));
-    const roles = ['createUpload', 'attachUpload', 'getAttachment', 'deleteAttachment'].map(
+    const handlers = ['createUpload', 'attachUpload', 'getAttachment', 'deleteAttachment'];
+    const roles = [...handlers, 'getExport', 'listExports', 'runExports'].map(
       (handler) => deployed.service.functions[handler]?.role.node.path,
     );
     expect(new Set(evidence.map((a) => a.path))).toEqual(
