@@ -165,7 +165,8 @@ class Run {
     const ETag = await uploadPart(this.record.key, upload.uploadId, PartNumber, bytes);
     await this.save({
       rows: at.rows,
-      failures: 0,
+      // A CSV part is progress a retry keeps; an XLSX run that fails starts again, so its parts are not.
+      failures: this.record.format === 'csv' ? 0 : this.record.failures,
       upload: {
         ...upload,
         parts: [...upload.parts, { PartNumber, ETag }],
