@@ -337,6 +337,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List one's exports
+         * @description The caller's own exports of the last 7 days, newest first (at most 100).
+         */
+        get: operations["listExports"];
+        put?: never;
+        /**
+         * Export a list
+         * @description Queues an export of every action the list `query` shows the caller (section 14), in its order, each once. Read its progress and, when done, its file with GET /api/exports/{id} (Location). Files and records are deleted after 7 days.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an export
+         * @description Only the person who asked for it; anyone else gets a 404. When done, `url` is a fresh presigned GET of its file.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/changes": {
         parameters: {
             query?: never;
@@ -787,6 +831,26 @@ export interface components {
             };
             /** @description The policy is valid until then (15 minutes) */
             expiresAt: string;
+        };
+        Export: {
+            /** @description A time-ordered UUID (v7) */
+            id: string;
+            /** @enum {string} */
+            format: "csv" | "xlsx";
+            query: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description Rows written to storage so far (the header not counted) */
+            rows: number;
+            createdAt: string;
+            /** @description When it was done or failed */
+            finishedAt?: string;
+            /** @description When done: a presigned GET valid 5 minutes, made afresh on each read, naming the file actions-<date>.csv or .xlsx. Columns: id, title, description, status, priority, dueAt, overdue, closedAt, assignee.id, assignee.name, assignee.email, owner.id, owner.name, owner.email, initiator.id, initiator.name, actionProducer.name, actionProducer.url, actionProducer.reference, location.businessUnit, location.site, location.department, location.workGroup, location.productiveUnit, location.team, location.crew, tags, attachments, comments, endorsements, createdAt, updatedAt, url */
+            url?: string;
+            /** @description When done: when the file and this record are deleted (7 days after createdAt) */
+            expiresAt?: string;
+            /** @description When failed: why */
+            error?: string;
         };
         ChangeFeedEntry: components["schemas"]["HistoryEntry"] & {
             actionId: string;
@@ -3077,6 +3141,216 @@ export interface operations {
             };
             /** @description The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled); or (Idempotency-Key) a request with this key is still being processed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        exports: components["schemas"]["Export"][];
+                    };
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description CSV (RFC 4180, UTF-8 with a BOM, CRLF) or XLSX (one sheet "Actions")
+                     * @enum {string}
+                     */
+                    format: "csv" | "xlsx";
+                    /**
+                     * @description The filters and `sort` of GET /api/actions, as its query string, checked the same way (each problem named under `query`); `skip`, `limit` and `cursor` are a 400. "" exports every action the caller sees, newest first.
+                     * @example status=~1,2&site=North%20Pit&sort=dueAt
+                     */
+                    query: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued; Location is where to follow it */
+            202: {
+                headers: {
+                    /** @description /api/exports/{id} */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 65536 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such action (or comment, or webhook subscription of the caller). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -63,6 +63,7 @@ import { type EvidenceOptions, EvidenceStorage } from './evidence';
 import { ServiceImports } from './imports';
 import { ServiceNotifications } from './notifications';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
+import { ServiceTransfer } from './transfer';
 
 export interface ActionTrackingServiceProps {
   /**
@@ -221,6 +222,8 @@ export class ActionTrackingService extends Construct {
   readonly notifications?: ServiceNotifications;
   /** Imports (contract section 18): their queue and worker. */
   readonly imports: ServiceImports;
+  /** Exports: their queue and worker (infra/cdk/transfer.ts). */
+  readonly transfer: ServiceTransfer;
   /** The app clients whose ID tokens the API accepts: the service's, and the console's. */
   private readonly audience: IUserPoolClient[];
   /** What every handler of `functions/` is given: the table, the pool, the limits and the due-date settings. */
@@ -274,6 +277,14 @@ export class ActionTrackingService extends Construct {
       notifications: this.notifications,
       eventSource: props.eventSource ?? 'action-tracking',
       handlerFunction: (handler, access, timeout) => this.handlerFunction(handler, access, timeout),
+    });
+    this.transfer = new ServiceTransfer(this, 'Transfer', {
+      bucket: this.evidence.bucket,
+      eventBus: this.eventBus,
+      eventSource: props.eventSource ?? 'action-tracking',
+      consoleUrl: this.console?.url,
+      functions: this.functions,
+      handlerFunction: (handler, access, timeout, postings) => this.handlerFunction(handler, access, timeout, postings),
     });
     this.addAlarms(props);
   }

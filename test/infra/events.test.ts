@@ -44,7 +44,12 @@ describe('ingest: ActionRequested events from the bus to ingestActions', () => {
           r.Properties.EventBusName &&
           render(r.Properties.EventBusName) === busId,
       );
-    expect(onBus).toHaveLength(1);
+    // Beside it, exports' own rule: their source only (infra/cdk/transfer.ts, test/infra/functions.test.ts).
+    const [ingestOnBus, ...others] = onBus.sort(([, a]) => (a.Properties.EventPattern.source ? 1 : -1));
+    expect(others.map(([, r]) => r.Properties.EventPattern)).toEqual([
+      { source: ['action-tracking.exports'], 'detail-type': ['ExportRequested'] },
+    ]);
+    expect(ingestOnBus?.[0]).toBe(ruleId);
     expect(render(rule.Properties.EventBusName)).toBe(busId);
     expect(rule.Properties.EventPattern).toEqual({ 'detail-type': ['ActionRequested'] });
     expect(rule.Properties.State).toBe('ENABLED');
@@ -85,8 +90,8 @@ describe('ingest: ActionRequested events from the bus to ingestActions', () => {
   });
 
   it('feeds the queue to ingestActions in batches that report their failed items', () => {
-    // The ingest queue, the table stream and the webhook queue.
-    expect(deployed.ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(3);
+    // The ingest queue, the table stream, the webhook queue and the export queue.
+    expect(deployed.ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(4);
     const mapping = mappingOf(`${queueId}.Arn`);
     expect(render(mapping.FunctionName)).toBe(deployed.id(ingest.function));
     expect(render(mapping.EventSourceArn)).toBe(`${queueId}.Arn`);
@@ -154,13 +159,13 @@ describe('publishing: events leave from the table stream', () => {
     expect(patterns).toEqual([{ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'h#' }] } } } }]);
   });
 
-  it('only the stream consumer may put events, and only on the bus; no request path can', () => {
+  it('only the stream consumer may put events, and only on the bus; no request path can but asking for an export (its own source)', () => {
     const handlers = [...routes.map((r) => r.handler), fallbackRoute.handler, ingestFunction.handler];
     for (const handler of [...handlers, streamFunction.handler]) {
       const role = deployed.id(service.functions[handler]!.role);
       const puts = statementsOfRole(deployed, role).filter((s) => s.actions.some((a) => a.startsWith('events:')));
       expect(puts, handler).toEqual(
-        handler === streamFunction.handler
+        handler === streamFunction.handler || handler === 'createExport'
           ? [{ effect: 'Allow', actions: ['events:PutEvents'], resources: [`${busId}.Arn`] }]
           : [],
       );

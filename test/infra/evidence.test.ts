@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evidenceRoutes, type StorageAccess } from '../../lib/http/evidence-routes';
+import { exportRoutes, exportWorker } from '../../lib/http/export-routes';
 import { importFunction, importRoutes } from '../../lib/http/import-routes';
 import { render, type Statement, statementsOfRole, synthesize } from './synth';
 
@@ -58,12 +59,17 @@ describe('evidence in AWS', () => {
     expect(rules).toContainEqual(
       expect.objectContaining({ Id: 'unattached-uploads', Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' }),
     );
-    // Imported files and their reports go after 7 days (contract section 18); nothing expires attached files.
-    expect(rules).toContainEqual(
-      expect.objectContaining({ Id: 'imports', Prefix: 'imports/', ExpirationInDays: 7, Status: 'Enabled' }),
-    );
+    // Nothing expires attached files: only unattached uploads (a day), imported files and export
+    // files (7 days, section 18).
+    for (const [id, prefix] of [
+      ['imports', 'imports/'],
+      ['exports', 'exports/'],
+    ])
+      expect(rules).toContainEqual(
+        expect.objectContaining({ Id: id, Prefix: prefix, ExpirationInDays: 7, Status: 'Enabled' }),
+      );
     for (const rule of rules)
-      if (rule.ExpirationInDays !== undefined) expect(['uploads/', 'imports/']).toContain(rule.Prefix);
+      if (rule.ExpirationInDays !== undefined) expect(['uploads/', 'imports/', 'exports/']).toContain(rule.Prefix);
   });
 
   it('GuardDuty Malware Protection scans attached files and tags them, with a role of its own; off on request', () => {
@@ -112,11 +118,15 @@ describe('evidence in AWS', () => {
     expect(scanResults(synthesize({ malwareScan: false }))).toEqual([]);
   }, 120_000);
 
-  it('only the evidence functions may touch the bucket, each exactly the calls its route lists, on its prefix', () => {
+  it('only the evidence and export functions may touch the bucket, each exactly the calls its route lists, on its prefix', () => {
     const byHandler = bucketStatements();
-    const expected: Record<string, readonly StorageAccess[]> = Object.fromEntries(
-      [...evidenceRoutes, ...importRoutes, importFunction].map((r) => [r.handler, r.storage]),
-    );
+    const expected: Record<string, readonly StorageAccess[]> = Object.fromEntries([
+      ...[...evidenceRoutes, ...importRoutes, ...exportRoutes].flatMap((r) =>
+        'storage' in r && r.storage ? [[r.handler, r.storage]] : [],
+      ),
+      [importFunction.handler, importFunction.storage],
+      [exportWorker.handler, exportWorker.storage],
+    ]);
     for (const [handler, statements] of Object.entries(byHandler)) {
       const storage = expected[handler];
       if (!storage) {
@@ -132,6 +142,9 @@ describe('evidence in AWS', () => {
     // Reading is never granted on uploads to whoever serves files, nor deleting to whoever starts uploads.
     expect(byHandler.getAttachment!.flatMap((s) => s.resources)).toEqual([`${bucketId}.Arn/attachments/*`]);
     expect(byHandler.createUpload!.flatMap((s) => s.actions)).toEqual(['s3:PutObject']);
+    // The export worker writes its prefix only; the export routes only read it (a presigned GET).
+    expect(byHandler[exportWorker.handler]!.flatMap((s) => s.resources)).toEqual([`${bucketId}.Arn/exports/*`]);
+    expect(byHandler.getExport!.flatMap((s) => s.actions)).toEqual(['s3:GetObject']);
   });
 
   it('the deployment settings reach every function', () => {

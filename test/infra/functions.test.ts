@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { evidenceSettingsReaders } from '../../lib/http/evidence-routes';
+import { exportWorker } from '../../lib/http/export-routes';
 import { importFunction } from '../../lib/http/import-routes';
 import {
   EDGE_ACCESS,
@@ -26,6 +27,9 @@ const queue = `${deployed.id(deployed.service.ingestQueue)}.Arn`;
 const stream = `${deployed.id(deployed.service.table)}.StreamArn`;
 const eventsQueue = `${deployed.id(deployed.service.eventsDeadLetterQueue)}.Arn`;
 const webhookQueue = `${deployed.id(deployed.service.webhookQueue)}.Arn`;
+const exportQueue = `${deployed.id(deployed.service.transfer.queue)}.Arn`;
+/** Asking for an export and handing one on put an event of the exports source (infra/cdk/transfer.ts). */
+const exportPublishers = ['createExport', exportWorker.handler];
 
 /**
  * What each handler is declared to need, from lib/http/routes.ts (an authenticated route also updates
@@ -42,7 +46,7 @@ const declared = new Map<
         r.handler,
         {
           access: r.public ? r.access : [...new Set([...r.access, ...EDGE_ACCESS])],
-          publishes: r.handler === 'createImport',
+          publishes: r.handler === 'createImport' || exportPublishers.includes(r.handler),
           postings: r.postings,
         },
       ] as const,
@@ -55,6 +59,7 @@ const declared = new Map<
   [webhookFunctions.deliver.handler, { access: webhookFunctions.deliver.access, publishes: false }],
   [webhookFunctions.sweep.handler, { access: webhookFunctions.sweep.access, publishes: false }],
   [importFunction.handler, { access: importFunction.access, publishes: false }],
+  [exportWorker.handler, { access: exportWorker.access, publishes: true, postings: exportWorker.postings }],
 ]);
 
 const functionOf = (handler: string) => {
@@ -123,6 +128,8 @@ describe('the functions', () => {
           [webhookFunctions.deliver.handler]: 30,
           [webhookFunctions.sweep.handler]: 75,
           [importFunction.handler]: 900,
+          // Lambda's longest: an XLSX export is written in one run (infra/cdk/transfer.ts).
+          [exportWorker.handler]: 900,
         }[handler] ?? 10;
       expect(resource.Properties.Timeout).toBe(timeout);
     },
@@ -164,6 +171,9 @@ describe('the functions', () => {
         ...(handler === scanResultFunction.handler ? ['EVIDENCE_BUCKET'] : []),
         // It hands each import to the worker through the bus (infra/cdk/imports.ts).
         ...(handler === 'createImport' ? ['EVENT_BUS_NAME', 'EVENT_SOURCE'] : []),
+        // Exports: the bus their events go on; the worker writes the bucket and links rows to the console.
+        ...(exportPublishers.includes(handler) ? ['EVENT_BUS_NAME', 'EVENT_SOURCE'] : []),
+        ...(handler === exportWorker.handler ? ['EVIDENCE_BUCKET', 'CONSOLE_URL'] : []),
       ].sort(),
     );
     expect(variables).toMatchObject({
@@ -245,6 +255,7 @@ describe('least privilege', () => {
         [ingestFunction.handler]: queue,
         [webhookFunctions.deliver.handler]: webhookQueue,
         [importFunction.handler]: `${deployed.id(deployed.service.imports.queue)}.Arn`,
+        [exportWorker.handler]: exportQueue,
       };
       if (queues[handler]) {
         expected.set(
@@ -260,8 +271,8 @@ describe('least privilege', () => {
       }
       // Evidence: the calls its route lists on the bucket, each on its prefix (test/infra/evidence.test.ts).
       const bucket = deployed.id(deployed.service.evidence.bucket);
-      for (const { prefix, actions } of [...routes, importFunction].find((r) => r.handler === handler)?.storage ?? [])
-        expected.set(`${bucket}.Arn/${prefix}*`, new Set(actions));
+      const storage = [...routes, importFunction, exportWorker].find((r) => r.handler === handler)?.storage;
+      for (const { prefix, actions } of storage ?? []) expected.set(`${bucket}.Arn/${prefix}*`, new Set(actions));
       expect(new Map(others)).toEqual(expected);
     },
   );

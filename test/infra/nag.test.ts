@@ -58,12 +58,12 @@ const copierWildcards = [
 ];
 
 /**
- * Evidence (infra/cdk/evidence.ts): objects have no fixed names, so the evidence functions and
- * GuardDuty's scan role hold grants on one prefix each, and the scan role on the rules GuardDuty manages;
- * imports (infra/cdk/imports.ts) likewise on theirs.
+ * Evidence (infra/cdk/evidence.ts): objects have no fixed names, so the evidence functions, the
+ * export functions (infra/cdk/transfer.ts), the import functions (infra/cdk/imports.ts) and
+ * GuardDuty's scan role hold grants on one prefix each, and the scan role on the rules GuardDuty manages.
  */
 const evidenceWildcard =
-  /^AwsSolutions-IAM5\[Resource::(<\w+\.Arn>\/(uploads|attachments|imports)\/\*|arn:<AWS::Partition>:events:<AWS::Region>:<AWS::AccountId>:rule\/DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3\*)\]$/;
+  /^AwsSolutions-IAM5\[Resource::(<\w+\.Arn>\/(uploads|attachments|imports|exports)\/\*|arn:<AWS::Partition>:events:<AWS::Region>:<AWS::AccountId>:rule\/DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3\*)\]$/;
 
 describe('cdk-nag AwsSolutions', () => {
   const deployed = synthesize();
@@ -100,7 +100,7 @@ describe('cdk-nag AwsSolutions', () => {
     );
   });
 
-  it('acknowledges evidence and import prefixes on the evidence and import functions and the scan role alone', () => {
+  it('acknowledges bucket prefixes on the evidence, import and export functions and the scan role alone', () => {
     const evidence = acknowledgements(deployed.stack).filter((a) => evidenceWildcard.test(a.rule));
     const roles = [
       'createUpload',
@@ -111,6 +111,9 @@ describe('cdk-nag AwsSolutions', () => {
       'createImport',
       'getImport',
       'importActions',
+      'getExport',
+      'listExports',
+      'runExports',
     ].map((handler) => deployed.service.functions[handler]?.role.node.path);
     expect(new Set(evidence.map((a) => a.path))).toEqual(
       new Set([...roles, 'ActionTracking/Service/Evidence/ScanRole']),
