@@ -20,7 +20,10 @@ const all: Rights = {
   removeAnyAttachment: true,
 };
 const none: Rights = Object.fromEntries(Object.keys(all).map((k) => [k, false])) as unknown as Rights;
-const without = (...names: (keyof Rights)[]): Rights => ({ ...all, ...Object.fromEntries(names.map((n) => [n, false])) });
+const without = (...names: (keyof Rights)[]): Rights => ({
+  ...all,
+  ...Object.fromEntries(names.map((n) => [n, false])),
+});
 
 /** The action's owner in open mode: `mayMoveTo` asks the decision itself, and the owner may move. */
 const open = openViewer({ id: 'owner-1' });
@@ -54,7 +57,13 @@ describe('refusal', () => {
 
 describe('patchRefusal', () => {
   it('refuses nothing to a caller with every right', () => {
-    for (const p of [{}, { title: 'New' }, { assignee: null }, { allowAnonymousEdits: true }, { location: { site: 'X' } }])
+    for (const p of [
+      {},
+      { title: 'New' },
+      { assignee: null },
+      { allowAnonymousEdits: true },
+      { location: { site: 'X' } },
+    ])
       expect(patchRefusal(open, patch(p), all, action)).toBeUndefined();
   });
 

@@ -70,8 +70,8 @@ describe('createdItems', () => {
       time: created.createdAt,
     });
     expect(entry.action?.id).toBe(created.id);
-    expect(entry.sight.before).toBeUndefined();
-    expect(entry.sight.after).toBeDefined();
+    expect(entry.sight?.before).toBeUndefined();
+    expect(entry.sight?.after).toBeDefined();
   });
 
   it('refuses an action too large to store', () => {
