@@ -20,7 +20,15 @@ import {
   type TableAccess,
 } from '../../lib/http/routes';
 import { type AlarmOptions, ServiceAlarms } from './alarms';
-import { type ApiOptions, type AuthOptions, ServiceApi, ServiceAuth } from './api';
+import {
+  type ApiOptions,
+  type AuthOptions,
+  checkedQuotas,
+  type QuotaOptions,
+  quotaEnvironment,
+  ServiceApi,
+  ServiceAuth,
+} from './api';
 import { type ConsoleOptions, ServiceConsole } from './console';
 import { checkedInterval, type DueDateOptions, DueDateSweep, dueDateEnvironment } from './due-dates';
 import { type EventOptions, EventPublisher } from './events';
@@ -39,6 +47,7 @@ import { ServiceWebhooks } from './webhooks';
 export interface ActionTrackingServiceProps
   extends AuthOptions,
     ApiOptions,
+    QuotaOptions,
     IngestOptions,
     DueDateOptions,
     EventOptions,
@@ -75,24 +84,6 @@ export interface ActionTrackingServiceProps
    * @default true
    */
   readonly deletionProtection?: boolean;
-  /**
-   * Requests one caller (token `sub`) may make a minute (`RATE_LIMIT_REQUESTS`).
-   *
-   * @default 600
-   */
-  readonly rateLimitRequests?: number;
-  /**
-   * Index entries one caller's lists may read a minute (`RATE_LIMIT_READS`).
-   *
-   * @default 2000000
-   */
-  readonly rateLimitReads?: number;
-  /**
-   * The most index entries one list may read (`LIST_READ_BUDGET`).
-   *
-   * @default 200000
-   */
-  readonly listReadBudget?: number;
   /**
    * Reserved concurrency by handler name, e.g. `{ listActions: 20, getAction: 20 }`: a function
    * with some always has them, and never more.
@@ -387,15 +378,7 @@ function checkedProps(props: ActionTrackingServiceProps): Duration {
   if (props.userPoolClient && !props.userPool) throw new Error('userPoolClient needs the userPool it belongs to');
   if (props.table && !props.table.tableStreamArn)
     throw new Error('the table needs a stream (new and old images): events leave from it');
-  const limits = {
-    rateLimitRequests: props.rateLimitRequests,
-    rateLimitReads: props.rateLimitReads,
-    listReadBudget: props.listReadBudget,
-  };
-  for (const [name, value] of Object.entries(limits)) {
-    if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0))
-      throw new Error(`${name} must be a positive whole number`);
-  }
+  checkedQuotas(props);
   return checkedInterval(props.reminderInterval);
 }
 
@@ -412,9 +395,7 @@ function functionEnvironment(
     USER_POOL_ID: service.userPool.userPoolId,
     // Read when the template is written: the console adds its client after the functions exist.
     USER_POOL_CLIENT_ID: Lazy.string({ produce: clientIds }),
-    ...(props.rateLimitRequests ? { RATE_LIMIT_REQUESTS: String(props.rateLimitRequests) } : {}),
-    ...(props.rateLimitReads ? { RATE_LIMIT_READS: String(props.rateLimitReads) } : {}),
-    ...(props.listReadBudget ? { LIST_READ_BUDGET: String(props.listReadBudget) } : {}),
+    ...quotaEnvironment(props),
     ...dueDateEnvironment(props, reminderInterval),
     ACCESS: props.access ?? 'open',
     ADMIN_GROUP: props.adminGroup ?? 'action-admins',

@@ -154,6 +154,48 @@ export interface ApiOptions {
   readonly accessLogs?: boolean;
 }
 
+/** The per-caller quotas and the list budget (docs/list-cost.md): the props of `ActionTrackingService` every function reads. */
+export interface QuotaOptions {
+  /**
+   * Requests one caller (token `sub`) may make a minute (`RATE_LIMIT_REQUESTS`).
+   *
+   * @default 600
+   */
+  readonly rateLimitRequests?: number;
+  /**
+   * Index entries one caller's lists may read a minute (`RATE_LIMIT_READS`).
+   *
+   * @default 2000000
+   */
+  readonly rateLimitReads?: number;
+  /**
+   * The most index entries one list may read (`LIST_READ_BUDGET`).
+   *
+   * @default 200000
+   */
+  readonly listReadBudget?: number;
+}
+
+/** Each quota, when given, a positive whole number. */
+export function checkedQuotas(options: QuotaOptions): void {
+  const limits = {
+    rateLimitRequests: options.rateLimitRequests,
+    rateLimitReads: options.rateLimitReads,
+    listReadBudget: options.listReadBudget,
+  };
+  for (const [name, value] of Object.entries(limits)) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0))
+      throw new Error(`${name} must be a positive whole number`);
+  }
+}
+
+/** The quotas given, as the variables `lib/config.ts` reads (the rest take its defaults). */
+export const quotaEnvironment = (options: QuotaOptions): Record<string, string> => ({
+  ...(options.rateLimitRequests ? { RATE_LIMIT_REQUESTS: String(options.rateLimitRequests) } : {}),
+  ...(options.rateLimitReads ? { RATE_LIMIT_READS: String(options.rateLimitReads) } : {}),
+  ...(options.listReadBudget ? { LIST_READ_BUDGET: String(options.listReadBudget) } : {}),
+});
+
 export interface ServiceApiProps extends ApiOptions {
   /** The function that answers unmatched requests (404/405 problem+json), without a token. */
   readonly fallback: ServiceFunction;
