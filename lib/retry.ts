@@ -1,9 +1,12 @@
 /**
- * The one retry loop (../shared/style.md, habit 18): every part of the service that tries again
- * (a write that lost a race, a batch DynamoDB left part of, a key claim that vanished, a local
- * store still starting) runs its rounds through `retry`, with capped full-jitter backoff between
- * them, so contenders stop colliding in lockstep and no loop writes its own pauses. It sits at the
- * top of lib/ so the store, the use cases and the local stack can all call it.
+ * The retry loop (../shared/style.md, habit 18): what tries again after a failure (a write that
+ * lost a race, a batch DynamoDB left part of, a key claim that vanished, a local store still
+ * starting) runs its rounds through `retry`, or pauses with `backoff`, capped full-jitter backoff,
+ * so contenders stop colliding in lockstep. One loop still writes its own pause:
+ * `infra/local/stream-reader.ts` restarts its read after an error with a fixed 2 s wait (its
+ * records that fail do go through `backoff`); polls on an interval (the stream reader, the
+ * webhook sweeper) are waits, not retries. It sits at the top of lib/ so the store, the use cases
+ * and the local stack can all call it.
  */
 
 /** The first pause's ceiling doubles from this each round... */

@@ -4,8 +4,8 @@ import type { Action, Person } from '../lib/model/action';
 
 /**
  * The actions `npm run seed` writes: the benchmark's realistic, deterministic actions, made to
- * fit the README a newcomer reads next to them: dates around today (shifted by whole days from
- * the benchmark's reference date), people with readable ids (`u-ann` is Ann Lee), the README's
+ * fit the docs a newcomer reads next to them (README.md, docs/api.md): dates around today (shifted by whole days from
+ * the benchmark's reference date), people with readable ids (`u-ann` is Ann Lee), the docs'
  * sites (North Pit, South Pit) and crews (A, B, C, and one called "A,B"), and an action titled
  * `!urgent`. The same count, seed and day always give the same actions.
  */

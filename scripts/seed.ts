@@ -8,7 +8,7 @@ import { seedActions } from './seed-data';
 
 /**
  * `npm run seed -- --actions N [--seed S]`: fills the stack running on $DATA_DIR with the
- * benchmark's realistic, deterministic actions, fitted to the README (scripts/seed-data.ts),
+ * benchmark's realistic, deterministic actions, fitted to the docs (scripts/seed-data.ts),
  * through the store's bulk load (`lib/store/bulk/bulk.ts`: the items, history entries and counters a
  * create writes, in batches rather than one transaction each). The same N and seed always make
  * the same actions (same ids), so seeding twice adds nothing.

@@ -15,7 +15,7 @@ new ActionTrackingStack(app, String(app.node.tryGetContext('stackName') ?? 'Acti
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   service: {
     ...(ephemeral ? { removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false } : {}),
-    // `-c notificationsFrom="Actions <actions@example.com>"` turns email on (README, Notifications).
+    // `-c notificationsFrom="Actions <actions@example.com>"` turns email on (docs/notifications.md).
     ...(app.node.tryGetContext('notificationsFrom')
       ? { notificationsFrom: String(app.node.tryGetContext('notificationsFrom')) }
       : {}),

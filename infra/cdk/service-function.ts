@@ -7,6 +7,7 @@ import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { PostingsAccess, TableAccess } from '../../lib/http/routes';
 import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../bundling';
 
 /**
@@ -43,6 +44,18 @@ export interface ServiceFunctionProps {
   /** Concurrency reserved for this function (and its ceiling). Default: none. */
   reservedConcurrency?: number;
 }
+
+/**
+ * Makes, once, the function of `functions/<handler>.ts` with the service's environment and exactly
+ * the table calls it lists (and its `postings` calls on the postings' table): what
+ * `ActionTrackingService` hands each capability that adds functions.
+ */
+export type HandlerFunction = (
+  handler: string,
+  access: readonly TableAccess[],
+  timeout?: Duration,
+  postings?: readonly PostingsAccess[],
+) => ServiceFunction;
 
 /**
  * A handler of `functions/` as a Lambda function. Fixes what every function shares (Node.js 22

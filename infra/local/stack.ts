@@ -56,7 +56,7 @@ export interface StackOptions {
   sweepEverySeconds?: number;
   /** How long the ID tokens of the console's sign-in last (default an hour, as Cognito's); tests shorten it to see refreshes. */
   idTokenSeconds?: number;
-  /** `ACCESS`, `ADMIN_GROUP` and `ACCESS_CACHE_SECONDS` (README "Who sees what"); unset: the environment's, else the defaults. */
+  /** `ACCESS`, `ADMIN_GROUP` and `ACCESS_CACHE_SECONDS` (docs/access.md); unset: the environment's, else the defaults. */
   access?: { mode?: 'open' | 'scoped'; adminGroup?: string; cacheSeconds?: number };
 }
 

@@ -20,7 +20,7 @@ every change event to $DATA_DIR/events.ndjson. Stop it with Ctrl-C (or SIGTERM).
   STORE      memory: keep the store in memory only (default: on disk under DATA_DIR)
   LOG_LEVEL  debug, info, warn, error or silent (default info)
   REMINDER_INTERVAL_SECONDS, DUE_SOON_HOURS, ESCALATE_AFTER_HOURS, CLOSED_STATUSES
-             the due-date sweep (README, configuration)
+             the due-date sweep (docs/operating.md, settings)
   WEBHOOKS_ALLOW_PRIVATE  true (the local default): webhooks may go to 127.0.0.1 and other
              private addresses, and to http:// URLs; false: only to public https URLs, as in AWS`,
   {},

@@ -23,7 +23,7 @@ let synthesized: { findings: Array<{ stack: string; rule: string; path: string }
 const run = (command: string, args: string[], cwd: string) =>
   execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-/** The consumer's app: a few lines, as the README shows them. */
+/** The consumer's app: a few lines, as docs/deploy.md shows them. */
 const consumerApp = `
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';

@@ -7,10 +7,11 @@ import type { LocalStack } from '../../infra/local/stack';
 import { sweepDueDates } from '../../lib/due-dates/sweep';
 import { seedActions } from '../../scripts/seed-data';
 import { call } from '../support/client';
+import { DOC_PAGES, readPage } from '../support/doc-pages';
 
 /**
- * Issue 12: every filter example of the README and of the API document finds something in
- * freshly seeded data. The examples are read from README.md and openapi.json themselves, so they
+ * Issue 12: every filter example of the README and the docs (`DOC_PAGES`) and of the API document
+ * finds something in freshly seeded data. The examples are read from the pages and openapi.json themselves, so they
  * cannot drift. The seed is pinned to one day: the examples name real dates.
  */
 
@@ -24,7 +25,7 @@ beforeAll(async () => {
   process.env.LOG_LEVEL = 'silent';
   // As `npm run seed` writes them.
   stack = await startSeededStack('readme', seedActions(800, 1, SEED_DAY));
-  // Ann Lee, as in the README, so its `me` examples find her actions.
+  // Ann Lee, as in the docs, so its `me` examples find her actions.
   token = issueToken(stack.issuer, { sub: 'u-ann', name: 'Ann Lee' });
   // What `npm start` does within REMINDER_INTERVAL_SECONDS of the seed: the past-due actions become overdue.
   await sweepDueDates();
@@ -34,8 +35,8 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** `curl ... "$API?<query>"` lines of the README. */
-const readmeQueries = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/"\$API\?([^"]+)"/g)].map(
+/** `curl ... "$API?<query>"` lines of the README and the docs. */
+const readmeQueries = DOC_PAGES.flatMap((page) => [...readPage(page).matchAll(/"\$API\?([^"]+)"/g)]).map(
   (m) => m[1] as string,
 );
 
@@ -56,12 +57,12 @@ const found = async (query: string) => {
 };
 
 describe('examples a newcomer tries on seeded data', () => {
-  it('the README has filter examples, and the API document one per filter parameter', () => {
+  it('the README and the docs have filter examples, and the API document one per filter parameter', () => {
     expect(readmeQueries.length).toBeGreaterThanOrEqual(15);
     expect(documentQueries).toHaveLength(18);
   });
 
-  it.each(readmeQueries)('README: %s finds something', async (query) => {
+  it.each(readmeQueries)('docs: %s finds something', async (query) => {
     expect(await found(query.replace(/\\\\/g, '\\').replace(/\\,/g, '%5C%2C'))).toBeGreaterThan(0);
   });
 

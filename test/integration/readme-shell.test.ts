@@ -3,13 +3,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allPages, DOC_PAGES, readPage } from '../support/doc-pages';
 
 /**
- * Issue 28: the README runs top to bottom as a newcomer's shell session. Against a fresh
- * `npm start` (memory store, its own DATA_DIR, a free port), every ```sh block of README.md, in
- * order and read from the README itself (so they cannot drift), runs as one bash script.
+ * Issue 28: the README and the docs run top to bottom as a newcomer's shell session. Against a
+ * fresh `npm start` (memory store, its own DATA_DIR, a free port), every ```sh block of the pages
+ * `DOC_PAGES` lists (README.md, then docs/ in reading order), read from the pages themselves (so
+ * they cannot drift), runs as one bash script.
  *
- * The convention every README author follows:
+ * The convention every page's author follows:
  * - Only ```sh blocks run; ```console, ```text, ```js, ```ts and bare ``` fences do not. Commands
  *   meant for another terminal or machine (`npm ci && npm start`, `cdk deploy`) are ```console.
  * - A ```sh block runs after the ones before it, with their variables ($TOKEN, $API, $H, $ID,
@@ -20,25 +22,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const dataDir = mkdtempSync(join(tmpdir(), 'actions-readme-shell-'));
 const work = mkdtempSync(join(tmpdir(), 'actions-readme-run-'));
-/** Files the README writes into the directory it runs in (the repository). */
+/** Files the pages write into the directory it runs in (the repository). */
 const WRITTEN = ['requested.ndjson'].map((f) => join(ROOT, f));
 const foundBefore = WRITTEN.filter((f) => existsSync(f));
 let server: ChildProcess | undefined;
 let port = 0;
 
-/** The README's ```sh blocks, each with the README line its first command is on. */
-function shellBlocks(markdown: string): Array<{ line: number; text: string }> {
-  const blocks: Array<{ line: number; text: string }> = [];
+/** A page's ```sh blocks, each with the page and the line its first command is on. */
+function shellBlocks(page: string): Array<{ page: string; line: number; text: string }> {
+  const markdown = readPage(page);
+  const blocks: Array<{ page: string; line: number; text: string }> = [];
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
     if (!/^```sh\s*$/.test(lines[i] as string)) continue;
     const start = i + 1;
     let end = start;
     while (end < lines.length && !/^```\s*$/.test(lines[end] as string)) end++;
-    blocks.push({ line: start + 1, text: lines.slice(start, end).join('\n') });
+    blocks.push({ page, line: start + 1, text: lines.slice(start, end).join('\n') });
     i = end;
   }
   return blocks;
@@ -51,7 +53,7 @@ const withExpectations = (text: string) =>
   );
 
 const PRELUDE = `set -euo pipefail
-# Every curl records its status; one outside 2xx that the README did not announce fails the run.
+# Every curl records its status; one outside 2xx that the page did not announce fails the run.
 curl() {
   local headers status
   headers=$(mktemp)
@@ -101,23 +103,34 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('the README as a shell session', () => {
+/** Every block of the pages, in their reading order. */
+const sessionBlocks = () => DOC_PAGES.flatMap(shellBlocks);
+
+describe('the README and the docs as a shell session', () => {
   it('has runnable blocks, and fences what must not run otherwise', () => {
-    const blocks = shellBlocks(README);
+    const blocks = sessionBlocks();
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     const all = blocks.map((b) => b.text).join('\n');
     expect(all).not.toMatch(/npm ci|npm start|cdk (deploy|bootstrap)/);
-    expect(README).not.toContain('../shared/');
+    for (const page of allPages()) expect(readPage(page), page).not.toContain('../shared/');
+  });
+
+  it('runs every page that has a ```sh block', () => {
+    const unlisted = allPages().filter(
+      (page) => shellBlocks(page).length > 0 && !(DOC_PAGES as readonly string[]).includes(page),
+    );
+    expect(unlisted).toEqual([]);
+    for (const page of DOC_PAGES) expect(shellBlocks(page).length, page).toBeGreaterThan(0);
   });
 
   it('runs top to bottom against a fresh npm start: every command succeeds, every curl is 2xx or announced', () => {
-    const blocks = shellBlocks(README);
+    const blocks = sessionBlocks();
     const script = join(work, 'readme.sh');
     const statusLog = join(work, 'status.log');
     writeFileSync(statusLog, '');
     writeFileSync(
       script,
-      PRELUDE + blocks.map((b) => `# README.md line ${b.line}\n${withExpectations(b.text)}\n`).join('\n'),
+      PRELUDE + blocks.map((b) => `# ${b.page} line ${b.line}\n${withExpectations(b.text)}\n`).join('\n'),
     );
     const run = spawnSync('bash', [script], {
       cwd: ROOT,
@@ -128,7 +141,7 @@ describe('the README as a shell session', () => {
     const said = `exit ${run.status}\n--- stdout\n${run.stdout.slice(-4000)}\n--- stderr\n${run.stderr.slice(-4000)}`;
     expect(readFileSync(statusLog, 'utf8'), said).toBe('');
     expect(run.status, said).toBe(0);
-    // The session did what the README says: an id captured, the same event twice made one action.
+    // The session did what the pages say: an id captured, the same event twice made one action.
     expect(run.stdout).toMatch(/^[0-9a-f-]{36}$/m);
     expect(run.stdout).toMatch(/line 1: \S+ created|line 1: \S+ already existed/);
     expect(run.stdout).toMatch(/line 1: \S+ already existed/);

@@ -3,15 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The README's Layout section is where a newcomer learns where things are (issue 33): every folder
- * of `lib/`, at any depth, must be named there, so a new folder cannot land unexplained.
+ * docs/layout.md is where a newcomer learns where things are (issue 33): every folder of `lib/`,
+ * at any depth, must be named in its tree, so a new folder cannot land unexplained.
  */
 
 const layout = (() => {
-  const readme = readFileSync('README.md', 'utf8');
-  const start = readme.indexOf('## Layout');
-  const block = readme.slice(start, readme.indexOf('```\n', readme.indexOf('```', start) + 3));
-  return block;
+  const page = readFileSync('docs/layout.md', 'utf8');
+  const start = page.indexOf('```');
+  return page.slice(start, page.indexOf('```\n', start + 3));
 })();
 
 function foldersBelow(dir: string): string[] {
@@ -23,7 +22,7 @@ function foldersBelow(dir: string): string[] {
 /** A folder is named when its last segment stands at the start of a line of the block, as `name/`. */
 const named = (folder: string) => new RegExp(`^\\s*${folder.split('/').at(-1)}/\\s`, 'm').test(layout);
 
-describe('the README layout', () => {
+describe('the layout page', () => {
   it('names every folder of lib/', () => {
     const folders = foldersBelow('lib');
     expect(folders.length).toBeGreaterThan(5);

@@ -18,13 +18,15 @@ import { listSearched } from './searched';
  * entries, entries its filter drops and the merge's read-ahead all count. When the budget runs
  * out a list answers the matches found, in order, with a cursor that continues the search and,
  * where it could not count every match, a lower bound (`gte`) (contract section 12). Two lists
- * are refused for their cost, each a 400 naming its parameter: a `skip` past what the budget
+ * are refused here for their cost, each a 400 naming its parameter: a `skip` past what the budget
  * reaches (`page.ts`, pointing to the cursor), and a sort on a field no index orders when it has
  * more matches than the budget reads and neither an index walk nor its value partitions
  * (`value-walk.ts`: `status`, and a site, business unit or producer while the value registry is
  * proven complete; `location-walk.ts`: a location field below the site while the locations'
  * counters are proven) can serve it (`planned.ts`, `unsortable`). A sort by reference always has
- * its order (`reference-walk.ts`).
+ * its order (`reference-walk.ts`). Above the store, a page heavier than a Lambda response can
+ * carry is refused too, naming `limit` (`lib/actions/action-service.ts`), and a read the caller's
+ * quota stops is its 429.
  *
  * The parts: `searched.ts`, `counted.ts` and `planned.ts` (the three ways a list is served, tried
  * in that order), `counts.ts` (counter arithmetic), `merge.ts` (the budgeted page read and the
@@ -37,8 +39,10 @@ import { listSearched } from './searched';
  */
 
 /**
- * Lists actions: the counted path for the common shapes, else the cheapest plan within budget.
- * `after` continues after a position an earlier page ended on (`ListResult.next`).
+ * Lists actions: a title search (`*`) through its postings first (`searched.ts`, unless a counted
+ * value in the filter has fewer actions), else the counted path for the common shapes
+ * (`counted.ts`), else the cheapest plan within budget (`planned.ts`). `after` continues after a
+ * position an earlier page ended on (`ListResult.next`).
  */
 export const listActions = (query: ListQuery, after?: Position): Promise<ListResult> =>
   listWithin(query, new ReadBudget(listReadAllowance()), newStats(), after);

@@ -7,12 +7,16 @@ import { BudgetSpent } from './budget';
 import { fetchActions } from './reads';
 import { type CountRelation, deferred, type ListResult, type Position, type ReadStats, type Rows } from './result';
 
-/** A page of entries read in order, and the one list refused for its cost (a `skip` past the budget). */
+/**
+ * A page of entries read in order, and the refusal of a `skip` past the budget: one of the lists
+ * refused for their cost (the others: a sort no index or value partition can serve,
+ * `planned.ts`; a page over 5.5 MB, `lib/actions/action-service.ts`).
+ */
 
 /**
  * The page of entries read in order. When the budget cut the read short, the page holds the
  * matches found and the cursor continues from where the read was sure of every match; a `skip`
- * the read did not get past is the one thing refused.
+ * the read did not get past is the one thing this function refuses.
  */
 export async function page(
   read: Rows,
@@ -54,7 +58,8 @@ export async function page(
 }
 
 /**
- * The one list refused for its cost: a `skip` past what the budget can read. When the caller's
+ * The refusal of a `skip` past what the budget can read (the counted path, the planner
+ * and each walk throw it). When the caller's
  * read quota stopped the read short of the skip, it is the quota's 429 instead (`BudgetSpent` at
  * the edge): the same list answers once the window refills.
  */

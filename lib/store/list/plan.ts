@@ -182,8 +182,9 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
 
   /**
    * Every way to answer the list, costed: full reads (`read`: every match, then sorted) and
-   * ordered walks (`walk`). Another kind of plan (a search index for `*`) adds its alternatives
-   * here; the choice below takes the cheapest of each kind.
+   * ordered walks (`walk`); the choice below takes the cheapest of each kind. A title search
+   * (`*`) is not among them: it is answered before any plan is made (`searched.ts`, tried first
+   * by `list.ts`).
    */
   const alternatives: Alternative[] = [];
   /** Adds the reads of `index` if it can evaluate every clause left to filter and the sort. */

@@ -24,7 +24,7 @@ import { attr, feedPartitions } from '../table';
  * (`STAMP_MAX_AGE_MS`), and the store call, retries included, is bounded by STORE_TIMEOUT_MS (5 s
  * in AWS, where DynamoDB commits a received transaction in milliseconds): so an entry is stored
  * within ~6 s of its time, and by the time the bound passes it, it is in the index. Nothing can
- * then appear behind a cursor. (The bound rests on that commit time: see the README.) One action's entries carry strictly increasing times (`nextStamp`), and keys
+ * then appear behind a cursor. (The bound rests on that commit time: see docs/sync.md.) One action's entries carry strictly increasing times (`nextStamp`), and keys
  * of equal time order by action and version, so its entries come in version order.
  */
 
