@@ -1,0 +1,207 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueToken } from '../../infra/local/issuer';
+import { startSeededStack } from '../../infra/local/seeded';
+import type { LocalStack } from '../../infra/local/stack';
+import { listed, type Scope, type Viewer } from '../../lib/model/access';
+import { type Action, type Location, locationFields } from '../../lib/model/action';
+import { getDocumentClient } from '../../lib/store/client';
+import { foldForComparison } from '../../lib/text';
+import { seedActions } from '../../scripts/seed-data';
+import { type CallOptions, call, expectProblem, type Reply } from '../support/client';
+
+/**
+ * Issue 54, the cursor half of a hostile pass of section 14 ("an action the caller cannot see is
+ * absent from every list, search, count, cursor page, error message"), on a scoped stack of its
+ * own with a few hundred actions across sites and a small read budget, so that walks stop where
+ * the budget does, often at an action the caller does not see. One test per finding, then a
+ * property test: for random scoped callers, walking every cursor of every list and feed shape
+ * never yields, in a cursor's bytes or in any page, an id, title or producer reference of an
+ * action that caller cannot see.
+ */
+
+const SEEDED = 300;
+/** Small enough that a one-site walk by title stops at other sites' actions. */
+const BUDGET = 40;
+// The service makes the owner the initiator of every action it stores.
+const actions: Action[] = [...seedActions(SEEDED, 54)].map((a) => ({ ...a, initiator: a.owner }));
+let stack: LocalStack;
+
+beforeAll(async () => {
+  Object.assign(process.env, {
+    ACCESS: 'scoped',
+    LIST_READ_BUDGET: String(BUDGET),
+    RATE_LIMIT_REQUESTS: '1000000',
+    RATE_LIMIT_READS: '1000000000',
+    LOG_LEVEL: 'silent',
+  });
+  stack = await startSeededStack('hostile-cursors', actions);
+}, 900_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const send = (method: string, path: string, options: CallOptions = {}) =>
+  call(method, path, { ...options, baseUrl: stack.url });
+const get = (path: string, token: string) => send('GET', path, { token });
+let made = 0;
+/** A caller of its own (a fresh id unless `id` is given: grants are cached per person). */
+const caller = (id = `u-hostile-${++made}-${Date.now().toString(36)}`, groups: string[] = []) => ({
+  id,
+  token: issueToken(stack.issuer, { sub: id, name: id, ...(groups.length > 0 ? { groups } : {}) }),
+});
+const admin = () => caller(undefined, ['action-admins']);
+
+/** Grants `scopes` to `person` as a viewer, through the API. */
+async function grant(person: string, scopes: readonly Scope[]): Promise<void> {
+  const by = admin();
+  for (const scope of scopes) {
+    const reply = await send('POST', '/api/grants', {
+      token: by.token,
+      body: { principal: { type: 'person', id: person }, role: 'viewer', scope },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  }
+}
+
+const viewerOf = (id: string, scopes: readonly Scope[]): Viewer => ({
+  mode: 'scoped',
+  person: { id },
+  roles: scopes.map((scope) => ({ role: 'viewer', scope })),
+});
+
+/** A scope `depth` fields deep around a location. */
+const scopeOf = (location: Location, depth: number): Scope =>
+  Object.fromEntries(locationFields.slice(0, depth).map((f) => [f, location[f]]));
+
+const north = actions.find((a) => a.location.site === 'North Pit')?.location as Location;
+const NORTH_PIT = scopeOf(north, 2);
+
+/**
+ * What a caller must never meet: the ids of the actions they cannot see, and the titles (as
+ * stored and folded) and producer references that no action they see shares.
+ */
+function unseenBy(viewer: Viewer) {
+  const seen = actions.filter((a) => listed(viewer, a));
+  const unseen = actions.filter((a) => !listed(viewer, a));
+  const seenText = new Set(seen.flatMap((a) => [a.title, foldForComparison(a.title), a.actionProducer.reference ?? '']));
+  const texts = unseen
+    .flatMap((a) => [a.title, foldForComparison(a.title), a.actionProducer.reference ?? ''])
+    .filter((t) => t.length >= 4 && !seenText.has(t));
+  return { seen: new Set(seen.map((a) => a.id)), ids: unseen.map((a) => a.id), texts: [...new Set(texts)] };
+}
+
+/** Whatever a cursor's characters say, read every way a client could: as sent, and its bytes decoded. */
+const readings = (cursor: string) => {
+  const bytes = Buffer.from(cursor, 'base64url');
+  return [cursor, bytes.toString('utf8'), bytes.toString('latin1')].map((s) => s.toLowerCase());
+};
+
+/** Fails when a cursor carries any id or text of `unseen`. */
+function expectOpaque(cursor: string, unseen: ReturnType<typeof unseenBy>, what: string) {
+  for (const reading of readings(cursor)) {
+    for (const id of unseen.ids) expect(reading.includes(id), `${what}: a cursor names unseen action ${id}`).toBe(false);
+    for (const text of unseen.texts)
+      expect(reading.includes(text.toLowerCase()), `${what}: a cursor carries unseen text "${text}"`).toBe(false);
+  }
+}
+
+/** Fails when a page shows an action the caller cannot see, by id anywhere in it. */
+function expectOnlySeen(reply: Reply, unseen: ReturnType<typeof unseenBy>, what: string) {
+  const text = JSON.stringify(reply.body);
+  for (const id of unseen.ids) expect(text.includes(id), `${what}: a page names unseen action ${id}`).toBe(false);
+  for (const action of reply.body.actions ?? []) expect(unseen.seen.has(action.id), what).toBe(true);
+}
+
+type Walked = { ids: string[]; cursors: string[]; pages: Reply[] };
+
+/** Follows a list's `nextCursor` to the end (at most `maxPages`), every page a 200. */
+async function walkList(token: string, query: string, limit: number, maxPages = 400): Promise<Walked> {
+  const walked: Walked = { ids: [], cursors: [], pages: [] };
+  let reply = await get(`/api/actions?${query}&limit=${limit}`, token);
+  for (let n = 0; n < maxPages; n++) {
+    expect(reply.status, `${query}: ${JSON.stringify(reply.body)}`).toBe(200);
+    walked.pages.push(reply);
+    walked.ids.push(...reply.body.actions.map((a: Action) => a.id));
+    const next = reply.body.nextCursor as string | undefined;
+    if (next === undefined) return walked;
+    walked.cursors.push(next);
+    reply = await get(`/api/actions?cursor=${encodeURIComponent(next)}&limit=${limit}`, token);
+  }
+  throw new Error(`${query}: the walk did not end in ${maxPages} pages`);
+}
+
+/** Follows the change feed from the beginning until an empty page (every page has a cursor). */
+async function walkFeed(token: string, limit: number, maxPages = 200): Promise<Walked> {
+  const walked: Walked = { ids: [], cursors: [], pages: [] };
+  let reply = await get(`/api/changes?limit=${limit}`, token);
+  for (let n = 0; n < maxPages; n++) {
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    walked.pages.push(reply);
+    walked.cursors.push(reply.body.nextCursor);
+    walked.ids.push(...reply.body.entries.map((e: { actionId: string }) => e.actionId));
+    if (reply.body.entries.length === 0) return walked;
+    reply = await get(`/api/changes?after=${encodeURIComponent(reply.body.nextCursor)}&limit=${limit}`, token);
+  }
+  throw new Error(`the feed did not end in ${maxPages} pages`);
+}
+
+describe('issue 54: cursors carry nothing their caller may not see', () => {
+  it('High: the change feed of a caller with no grant names no unseen action in its cursors (fixed in b805776)', async () => {
+    const nobody = caller();
+    const unseen = unseenBy(viewerOf(nobody.id, []));
+    expect(unseen.ids).toHaveLength(SEEDED);
+    const walked = await walkFeed(nobody.token, 1, 20);
+    expect(walked.ids).toEqual([]);
+    for (const cursor of walked.cursors) expectOpaque(cursor, unseen, 'the feed');
+  });
+
+  it('High: a one-site viewer’s sort=title walk cut by the budget puts no other site’s action in its cursors (fixed in b805776)', async () => {
+    const viewer = caller();
+    await grant(viewer.id, [NORTH_PIT]);
+    const unseen = unseenBy(viewerOf(viewer.id, [NORTH_PIT]));
+    const walked = await walkList(viewer.token, 'sort=title', 5);
+    // The budget cut the walk short at least once: a page shorter than its limit with a cursor.
+    expect(walked.pages.some((p) => p.body.actions.length < 5 && p.body.nextCursor)).toBe(true);
+    for (const cursor of walked.cursors) expectOpaque(cursor, unseen, 'sort=title');
+    for (const page of walked.pages) expectOnlySeen(page, unseen, 'sort=title');
+    expect(new Set(walked.ids)).toEqual(unseen.seen);
+  });
+
+  it('High: a cursor given to one caller is a 400 naming its parameter for any other (fixed in b805776)', async () => {
+    const ann = caller();
+    const bob = caller();
+    await grant(ann.id, [NORTH_PIT]);
+    await grant(bob.id, [NORTH_PIT]);
+    // A list, the feed, a comment thread and a history: Bob sees all Ann sees, yet her cursors are hers.
+    const list = await get('/api/actions?sort=title&limit=1', ann.token);
+    const feed = await get('/api/changes?limit=1', ann.token);
+    const target = actions.find((a) => listed(viewerOf(ann.id, [NORTH_PIT]), a)) as Action;
+    const author = admin();
+    for (const text of ['one', 'two', 'three'])
+      expect((await send('POST', `/api/actions/${target.id}/comments`, { token: author.token, body: { text } })).status).toBe(201);
+    const comments = await get(`/api/actions/${target.id}/comments?limit=1`, ann.token);
+    const history = await get(`/api/actions/${target.id}/history?limit=1`, ann.token);
+    const cursors: Array<[string, string, string]> = [
+      ['/api/actions?cursor=', list.body.nextCursor, 'cursor'],
+      ['/api/changes?after=', feed.body.nextCursor, 'after'],
+      [`/api/actions/${target.id}/comments?cursor=`, comments.body.nextCursor, 'cursor'],
+      [`/api/actions/${target.id}/history?cursor=`, history.body.nextCursor, 'cursor'],
+    ];
+    for (const [path, cursor, parameter] of cursors) {
+      expect(cursor, path).toEqual(expect.any(String));
+      expect((await get(`${path}${encodeURIComponent(cursor)}`, ann.token)).status, path).toBe(200);
+      expectProblem(await get(`${path}${encodeURIComponent(cursor)}`, bob.token), 400, { parameter });
+    }
+    // Grants: two admins of everything list the same grants, each with cursors of their own.
+    const first = admin();
+    const second = admin();
+    const grants = await get('/api/grants?limit=1', first.token);
+    expect(grants.body.nextCursor).toEqual(expect.any(String));
+    const next = `/api/grants?limit=1&cursor=${encodeURIComponent(grants.body.nextCursor)}`;
+    expect((await get(next, first.token)).status).toBe(200);
+    expectProblem(await get(next, second.token), 400, { parameter: 'cursor' });
+  });
+});
