@@ -81,18 +81,21 @@ const isTerms = (terms: unknown): terms is Array<[string, string]> =>
  * exactly, or leave them out; any other filter or sort beside it is a 400 naming `cursor`. A
  * cursor opens only for the caller it was given to (lib/cursor.ts).
  */
-function continued(query: ListQuery, cursor: string, callerId: string): { query: ListQuery; after: Position } {
+function continued(
+  query: ListQuery,
+  cursor: string,
+  callerId: string,
+): { query: ListQuery; after: Position | undefined } {
   const { key, carried } = openCursor(cursor, { scope: LIST_CURSOR, caller: callerId });
   if (!isTerms(carried)) throw badCursor();
+  // `null`: a cursor that starts the list again (one the budget stopped before its first sure match).
+  const after = key === null ? undefined : (key as Position);
   if (query.terms.length > 0) {
     if (JSON.stringify(query.terms) !== JSON.stringify(carried))
       throw badCursor('belongs to another list: repeat its filters and sort exactly, or leave them out');
-    return { query, after: key as Position };
+    return { query, after };
   }
-  return {
-    query: { ...parseListTerms([...carried, ['limit', String(query.limit)]], callerId), cursor },
-    after: key as Position,
-  };
+  return { query: { ...parseListTerms([...carried, ['limit', String(query.limit)]], callerId), cursor }, after };
 }
 
 /**
@@ -112,12 +115,15 @@ export async function listActions(rawQueryString: string, caller: Pick<Person, '
     relation: result.totalCountRelation,
     ...result.stats,
   });
+  // A list the budget (or the read quota) stopped before it was sure of any match still continues:
+  // its cursor starts where this page began (`null`: the beginning), so no cut page ends a walk.
+  const next = result.next ?? (result.cut && query.limit > 0 ? (after ?? null) : undefined);
   const page = {
     actions: result.actions.map(toView),
     totalCount: result.totalCount,
     totalCountRelation: result.totalCountRelation,
-    ...(result.next !== undefined
-      ? { nextCursor: encodeCursor({ scope: LIST_CURSOR, caller: caller.id }, result.next, query.terms) }
+    ...(next !== undefined
+      ? { nextCursor: encodeCursor({ scope: LIST_CURSOR, caller: caller.id }, next, query.terms) }
       : {}),
   };
   // Lambda answers at most 6 MB; a page of the largest actions can pass that, and is then refused.

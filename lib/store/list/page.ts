@@ -50,6 +50,7 @@ export async function page(
     partitions,
     stats,
     ...(next !== undefined ? { next } : {}),
+    ...(read.cut ? { cut: true } : {}),
   };
 }
 
