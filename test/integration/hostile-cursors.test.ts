@@ -43,18 +43,19 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const send = (method: string, path: string, options: CallOptions = {}) =>
-  call(method, path, { ...options, baseUrl: stack.url });
 /**
- * A GET, tried again once when the connection drops (a read is safe to repeat; on this busy
- * machine a kept-alive socket the gateway closed was once reused): a second failure fails the test.
+ * A request, sent again once when the connection drops before an answer (on this busy machine a
+ * kept-alive socket the gateway had closed was reused after a long walk). Reads are safe to
+ * repeat; the writes here (grants, comments) only need to exist, so a repeat does no harm. A
+ * second failure fails the test.
  */
-const get = (path: string, token: string) =>
-  send('GET', path, { token }).catch(() =>
-    send('GET', path, { token }).catch((error: unknown) => {
-      throw new Error(`GET ${path} failed twice`, { cause: error });
+const send = (method: string, path: string, options: CallOptions = {}) =>
+  call(method, path, { ...options, baseUrl: stack.url }).catch(() =>
+    call(method, path, { ...options, baseUrl: stack.url }).catch((error: unknown) => {
+      throw new Error(`${method} ${path} failed twice`, { cause: error });
     }),
   );
+const get = (path: string, token: string) => send('GET', path, { token });
 let made = 0;
 /** A caller of its own (a fresh id unless `id` is given: grants are cached per person). */
 const caller = (id = `u-hostile-${++made}-${Date.now().toString(36)}`, groups: string[] = []) => ({
