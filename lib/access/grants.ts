@@ -155,11 +155,11 @@ const READ_PAGE = 100;
 /** The grants inside the caller's admin scopes that match the filters, a page at a time in id order. */
 export async function listGrants(who: Signed, raw: string): Promise<{ grants: Grant[]; nextCursor?: string }> {
   const query = parseGrantQuery(raw);
-  const scope = `grants:${JSON.stringify(query.filters)}`;
+  const binding = { scope: `grants:${JSON.stringify(query.filters)}`, caller: who.caller.id };
   let after =
     query.cursor === undefined
       ? undefined
-      : cursorKey(query.cursor, scope, (key): key is string => typeof key === 'string');
+      : cursorKey(query.cursor, binding, (key): key is string => typeof key === 'string');
   if (query.cursor !== undefined && after === undefined) throw badCursor();
   const admin: Viewer = await withRoles(who.viewer, who.groups);
   const grants: Grant[] = [];
@@ -172,7 +172,7 @@ export async function listGrants(who: Signed, raw: string): Promise<{ grants: Gr
       grants.push(grant);
       if (grants.length === query.limit) {
         const more = index < page.grants.length - 1 || page.last !== undefined;
-        return { grants, ...(more ? { nextCursor: encodeCursor(scope, grant.id) } : {}) };
+        return { grants, ...(more ? { nextCursor: encodeCursor(binding, grant.id) } : {}) };
       }
     }
     if (page.last === undefined) return { grants };

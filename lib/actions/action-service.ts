@@ -70,54 +70,44 @@ export async function ingestActionRequested(
 /** The most a list page may weigh; Lambda's response limit is 6 MB. */
 const MAX_LIST_PAGE_BYTES = 5_500_000;
 
-/**
- * What a list cursor is bound to: its filters and sort, in a canonical order, and in scoped mode
- * the caller, so a cursor never continues another caller's sight.
- */
-const listScope = (terms: ListQuery['terms'], viewer?: Viewer) => `${cursorPrefix(viewer)}${JSON.stringify(terms)}`;
-const cursorPrefix = (viewer?: Viewer) => (viewer?.mode === 'scoped' ? `list@${viewer.person.id}:` : 'list:');
+/** What a list cursor is bound to, beside its caller: its filters and sort travel inside it, sealed. */
+const LIST_CURSOR = 'list';
+
+/** Filters and sort as a cursor carries them: `[parameter, value]` pairs in a canonical order. */
+const isTerms = (terms: unknown): terms is Array<[string, string]> =>
+  Array.isArray(terms) &&
+  terms.every((t) => Array.isArray(t) && t.length === 2 && t.every((v) => typeof v === 'string'));
 
 /**
  * The query a cursor continues, and where: the request may repeat the cursor's filters and sort
- * exactly, or leave them out; any other filter or sort beside it is a 400 naming `cursor`.
+ * exactly, or leave them out; any other filter or sort beside it is a 400 naming `cursor`. A
+ * cursor opens only for the caller it was given to (lib/cursor.ts).
  */
 function continued(
   query: ListQuery,
   cursor: string,
-  callerId?: string,
-  viewer?: Viewer,
-): { query: ListQuery; after: Position } {
-  const { scope, key } = openCursor(cursor);
-  const prefix = cursorPrefix(viewer);
-  if (!scope.startsWith(prefix)) throw badCursor();
+  callerId: string,
+): { query: ListQuery; after: Position | undefined } {
+  const { key, carried } = openCursor(cursor, { scope: LIST_CURSOR, caller: callerId });
+  if (!isTerms(carried)) throw badCursor();
+  // `null`: a cursor that starts the list again (one the budget stopped before its first sure match).
+  const after = key === null ? undefined : (key as Position);
   if (query.terms.length > 0) {
-    if (listScope(query.terms, viewer) !== scope)
+    if (JSON.stringify(query.terms) !== JSON.stringify(carried))
       throw badCursor('belongs to another list: repeat its filters and sort exactly, or leave them out');
-    return { query, after: key as Position };
+    return { query, after };
   }
-  let terms: Array<[string, string]>;
-  try {
-    terms = JSON.parse(scope.slice(prefix.length));
-  } catch {
-    throw badCursor();
-  }
-  const valid =
-    Array.isArray(terms) &&
-    terms.every((t) => Array.isArray(t) && t.length === 2 && t.every((v) => typeof v === 'string'));
-  if (!valid) throw badCursor();
-  return {
-    query: { ...parseListTerms([...terms, ['limit', String(query.limit)]], callerId), cursor },
-    after: key as Position,
-  };
+  return { query: { ...parseListTerms([...carried, ['limit', String(query.limit)]], callerId), cursor }, after };
 }
 
-/** A list for `caller`, who is `me` in its owner and assignee filters, of what `viewer` sees (section 14). */
-export async function listActions(rawQueryString: string, caller?: Pick<Person, 'id'>, viewer?: Viewer) {
-  const parsed = parseListQuery(rawQueryString, caller?.id);
+/**
+ * A list for `caller`, who is `me` in its owner and assignee filters and the one its cursors are
+ * bound to, of what `viewer` sees (section 14).
+ */
+export async function listActions(rawQueryString: string, caller: Pick<Person, 'id'>, viewer?: Viewer) {
+  const parsed = parseListQuery(rawQueryString, caller.id);
   const { query, after } =
-    parsed.cursor === undefined
-      ? { query: parsed, after: undefined }
-      : continued(parsed, parsed.cursor, caller?.id, viewer);
+    parsed.cursor === undefined ? { query: parsed, after: undefined } : continued(parsed, parsed.cursor, caller.id);
   const result = await listVisible(query, after, viewer);
   logger.info('list cost', {
     strategy: result.strategy,
@@ -127,11 +117,16 @@ export async function listActions(rawQueryString: string, caller?: Pick<Person, 
     relation: result.totalCountRelation,
     ...result.stats,
   });
+  // A list the budget (or the read quota) stopped before it was sure of any match still continues:
+  // its cursor starts where this page began (`null`: the beginning), so no cut page ends a walk.
+  const next = result.next ?? (result.cut && query.limit > 0 ? (after ?? null) : undefined);
   const page = {
     actions: result.actions.map(toView),
     totalCount: result.totalCount,
     totalCountRelation: result.totalCountRelation,
-    ...(result.next !== undefined ? { nextCursor: encodeCursor(listScope(query.terms, viewer), result.next) } : {}),
+    ...(next !== undefined
+      ? { nextCursor: encodeCursor({ scope: LIST_CURSOR, caller: caller.id }, next, query.terms) }
+      : {}),
   };
   // Lambda answers at most 6 MB; a page of the largest actions can pass that, and is then refused.
   const bytes = Buffer.byteLength(JSON.stringify(page), 'utf8');

@@ -19,7 +19,7 @@ export const changesLimits = { defaultLimit: 100, maxLimit: 1000 } as const;
 const FEED_SCOPE = 'changes';
 
 /** `limit` (1-1000), and where to start: `after` (a cursor) or `since` (a date-time), or the beginning. */
-export function parseChangesQuery(raw: string): { limit: number; from: string } {
+export function parseChangesQuery(raw: string, callerId: string): { limit: number; from: string } {
   const {
     limit,
     cursor: after,
@@ -37,12 +37,13 @@ export function parseChangesQuery(raw: string): { limit: number; from: string } 
     ],
   );
   const since = others.since === undefined ? undefined : parseDateTime(others.since);
-  return { limit, from: after !== undefined ? feedCursor(after) : (since ?? '') };
+  return { limit, from: after !== undefined ? feedCursor(after, callerId) : (since ?? '') };
 }
 
-function feedCursor(after: string): string {
+/** Where a feed cursor given to this caller stops; another caller's cursor is a 400 naming `after`. */
+function feedCursor(after: string, callerId: string): string {
   try {
-    return cursorKey(after, FEED_SCOPE, isFeedPosition);
+    return cursorKey(after, { scope: FEED_SCOPE, caller: callerId }, isFeedPosition);
   } catch (error) {
     // The feed names its cursor `after`.
     if (error instanceof ValidationError)
@@ -56,10 +57,13 @@ function feedCursor(after: string): string {
  * the entries of actions they could see before or after each entry's change (contract section 14).
  */
 export async function listChanges(raw: string, viewer: Viewer): Promise<{ entries: FeedEntry[]; nextCursor: string }> {
-  const { limit, from } = parseChangesQuery(raw);
+  const { limit, from } = parseChangesQuery(raw, viewer.person.id);
   const seen = viewer.mode === 'scoped' ? (sight: Sight) => sawChange(viewer, sight) : undefined;
   const page = await readChanges(limit, from, Date.now(), seen);
-  return { entries: await withCommentTexts(page.entries, viewer), nextCursor: encodeCursor(FEED_SCOPE, page.next) };
+  return {
+    entries: await withCommentTexts(page.entries, viewer),
+    nextCursor: encodeCursor({ scope: FEED_SCOPE, caller: viewer.person.id }, page.next),
+  };
 }
 
 /**

@@ -188,9 +188,9 @@ export async function seeAction(viewer: Viewer, actionId: string): Promise<void>
 
 /** A page of the thread of comments, oldest first; 404 for an action that does not exist (now) or that the caller may not see. */
 export async function listComments(viewer: Viewer, actionId: string, rawQuery: string) {
-  const { limit, cursor } = parseThreadQuery(rawQuery);
+  const query = parseThreadQuery(rawQuery);
   await seeAction(viewer, actionId);
-  const page = await readComments(actionId, limit, cursor);
+  const page = await readComments(actionId, { ...query, reader: viewer.person.id });
   return { comments: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
 
@@ -221,8 +221,7 @@ export async function listHistory(
   } catch (error) {
     return neverExisted(error);
   }
-  const { limit, cursor } = query;
-  const page = await readHistory(actionId, limit, cursor).catch(neverExisted);
+  const page = await readHistory(actionId, { ...query, reader: viewer.person.id }).catch(neverExisted);
   const commentIds = page.items.flatMap((entry) => (entry.comment ? [entry.comment.id] : []));
   // An empty page (a cursor past the end, or one forged for an id that never existed) and a page
   // naming comments both need to know what is stored now; other pages need no second read.

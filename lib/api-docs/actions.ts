@@ -77,7 +77,7 @@ const listParameters = z.object({
     }),
   cursor: z.string().optional().openapi({
     description:
-      'The `nextCursor` of the previous page: continues the same filters and sort, at any depth (past the 10,000 skip reaches), each page costing about `limit` entries. Send the filters and sort again exactly, or leave them out; any other filter, or skip, beside it is a 400 naming cursor. Opaque; an altered, truncated or foreign cursor is a 400.',
+      "The `nextCursor` of the previous page: continues the same filters and sort, at any depth (past the 10,000 skip reaches), each page costing about `limit` entries. Send the filters and sort again exactly, or leave them out; any other filter, or skip, beside it is a 400 naming cursor. Opaque (sealed) and bound to the caller it was given to; an altered, truncated or foreign cursor, or another caller's, is a 400.",
   }),
 });
 

@@ -123,5 +123,8 @@ export const threadParameters = z.object({
   cursor: z
     .string()
     .optional()
-    .openapi({ description: 'The `nextCursor` of the previous page; opaque, valid for this action only' }),
+    .openapi({
+      description:
+        'The `nextCursor` of the previous page; opaque (sealed), valid for this action and the caller it was given to only',
+    }),
 });

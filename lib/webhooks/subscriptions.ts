@@ -248,9 +248,9 @@ const deliveryView = (d: Delivery) => ({
 
 /** The subscription's deliveries of the last 30 days, newest first. */
 export async function listWebhookDeliveries(caller: Person, id: string, rawQuery: string) {
-  const { limit, cursor } = parseThreadQuery(rawQuery);
+  const query = parseThreadQuery(rawQuery);
   await ownSubscription(caller, id);
-  const page = await listDeliveries(id, limit, cursor);
+  const page = await listDeliveries(id, { ...query, reader: caller.id });
   return { deliveries: page.items.map(deliveryView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
 

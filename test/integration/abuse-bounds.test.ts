@@ -201,16 +201,16 @@ describe('input edges', () => {
 
   it('the history of an id that never existed is a 404 whatever the cursor', async () => {
     const never = crypto.randomUUID();
-    // As the service makes them (lib/cursor.ts, signed with the table's key): a well-formed cursor of the thread asked for.
+    // As the service makes them (lib/cursor.ts, sealed with the table's key): a well-formed cursor of the thread asked for, for its caller.
     // The shared stack's table: a file before this one in the same worker may have pointed the env elsewhere.
     Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
     await loadCursorKey();
-    const forged = encodeCursor(never, 'h#0000000001');
+    const forged = encodeCursor({ scope: `thread:h#${never}`, caller: owner.id }, 'h#0000000001');
     expectProblem(await call('GET', `/api/actions/${never}/history`, { token: owner.token }), 404);
     expectProblem(await call('GET', `/api/actions/${never}/history?cursor=${forged}`, { token: owner.token }), 404);
     // A cursor past the end of a real action's history is still an empty page of it.
     const id = await create(owner.token, actionBody(producer));
-    const past = encodeCursor(id, 'h#0000000009');
+    const past = encodeCursor({ scope: `thread:h#${id}`, caller: owner.id }, 'h#0000000009');
     const reply = await call('GET', `/api/actions/${id}/history?cursor=${past}`, { token: owner.token });
     expect(reply.status).toBe(200);
     expect(reply.body.entries).toEqual([]);

@@ -108,6 +108,9 @@ describe('list cursors', () => {
     await refused(`cursor=${flipped}`); // altered
     await refused(`cursor=${encodeURIComponent('not a cursor!')}`);
     await refused(`cursor=${Buffer.from('{"s":"list:[]","k":1}').toString('base64url')}`);
+    // Another caller's use of it, with the filters or without.
+    for (const query of [`cursor=${cursor}`, `${scope}&sort=title&cursor=${cursor}`])
+      expectProblem(await call('GET', `/api/actions?${query}`, { token: bob.token }), 400, { parameter: 'cursor' });
     // A comment thread's cursor is not a list's, nor a list's a thread's.
     const action = await create(ann.token, actionBody(producer));
     for (let i = 0; i < 3; i++)
@@ -170,7 +173,7 @@ describe('a cursor walk past 10,000 actions', () => {
     const { openCursor } = await import('../../lib/cursor');
     await (await import('../../lib/store/cursor-key')).loadCursorKey();
     const atDepth = (await list(ann.token, `${scope}&skip=9900&limit=100`)) as Page;
-    const { key } = openCursor(atDepth.nextCursor as string);
+    const { key } = openCursor(atDepth.nextCursor as string, { scope: 'list', caller: ann.id });
     const first = await listActions(parseListQuery(`${scope}&limit=100`));
     const deep = await listActions(parseListQuery(`${scope}&limit=100`), key as string);
     expect(deep.actions.map((a) => a.id)).toEqual(byCursor.ids.slice(10_000, 10_100));

@@ -98,19 +98,21 @@ describe('the reads that page through it keep their 400s', () => {
   });
 
   it('the change feed: limit 1-1000, default 100, after or since but not both', () => {
-    expect(parseChangesQuery('')).toEqual({ limit: 100, from: '' });
-    expect(parseChangesQuery('limit=1000&since=2026-01-01T00:00:00Z').limit).toBe(1000);
-    expect(parseChangesQuery('since=2026-01-01T08:00:00%2B08:00').from).toBe('2026-01-01T00:00:00.000Z');
-    expect(problems(() => parseChangesQuery('limit=1001&cursor=c'))).toEqual([
+    expect(parseChangesQuery('', 'u-1')).toEqual({ limit: 100, from: '' });
+    expect(parseChangesQuery('limit=1000&since=2026-01-01T00:00:00Z', 'u-1').limit).toBe(1000);
+    expect(parseChangesQuery('since=2026-01-01T08:00:00%2B08:00', 'u-1').from).toBe('2026-01-01T00:00:00.000Z');
+    expect(problems(() => parseChangesQuery('limit=1001&cursor=c', 'u-1'))).toEqual([
       { parameter: 'cursor', message: 'is not a known parameter' },
       limitProblem(1000),
     ]);
-    expect(problems(() => parseChangesQuery('after=c&since=2026-01-01T00:00:00Z'))).toEqual([
+    expect(problems(() => parseChangesQuery('after=c&since=2026-01-01T00:00:00Z', 'u-1'))).toEqual([
       { parameter: 'since', message: 'starts a feed; a cursor in after continues one: send one of them' },
     ]);
-    expect(problems(() => parseChangesQuery('since=yesterday'))).toEqual([
+    expect(problems(() => parseChangesQuery('since=yesterday', 'u-1'))).toEqual([
       { parameter: 'since', message: 'must be an ISO 8601 date-time with an offset or Z' },
     ]);
-    expect(problems(() => parseChangesQuery('after='))).toEqual([{ parameter: 'after', message: 'must not be empty' }]);
+    expect(problems(() => parseChangesQuery('after=', 'u-1'))).toEqual([
+      { parameter: 'after', message: 'must not be empty' },
+    ]);
   });
 });

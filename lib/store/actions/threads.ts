@@ -19,15 +19,29 @@ import { attr, itemKind } from '../table';
 
 /**
  * The two threads kept in an action's partition beside it: its history entries and its
- * comments, each read by key in pages, oldest first. A page ends with an opaque cursor that
- * names the action and the last item read; a cursor for another action, for the other thread,
- * or altered in any way is a 400, so no cursor reaches data its path does not name.
+ * comments, each read by key in pages, oldest first. A page ends with a sealed cursor
+ * (lib/cursor.ts) bound to the thread (the action and which of its threads) and to the reader
+ * it was given to; a cursor for another action, for the other thread, of another reader, or
+ * altered in any way is a 400, so no cursor reaches data its path does not name.
  */
 
 export interface Page<T> {
   items: T[];
   nextCursor?: string;
 }
+
+/** Which page of a thread, and for whom: `reader` (the caller's id) is who its cursors are bound to. */
+export interface ThreadPage {
+  limit: number;
+  cursor?: string;
+  reader: string;
+}
+
+/** What a thread's cursor is bound to: one thread of one action, and its reader. */
+const threadBinding = (actionId: string, prefix: string, reader: string) => ({
+  scope: `thread:${prefix}${actionId}`,
+  caller: reader,
+});
 
 /** A thread cursor belongs to one action and one thread: its key must be of that thread's shape. */
 const threadKey =
@@ -39,10 +53,10 @@ async function readThread(
   actionId: string,
   prefix: string,
   keyShape: RegExp,
-  limit: number,
-  cursor: string | undefined,
+  { limit, cursor, reader }: ThreadPage,
 ): Promise<{ items: Item[]; nextCursor?: string }> {
-  const after = cursor === undefined ? undefined : cursorKey(cursor, actionId, threadKey(keyShape));
+  const binding = threadBinding(actionId, prefix, reader);
+  const after = cursor === undefined ? undefined : cursorKey(cursor, binding, threadKey(keyShape));
   if (!canBeKey(actionId)) return { items: [] };
   const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
     new QueryCommand({
@@ -59,7 +73,7 @@ async function readThread(
   const last = items[items.length - 1];
   // DynamoDB hands back a LastEvaluatedKey whenever it stopped at the limit, even if nothing follows.
   const more = result.LastEvaluatedKey !== undefined && last !== undefined;
-  return { items, ...(more ? { nextCursor: encodeCursor(actionId, last[attr.sortKey] as string) } : {}) };
+  return { items, ...(more ? { nextCursor: encodeCursor(binding, last[attr.sortKey] as string) } : {}) };
 }
 
 const HISTORY_KEY = /^h#\d{10}$/;
@@ -72,8 +86,8 @@ const COMMENT_KEY = /^c#[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 export const MAX_HISTORY_PAGE_BYTES = 4_000_000;
 
 /** One page of an action's history, oldest first; shorter than `limit` when its entries are large. */
-export async function readHistory(actionId: string, limit: number, cursor?: string): Promise<Page<HistoryEntry>> {
-  const page = await readThread(actionId, itemKind.historyPrefix, HISTORY_KEY, limit, cursor);
+export async function readHistory(actionId: string, wanted: ThreadPage): Promise<Page<HistoryEntry>> {
+  const page = await readThread(actionId, itemKind.historyPrefix, HISTORY_KEY, wanted);
   const entries: HistoryEntry[] = [];
   let bytes = 0;
   for (const [index, item] of page.items.entries()) {
@@ -81,7 +95,8 @@ export async function readHistory(actionId: string, limit: number, cursor?: stri
     bytes += Buffer.byteLength(JSON.stringify(entry), 'utf8');
     if (bytes > MAX_HISTORY_PAGE_BYTES && entries.length > 0) {
       const last = page.items[index - 1] as Item;
-      return { items: entries, nextCursor: encodeCursor(actionId, last[attr.sortKey] as string) };
+      const binding = threadBinding(actionId, itemKind.historyPrefix, wanted.reader);
+      return { items: entries, nextCursor: encodeCursor(binding, last[attr.sortKey] as string) };
     }
     entries.push(entry);
   }
@@ -220,8 +235,8 @@ async function latestHistoryType(actionId: string): Promise<string | undefined> 
 }
 
 /** One page of an action's comments, oldest first. */
-export async function readComments(actionId: string, limit: number, cursor?: string): Promise<Page<Comment>> {
-  const page = await readThread(actionId, itemKind.commentPrefix, COMMENT_KEY, limit, cursor);
+export async function readComments(actionId: string, wanted: ThreadPage): Promise<Page<Comment>> {
+  const page = await readThread(actionId, itemKind.commentPrefix, COMMENT_KEY, wanted);
   return { items: page.items.map(commentFrom), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }
 

@@ -40,8 +40,10 @@ function partBytes(chosen: Plan, matches: number, window: number): number {
  * scopes' parts: the list's own walk in open mode, not a fetching one, over an index whose
  * entries hold the scopes' fields. It reads what `walkBytes` says for all `counts` matches, and
  * a query a partition at least; each part, the cheaper of its own sort and walk for about its
- * share of the window (`window / scopes`, and the one that says more follow). `undefined`
- * otherwise. Pure.
+ * share of the window (`window / scopes`, and the one that says more follow). Also whenever
+ * `crowded`: the parts would not each get a page within what the budget has left, so they could
+ * not be sure of any match (and a walk of pages that are never sure never ends), where the one
+ * walk is sure of every entry it reads. `undefined` otherwise. Pure.
  */
 export function combinedWalk(
   list: ListQuery,
@@ -49,6 +51,7 @@ export function combinedWalk(
   counts: readonly number[],
   clausesOf: ScopeClauses,
   sizes: Sizes,
+  crowded = false,
 ): Walk | undefined {
   const window = list.skip + list.limit + 1;
   const matches = counts.reduce((a, b) => a + b, 0);
@@ -62,7 +65,7 @@ export function combinedWalk(
     const chosen = plan({ ...list, filters: [...list.filters, ...clausesOf(scope)] }, sizes);
     return sum + partBytes(chosen, counts[i] as number, share);
   }, 0);
-  return combined < parts ? walk : undefined;
+  return crowded || combined < parts ? walk : undefined;
 }
 
 /** What the combined part read: its first matches in order, each with its place, and how far it is sure. */

@@ -54,6 +54,7 @@ export async function page(
     partitions,
     stats,
     ...(next !== undefined ? { next } : {}),
+    ...(read.cut ? { cut: true } : {}),
   };
 }
 

@@ -114,7 +114,7 @@ export async function listPlanned(
   }
   // Too many matches to sort: walk an index already in the list's order for the page.
   const from = after === undefined ? undefined : keyAfter(after);
-  if (query.skip >= budget.available) throw skipTooDeep(budget.limit);
+  if (query.skip > 0 && query.skip >= budget.available) throw skipTooDeep(budget.limit);
   const walked = await walkInOrder(walk, !chosen.descending, window, budget, stats, from, counted);
   // Read to its end from the start, the walk has seen every match; otherwise it has a lower bound.
   const whole = !walked.cut && walked.rows.length < window && from === undefined;

@@ -33,6 +33,11 @@ export interface ListResult {
   stats: ReadStats;
   /** Where the page stopped, when more matches follow it: what a cursor carries (see `Position`). */
   next?: Position;
+  /**
+   * The read budget (or the caller's read quota) stopped the list before it was sure of all its
+   * matches. Without `next`, it was sure of none past where it began: a cursor then starts there again.
+   */
+  cut?: boolean;
   /** Under `positionsOnly`: the page's ids and places, its actions left unfetched (`actions` is empty). */
   positions?: Array<{ id: string; at: Position }>;
 }

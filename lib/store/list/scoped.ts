@@ -4,13 +4,14 @@ import { type FieldSpec, fieldsByName } from '../../filter/fields';
 import type { Clause, ListQuery } from '../../filter/query';
 import { inScope, listScopes, type Scope, scopeFields, type Viewer } from '../../model/access';
 import { type Action, type Location, locationFields } from '../../model/action';
+import { foldForComparison } from '../../text';
 import { listReadAllowance } from '../../usage';
 import { tableName } from '../client';
 import { sortAttributeOf } from '../fields';
 import { type IndexDefinition, indexes } from '../indexes';
 import { type Item, toItem, valueAt } from '../item';
-import { attr, locationKeys } from '../table';
-import { BudgetSpent, ReadBudget } from './budget';
+import { attr, locationKeys, lowerKey } from '../table';
+import { BudgetSpent, ReadBudget, readsForPage } from './budget';
 import { combinedWalk, readCombined } from './combined';
 import { sharingSizes, sizesFor } from './counts';
 import { clauseHolds, Placeholders } from './expression';
@@ -75,7 +76,17 @@ function scopeClauses(scope: Scope): Clause[] {
  */
 function scopeMayMatch(list: ListQuery, scope: Scope): boolean {
   const fixed = scopeFields(scope);
-  const item: Item = { [attr.filters]: Object.fromEntries(fixed.map((f) => [locationKeys[f], scope[f]])) };
+  // The scope's values as an item stores them: each as sent and, where folding changes it, its
+  // folded copy, which `*` compares (without it `location.site=*pit` never matched `North Pit`).
+  const item: Item = {
+    [attr.filters]: Object.fromEntries(
+      fixed.flatMap((f) => {
+        const value = scope[f] as string;
+        const folded = foldForComparison(value);
+        return [[locationKeys[f], value], ...(folded !== value ? [[lowerKey(locationKeys[f]), folded]] : [])];
+      }),
+    ),
+  };
   return list.filters.every((clause) => {
     const field = fixed.find((f) => clause.field.name === `location.${f}`);
     return field === undefined || clauseHolds(clause, item);
@@ -112,6 +123,7 @@ interface Stream {
  */
 async function readOn(list: ListQuery, stream: Stream, size: number, budget: ReadBudget, stats: ReadStats) {
   const field = (list.sort ?? DEFAULT_SORT).field;
+  const began = stream.next;
   const result = await positionsOnly(() =>
     listWithin(
       { ...list, filters: [...list.filters, ...scopeClauses(stream.scope)], skip: 0, limit: size },
@@ -133,6 +145,12 @@ async function readOn(list: ListQuery, stream: Stream, size: number, budget: Rea
   if (size > 0 && result.next !== undefined && matches.length < size) {
     stream.part.cut = true;
     stream.part.reached = result.next;
+  } else if (result.cut && result.next === undefined) {
+    // Stopped before it was sure of any match: nothing past where it began is sure.
+    stream.next = began;
+    stream.part.more = true;
+    stream.part.cut = true;
+    if (began !== undefined) stream.part.reached = began;
   }
   return result;
 }
@@ -223,7 +241,9 @@ async function asOne(
 ): Promise<Part | undefined> {
   if (counts.some((c) => c === undefined)) return undefined;
   const known = counts as number[];
-  const walk = combinedWalk(list, scopes, known, scopeClauses, await sizesFor(list, stats, true));
+  // Each part reads about a page a shard of its share of the window (`readsForPage`).
+  const crowded = scopes.length * readsForPage(Math.ceil(window / scopes.length) + 1) > budget.available;
+  const walk = combinedWalk(list, scopes, known, scopeClauses, await sizesFor(list, stats, true), crowded);
   if (!walk) return undefined;
   const total = known.reduce((a, b) => a + b, 0);
   const forward = !(list.sort ?? DEFAULT_SORT).descending;
@@ -383,6 +403,7 @@ export async function listScoped(
     partitions: parts.length,
     stats,
     ...(next !== undefined ? { next } : {}),
+    ...(cuts.length > 0 ? { cut: true } : {}),
   };
 }
 

@@ -105,5 +105,6 @@ export async function listSearched(
     partitions: 1,
     stats,
     ...(next !== undefined ? { next } : {}),
+    ...(found.complete ? {} : { cut: true }),
   };
 }

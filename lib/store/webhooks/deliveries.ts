@@ -92,18 +92,21 @@ export async function getDelivery(subscriptionId: string, deliveryId: string): P
   return live(result.Item) ? deliveryFrom(result.Item) : undefined;
 }
 
-/** What a delivery log cursor is bound to: one subscription's log. */
-const logScope = (subscriptionId: string) => `deliveries:${subscriptionId}`;
+/** What a delivery log cursor is bound to: one subscription's log, and the caller it was given to. */
+const logBinding = (subscriptionId: string, reader: string) => ({
+  scope: `deliveries:${subscriptionId}`,
+  caller: reader,
+});
 export const isDeliveryKey = (key: unknown): key is string =>
   typeof key === 'string' && key.startsWith(webhookKeys.deliveryPrefix) && Buffer.byteLength(key) <= 1024;
 
 /** A page of a subscription's deliveries, newest first; expired ones are skipped. */
 export async function listDeliveries(
   subscriptionId: string,
-  limit: number,
-  cursor?: string,
+  { limit, cursor, reader }: { limit: number; cursor?: string; reader: string },
 ): Promise<{ items: Delivery[]; nextCursor?: string }> {
-  const after = cursor === undefined ? undefined : cursorKey(cursor, logScope(subscriptionId), isDeliveryKey);
+  const binding = logBinding(subscriptionId, reader);
+  const after = cursor === undefined ? undefined : cursorKey(cursor, binding, isDeliveryKey);
   const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
     new QueryCommand({
       TableName: tableName(),
@@ -121,8 +124,7 @@ export async function listDeliveries(
   );
   const items = result.Items ?? [];
   const last = items[items.length - 1];
-  const nextCursor =
-    result.LastEvaluatedKey && last ? encodeCursor(logScope(subscriptionId), last[attr.sortKey]) : undefined;
+  const nextCursor = result.LastEvaluatedKey && last ? encodeCursor(binding, last[attr.sortKey]) : undefined;
   return { items: items.filter(live).map(deliveryFrom), ...(nextCursor ? { nextCursor } : {}) };
 }
 
