@@ -2,9 +2,9 @@ import { clip, type Problem, ValidationError } from '../errors';
 import { inPool } from '../fan-out';
 import { type FieldSpec, fieldsByName, type GroupedField, groupedFields } from '../filter/fields';
 import { type Clause, type ListQuery, parseClause, parseListTerms, splitQueryString } from '../filter/query';
-import type { Viewer } from '../model/access';
-import type { Person } from '../model/action';
-import { groupValues } from '../store/list/group-values';
+import { listScopes, type Viewer } from '../model/access';
+import { type Person, UNASSIGNED } from '../model/action';
+import { countedGroups, groupValues, personName } from '../store/list/group-values';
 import type { CountRelation } from '../store/list/result';
 import { listVisible } from '../store/list/scoped';
 import { withinShare } from '../usage';
@@ -121,6 +121,8 @@ export interface CountsAnswer {
   totalCount: number;
   totalCountRelation: CountRelation;
   otherCount: number;
+  /** `false` when the time to count ran out: the groups not counted are in `otherCount`. */
+  complete?: false;
 }
 
 /** One field's value of a group: the clauses it adds, its key. */
@@ -156,67 +158,93 @@ function compareGroups(by: readonly ByField[]) {
   };
 }
 
+/**
+ * How long a count may take to count groups before it answers with those counted (the API's
+ * timeout is 10 s): the groups left are in `otherCount`, and `complete` is `false`.
+ */
+const COUNTING_MS = 6_000;
+
 /** Counts the actions `viewer` sees, grouped as `raw` asks; `caller` is `me` in its filters. */
 export async function countActions(raw: string, caller?: Pick<Person, 'id'>, viewer?: Viewer): Promise<CountsAnswer> {
   const { by, limit, query } = parseCountsQuery(raw, caller?.id);
-  const now = Date.now();
-  const count = (clauses: Clause[], page = 0) =>
+  const started = Date.now();
+  const count = (clauses: Clause[]) =>
     withinShare(WIDTH, () =>
-      listVisible({ ...query, filters: [...query.filters, ...clauses], limit: page }, undefined, viewer),
+      listVisible({ ...query, filters: [...query.filters, ...clauses], limit: 0 }, undefined, viewer),
     );
+  const overdueOf = (clauses: Clause[]) => count([...clauses, overdueTrue]);
 
-  /** Each `by` field's values, with the clauses each adds; only those some match has. */
+  /** Each `by` field's values, with the clauses each adds. */
   const partsOf = async (name: ByField): Promise<Part[]> => {
     const values =
       name === 'overdueAge'
         ? overdueAges.map((age) => ({
             value: age as string,
-            clauses: overdueAgeTerms(age, now).map(([f, v]) => parseClause(field(f), v)),
+            clauses: overdueAgeTerms(age, started).map(([f, v]) => parseClause(field(f), v)),
           }))
         : (await groupValues(name, query, viewer)).map((value) => ({ value, clauses: equalTo(name, value) }));
     return values.map((v) => ({ field: name, ...v }));
   };
-  const [total, ...fieldParts] = await Promise.all([count([]), ...by.map(partsOf)]);
-  // With two fields, only the values that have a match alone are paired.
-  const alive = fieldParts.length === 1 ? fieldParts : await Promise.all(fieldParts.map(matched));
-  const combos: Part[][] = (alive[0] as Part[]).flatMap((a) =>
-    alive.length === 1 ? [[a]] : (alive[1] as Part[]).map((b) => [a, b]),
-  );
-  const people = by.filter((b) => b === 'assignee' || b === 'owner');
+
   const groups: Group[] = [];
-  await inPool(
-    WIDTH,
-    () => combos.pop(),
-    async (combo) => {
-      const clauses = combo.flatMap((p) => p.clauses);
-      // A person's name comes with one of their actions: the same list, one action long.
-      const listed = await count(clauses, people.length > 0 ? 1 : 0);
-      if (listed.totalCount === 0) return;
-      const overdue = await count([...clauses, overdueTrue]);
-      const first = listed.actions[0];
-      const label: Record<string, string> = {};
-      for (const name of people) {
-        const person = name === 'owner' ? first?.owner : first?.assignee;
-        label[name] = person?.name ?? (name === 'assignee' ? 'Unknown user' : '');
-      }
-      groups.push({
-        key: Object.fromEntries(combo.map((p) => [p.field, p.value])),
-        label,
-        count: listed.totalCount,
-        overdue: overdue.totalCount,
-        ...(listed.totalCountRelation === 'eq' ? {} : { countRelation: listed.totalCountRelation }),
-        ...(overdue.totalCountRelation === 'eq' ? {} : { overdueRelation: overdue.totalCountRelation }),
-      });
-    },
-  );
+  let complete = true;
+  const [total, counted] = await Promise.all([count([]), fromCounters(by, query, viewer)]);
+  if (counted) {
+    // Every action, one counted field: the counters the list reads, the overdue from the list where no counter holds it.
+    const name = by[0] as GroupedField;
+    const queue = [...counted];
+    await inPool(
+      WIDTH,
+      () => {
+        if (queue.length > 0 && Date.now() - started > COUNTING_MS) complete = false;
+        return complete ? queue.pop() : undefined;
+      },
+      async (g) => {
+        const overdue = g.overdue ?? (await overdueOf(equalTo(name, g.value))).totalCount;
+        groups.push({ key: { [name]: g.value }, label: {}, count: g.count, overdue });
+      },
+    );
+  } else {
+    const fieldParts = await Promise.all(by.map(partsOf));
+    // With two fields, only the values that have a match alone are paired.
+    const alive = fieldParts.length === 1 ? fieldParts : await Promise.all(fieldParts.map(matched));
+    const combos: Part[][] = (alive[0] as Part[]).flatMap((a) =>
+      alive.length === 1 ? [[a]] : (alive[1] as Part[]).map((b) => [a, b]),
+    );
+    await inPool(
+      WIDTH,
+      () => {
+        if (combos.length > 0 && Date.now() - started > COUNTING_MS) complete = false;
+        return complete ? combos.pop() : undefined;
+      },
+      async (combo) => {
+        const clauses = combo.flatMap((p) => p.clauses);
+        const listed = await count(clauses);
+        if (listed.totalCount === 0) return;
+        const overdue = await overdueOf(clauses);
+        groups.push({
+          key: Object.fromEntries(combo.map((p) => [p.field, p.value])),
+          label: {},
+          count: listed.totalCount,
+          overdue: overdue.totalCount,
+          ...(listed.totalCountRelation === 'eq' ? {} : { countRelation: listed.totalCountRelation }),
+          ...(overdue.totalCountRelation === 'eq' ? {} : { overdueRelation: overdue.totalCountRelation }),
+        });
+      },
+    );
+  }
   groups.sort(compareGroups(by));
   const shown = groups.slice(0, limit);
+  await labelPeople(by, shown, started + COUNTING_MS + 1_500);
+  const counts = (gs: Group[]) => gs.reduce((sum, g) => sum + g.count, 0);
   return {
     by,
     groups: shown,
     totalCount: total.totalCount,
     totalCountRelation: total.totalCountRelation,
-    otherCount: groups.slice(limit).reduce((sum, g) => sum + g.count, 0),
+    // Cut short, the groups not counted are the rest of the total.
+    otherCount: complete ? counts(groups.slice(limit)) : Math.max(0, total.totalCount - counts(shown)),
+    ...(complete ? {} : { complete: false }),
   };
 
   /** The parts of one field that have some match under the request's filters. */
@@ -232,4 +260,36 @@ export async function countActions(raw: string, caller?: Pick<Person, 'id'>, vie
     );
     return kept;
   }
+}
+
+/**
+ * One counted field, no filter, a caller who sees every action (open access, or an admin of
+ * everything): the groups from the counters alone (`countedGroups`), which are what the list
+ * reads for each group. `undefined` for any other request.
+ */
+async function fromCounters(by: readonly ByField[], query: ListQuery, viewer?: Viewer) {
+  const [name] = by;
+  if (by.length !== 1 || name === undefined || name === 'overdueAge' || query.filters.length > 0) return undefined;
+  if (viewer !== undefined && listScopes(viewer) !== undefined) return undefined;
+  return countedGroups(name);
+}
+
+/** Labels the groups of people with their names (`personName`). */
+async function labelPeople(by: readonly ByField[], groups: Group[], until: number): Promise<void> {
+  const people = by.filter((b): b is 'owner' | 'assignee' => b === 'assignee' || b === 'owner');
+  if (people.length === 0) return;
+  const queue = groups.flatMap((group) => people.map((name) => ({ group, name })));
+  await inPool(
+    16,
+    () => queue.pop(),
+    async ({ group, name }) => {
+      const id = group.key[name] as string;
+      // Past the time to count, a person is labelled by their id rather than the answer come too late.
+      const late = Date.now() > until;
+      group.label[name] =
+        id === UNASSIGNED.id && name === 'assignee'
+          ? UNASSIGNED.name
+          : ((late ? undefined : await personName(name, id)) ?? id);
+    },
+  );
 }
