@@ -115,8 +115,10 @@ async function checkCounts(token: string, by: string[], filters: string, actions
   expect(reply.body.by).toEqual(by);
   expect(totalCountRelation).toBe('eq');
   expect(totalCount).toBe(actions.length);
-  expect(otherCount).toBe(0);
-  expect(groups.reduce((s, g) => s + g.count, 0)).toBe(totalCount);
+  // On a loaded machine a count may run out of time: the groups it counted are exact, the rest is otherCount.
+  const complete = reply.body.complete !== false;
+  expect(otherCount).toBe(complete ? 0 : totalCount - groups.reduce((s, g) => s + g.count, 0));
+  if (complete) expect(groups.reduce((s, g) => s + g.count, 0)).toBe(totalCount);
   // The oracle: every group of the actions, with its count and overdue.
   const oracle = new Map<string, { count: number; overdue: number }>();
   for (const action of actions) {
@@ -137,7 +139,7 @@ async function checkCounts(token: string, by: string[], filters: string, actions
     const overdue = await send('GET', `/api/actions?limit=0${filters}${picked}&overdue=true`, { token });
     expect(overdue.body.totalCount, `${picked} overdue`).toBe(group.overdue);
   }
-  expect(groups).toHaveLength(oracle.size);
+  if (complete) expect(groups).toHaveLength(oracle.size);
   for (const group of groups) {
     const key = JSON.stringify(by.map((b) => group.key[b]));
     expect(oracle.get(key), key).toEqual({ count: group.count, overdue: group.overdue });
