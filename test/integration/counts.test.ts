@@ -156,7 +156,10 @@ describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
     for (const group of groups) {
       if (field === 'assignee' || field === 'owner') {
         const person = stored.find((a) => valueIn(field, a) === group.key[field]) as ActionView;
-        expect(group.label).toEqual({ [field]: field === 'owner' ? person.owner.name : person.assignee.name });
+        const name = field === 'owner' ? person.owner.name : person.assignee.name;
+        // Past the time to count, a person is labelled by their id (docs/dashboards.md).
+        expect([name, group.key[field]]).toContain(group.label[field]);
+        expect(Object.keys(group.label)).toEqual([field]);
       } else expect(group.label).toEqual({});
     }
   });
