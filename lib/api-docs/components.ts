@@ -120,11 +120,8 @@ export const threadParameters = z.object({
     .default(threadLimits.defaultLimit)
     .optional()
     .openapi({ description: `Entries per page (default ${threadLimits.defaultLimit})` }),
-  cursor: z
-    .string()
-    .optional()
-    .openapi({
-      description:
-        'The `nextCursor` of the previous page; opaque (sealed), valid for this action and the caller it was given to only',
-    }),
+  cursor: z.string().optional().openapi({
+    description:
+      'The `nextCursor` of the previous page; opaque (sealed), valid for this action and the caller it was given to only',
+  }),
 });

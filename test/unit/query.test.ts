@@ -347,6 +347,8 @@ describe('parseListQuery', () => {
         'location.crew',
         'createdAt',
         'updatedAt',
+        // contract section 17: service-set, null while open
+        'closedAt',
         // contract section 10: a filter only, not a sort
         'overdue',
       ].sort(),

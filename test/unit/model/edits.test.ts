@@ -101,6 +101,7 @@ describe('newAction', () => {
       commentCount: 0,
       createdAt: NOW,
       updatedAt: NOW,
+      closedAt: null,
       version: 1,
       overdue: false,
       reminded: 0,

@@ -1,0 +1,161 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { inPool } from '../../fan-out';
+import { type FieldSpec, fieldsByName, type GroupedField } from '../../filter/fields';
+import type { ListQuery } from '../../filter/query';
+import type { Viewer } from '../../model/access';
+import { type Action, UNASSIGNED } from '../../model/action';
+import { storedFields } from '../catalogue';
+import { canBeKey, send, tableName } from '../client';
+import { byOverdue, readCount } from '../counters/counters';
+import { valueAt } from '../item';
+import { isRegistered, readRegistry } from '../registry';
+import { filterPath } from '../table';
+import { countedIntegers } from './counted-integers';
+import { Placeholders } from './expression';
+import { countedLocations, locationFieldOf } from './location-counts';
+import { registeredValues } from './registered';
+import { newStats, type ReadStats } from './result';
+import { listVisible } from './scoped';
+
+/**
+ * The values a `by` field of `GET /api/actions/counts` can group by (contract section 17), as the
+ * list filter takes them, enumerated from what the store already counts, never from the actions:
+ * `status` and `priority` from their counters (`counted-integers.ts`), people, producers, sites
+ * and business units from the value registry proven complete by their counters
+ * (`registered.ts`), every location field from the whole locations' counters
+ * (`location-counts.ts`). A value here may have no match under the request's filters: the counts
+ * decide, with the list's own count. Where the enumeration cannot be proven complete (the
+ * registry lags the table by the stream), the values of the latest changed matching actions are
+ * added (`recentValues`), so what was just written is grouped too.
+ */
+
+/** The value of a grouped field in an action, as the list filter takes it. Pure. */
+export function groupValueOf(field: GroupedField, action: Action): string {
+  if (field === 'status') return String(action.status);
+  if (field === 'priority') return String(action.priority);
+  if (field === 'assignee') return (action.assignee ?? UNASSIGNED).id;
+  if (field === 'owner') return action.owner.id;
+  if (field === 'actionProducer.name') return action.actionProducer.name;
+  const location = locationFieldOf(field);
+  return location === undefined ? '' : action.location[location];
+}
+
+/** How many of the latest changed matches an unproven enumeration reads, at most (pages of 100). */
+const RECENT_PAGES = 10;
+
+/**
+ * The values of the matching actions changed last (newest `updatedAt` first, every page the list
+ * reads): what a lagging registry may not hold yet. At small sizes, every match.
+ */
+async function recentValues(field: GroupedField, query: ListQuery, viewer: Viewer | undefined): Promise<string[]> {
+  const values = new Set<string>();
+  const list: ListQuery = {
+    ...query,
+    sort: { field: fieldsByName.get('updatedAt') as FieldSpec, descending: true },
+    skip: 0,
+    limit: 100,
+  };
+  let after: Parameters<typeof listVisible>[1];
+  for (let page = 0; page < RECENT_PAGES; page++) {
+    const result = await listVisible(list, after, viewer);
+    for (const action of result.actions) values.add(groupValueOf(field, action));
+    if (result.next === undefined) break;
+    after = result.next;
+  }
+  return [...values];
+}
+
+/** The candidate values of `field`: every value some action has (see above). */
+export async function groupValues(
+  field: GroupedField,
+  query: ListQuery,
+  viewer: Viewer | undefined,
+  stats: ReadStats = newStats(),
+): Promise<string[]> {
+  if (field === 'status' || field === 'priority') {
+    const counted = await countedIntegers(field, stats);
+    if (counted) return counted.map((v) => String(v.value));
+    return recentValues(field, query, viewer);
+  }
+  if (isRegistered(field)) {
+    const proven = await registeredValues(field, stats);
+    if (proven) return proven.map((v) => v.value);
+    const [registered, recent] = await Promise.all([readRegistry(field, stats), recentValues(field, query, viewer)]);
+    return [...new Set(['', ...registered, ...recent])];
+  }
+  const location = locationFieldOf(field);
+  const locations = await countedLocations(stats);
+  if (locations && location !== undefined) return [...new Set(locations.map((l) => l.location[location]))];
+  return recentValues(field, query, viewer);
+}
+
+/** A group straight from the counters: its value, its count, and its overdue count where a counter holds it. */
+export interface CountedGroup {
+  value: string;
+  count: number;
+  overdue?: number;
+}
+
+/**
+ * The groups of one field over every action (no filter, a caller who sees everything), from the
+ * very counters the list reads for `<field>=<value>` (`counts.ts`: `countedTotal`, `pairedTotal`),
+ * so each equals that list's `totalCount`: a registered field's values with their counters
+ * (`registered.ts`) and, for the paired fields, their overdue counters; `status` and `priority`
+ * from their counters (overdue left to the list); a location field's values summed over the
+ * whole locations' counters (`location-counts.ts`). `undefined` where those are not proven complete.
+ */
+export async function countedGroups(
+  field: GroupedField,
+  stats: ReadStats = newStats(),
+): Promise<CountedGroup[] | undefined> {
+  if (field === 'status' || field === 'priority')
+    return (await countedIntegers(field, stats))?.map((v) => ({ value: String(v.value), count: v.count }));
+  if (isRegistered(field)) {
+    const proven = await registeredValues(field, stats);
+    if (!proven) return undefined;
+    const groups: CountedGroup[] = [];
+    const queue = proven.filter((v) => v.count > 0);
+    await inPool(
+      16,
+      () => queue.pop(),
+      async ({ value, count }) => {
+        groups.push({ value, count, overdue: await readCount(byOverdue(field), value, stats) });
+      },
+    );
+    return groups;
+  }
+  const location = locationFieldOf(field);
+  const locations = await countedLocations(stats);
+  if (!locations || location === undefined) return undefined;
+  const sums = new Map<string, number>();
+  for (const l of locations) sums.set(l.location[location], (sums.get(l.location[location]) ?? 0) + l.count);
+  return [...sums].map(([value, count]) => ({ value, count }));
+}
+
+/**
+ * The name of a person as their latest action by `field` shows it: one entry of their partition
+ * of its equality index, which holds every filter value (the name beside the id). For a group's
+ * label; `undefined` when no action has them.
+ */
+export async function personName(field: 'owner' | 'assignee', id: string): Promise<string | undefined> {
+  const spec = storedFields[field];
+  const index = spec.equality.index;
+  if (!canBeKey(id)) return undefined;
+  const p = new Placeholders();
+  const nameAt = p.name(filterPath(spec.sortBy.key));
+  const page = await send<{ Items?: Array<Record<string, unknown>> }>(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: index.name,
+      KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(id)}`,
+      ProjectionExpression: nameAt,
+      ExpressionAttributeNames: p.names,
+      ExpressionAttributeValues: p.values,
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  const item = page.Items?.[0];
+  const name = item === undefined ? undefined : valueAt(item, filterPath(spec.sortBy.key));
+  return typeof name === 'string' ? name : undefined;
+}
