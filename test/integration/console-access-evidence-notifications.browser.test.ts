@@ -317,7 +317,7 @@ describe.skipIf(!hasChromium)('Notifications (section 16)', { timeout: 120_000 }
 
     // 10:00 UTC reads 18:00 AWST, on the action and in its history.
     await page.goto(`${stack.url}/actions/${created.body.id}`);
-    await eventually(() => page.locator('.status-line').textContent()).toContain('due 2036-12-01 18:00 AWST');
+    await eventually(() => page.locator('.status-line').textContent()).toContain('due 1 Dec 2036, 18:00 AWST');
     // After a reload the form shows what was saved.
     await page.goto(`${stack.url}/notifications`);
     await eventually(() => page.getByLabel('Time zone').inputValue()).toBe('Australia/Perth');
