@@ -73,7 +73,10 @@ describe('a list address and its API query', () => {
       ['limit', String(PAGE_SIZE)],
     ]);
     expect(
-      query('all', 'location.businessUnit=Iron Ore&location.department=Fixed plant&overdue=true&closedAt=>2026-11-01&closedAt=<2026-11-24&status=~1,2,5&x=1'),
+      query(
+        'all',
+        'location.businessUnit=Iron Ore&location.department=Fixed plant&overdue=true&closedAt=>2026-11-01&closedAt=<2026-11-24&status=~1,2,5&x=1',
+      ),
     ).toEqual([
       'status=~1,2,5',
       'location.businessUnit=Iron Ore',
