@@ -96,7 +96,7 @@ export function ExportList({ list, query }: { list: string; query: () => string 
         </fieldset>
         <div class="buttons">
           <button type="submit" disabled={busy}>
-            Export
+            Export as {format === 'xlsx' ? 'Excel' : 'CSV'}
           </button>
         </div>
       </form>

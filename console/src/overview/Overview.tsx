@@ -36,6 +36,15 @@ import {
  */
 
 const serialize = (filters: Filters) => () => new URLSearchParams(filters).toString();
+
+/** A refusal's words, each error with the parameter it names ("closedAt: is not a known parameter"). */
+const wordsOf = (error: unknown, response: Response): string[] => {
+  const problem = problemOf(error, response);
+  if (!problem.errors?.length) return messagesOf(problem);
+  return problem.errors.map((e) =>
+    e.parameter && !e.message.includes(e.parameter) ? `${e.parameter}: ${e.message}` : e.message,
+  );
+};
 const DAY_MS = 86_400_000;
 
 interface Data {
@@ -53,7 +62,7 @@ async function count(filters: Filters, problems: string[]): Promise<number | und
     params: { query: {} },
     querySerializer: serialize([...filters, ['limit', '0']]),
   });
-  if (!data) problems.push(...messagesOf(problemOf(error, response)));
+  if (!data) problems.push(...wordsOf(error, response));
   return data?.totalCount;
 }
 
@@ -62,7 +71,7 @@ async function counts(filters: Filters, problems: string[]): Promise<Counts | un
     params: { query: {} },
     querySerializer: serialize(filters),
   });
-  if (!data) problems.push(...messagesOf(problemOf(error, response)));
+  if (!data) problems.push(...wordsOf(error, response));
   return data;
 }
 
@@ -71,7 +80,7 @@ async function trends(filters: Filters, problems: string[]): Promise<TrendBucket
     params: { query: {} },
     querySerializer: serialize(filters),
   });
-  if (!data) problems.push(...messagesOf(problemOf(error, response)));
+  if (!data) problems.push(...wordsOf(error, response));
   return data?.buckets;
 }
 
@@ -270,10 +279,12 @@ export function Overview() {
             <p>{data.byLevel ? 'No open actions here.' : 'Not available.'}</p>
           )}
           {data.byLevel?.otherCount ? <p class="hint">{data.byLevel.otherCount} more open in other places.</p> : null}
-          <ul class="legend" aria-hidden="true">
-            <li class="series-0">Open</li>
-            <li class="series-1">Overdue</li>
-          </ul>
+          {levelRows.length ? (
+            <ul class="legend" aria-hidden="true">
+              <li class="series-0">Open</li>
+              <li class="series-1">Overdue</li>
+            </ul>
+          ) : null}
         </section>
       ) : null}
 
