@@ -15,6 +15,7 @@ import { acceptEvents } from '../../lib/webhooks/intake';
 import { type Sweeper, startSweeper } from '../../lib/webhooks/sweeper';
 import { createConsoleSite } from './console-site';
 import { createGateway, preloadHandlers } from './gateway';
+import { startImportWorker } from './imports';
 import {
   ensureIssuer,
   ensurePrivateDirectory,
@@ -183,6 +184,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     throw error;
   }
   const dueDates = options.sweepEverySeconds ? startDueDateSweeper(options.sweepEverySeconds) : undefined;
+  const imports = startImportWorker();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   writePrivateFile(
     stackFile(dataDir),
@@ -204,7 +206,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       // The reader hands events to the delivery sweeper, so it stops first.
-      await Promise.all([dueDates?.stop(), reader.stop().then(() => sweeper.stop())]);
+      await Promise.all([dueDates?.stop(), imports.stop(), reader.stop().then(() => sweeper.stop())]);
       await Promise.all([mail.close(), store.close(), storage.close()]);
       rmSync(stackFile(dataDir), { force: true });
     },

@@ -30,17 +30,19 @@ import { listVisible } from '../store/list/scoped';
 
 /**
  * Creates an action owned and initiated by the caller. Its id is random: a producer reference
- * sent here is data, and never claims the producer's own action (only an event does).
+ * sent here is data, and never claims the producer's own action (only an event does). An
+ * import's creates name the import (`importId`), so its assignees are told once for all of them.
  */
 export async function createAction(
   caller: Person,
   body: unknown,
   remember?: (created: ActionView) => GuardedWrite,
+  importId?: string,
 ): Promise<ActionView> {
   const input = validateBody(createActionSchema, body);
   const action = newAction(crypto.randomUUID(), input, caller, caller, nowIso());
   // A random id cannot be taken; `false` here would be a broken random source.
-  if (!(await putNewAction(action, caller, remember?.(toView(action)))))
+  if (!(await putNewAction(action, caller, remember?.(toView(action)), [], importId)))
     throw new Error(`a new random id was taken: ${action.id}`);
   return toView(action);
 }

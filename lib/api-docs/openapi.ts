@@ -5,6 +5,7 @@ import { accessOperations, accessTag, accessTags } from './access';
 import { actionGroups, actionOperations, actionTags } from './actions';
 import { type Operation, type Operations, problem, quotaOrThrottle, throttled } from './components';
 import { evidenceOperations, evidenceTag, evidenceTags } from './evidence';
+import { importOperations, importsTag, importTags } from './imports';
 import { notificationOperations, notificationsTag, notificationTags } from './notifications';
 import { actionViewSchema as actionView } from './view-schemas';
 import { registerReminderWebhooks, webhookOperations, webhooksTag, webhookTags } from './webhooks';
@@ -27,6 +28,7 @@ import { registerReminderWebhooks, webhookOperations, webhooksTag, webhookTags }
 const operations: Operations<RouteHandler> = {
   ...notificationOperations,
   ...evidenceOperations,
+  ...importOperations,
   ...actionOperations,
   ...webhookOperations,
   openApi: (r) => ({
@@ -71,6 +73,7 @@ const tags = [
   webhooksTag,
   notificationsTag,
   evidenceTag,
+  importsTag,
   accessTag,
   { name: 'This document', description: 'The API description as OpenAPI 3.1, and this page.' },
 ] as const;
@@ -84,6 +87,7 @@ const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
   openApi: 'This document',
   docs: 'This document',
   ...evidenceTags,
+  ...importTags,
 };
 
 /** The whole document. */

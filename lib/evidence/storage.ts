@@ -5,6 +5,7 @@ import {
   GetObjectTaggingCommand,
   HeadObjectCommand,
   NotFound,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -156,6 +157,18 @@ export async function moveObject(from: string, to: string): Promise<void> {
 /** Deletes an object; one that is already gone is no error (S3 answers 204 either way). */
 export async function deleteObject(key: string): Promise<void> {
   await send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+}
+
+/** An object's bytes as they stream in (an import reads its file this way, never whole). */
+export async function readObject(key: string): Promise<AsyncIterable<Uint8Array>> {
+  const answer = await send<{ Body?: AsyncIterable<Uint8Array> }>(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+  if (!answer.Body) throw new Error(`storage answered no body for ${key}`);
+  return answer.Body;
+}
+
+/** Writes a whole object (an import's problem report: far smaller than the file it reports on). */
+export async function writeObject(key: string, body: string, contentType: string): Promise<void> {
+  await send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType }));
 }
 
 /** A presigned GET valid `DOWNLOAD_SECONDS`, answering with this type and disposition. */

@@ -7,7 +7,9 @@
 /** Uploads until attached (a lifecycle rule expires them after a day), then attachments. */
 export const UPLOADS_PREFIX = 'uploads/';
 export const ATTACHMENTS_PREFIX = 'attachments/';
-export type StoragePrefix = typeof UPLOADS_PREFIX | typeof ATTACHMENTS_PREFIX;
+/** Imported files and their problem reports (contract section 18), expired after 7 days by a lifecycle rule. */
+export const IMPORTS_PREFIX = 'imports/';
+export type StoragePrefix = typeof UPLOADS_PREFIX | typeof ATTACHMENTS_PREFIX | typeof IMPORTS_PREFIX;
 export type StorageAction = 's3:PutObject' | 's3:GetObject' | 's3:GetObjectTagging' | 's3:DeleteObject';
 
 export interface StorageAccess {

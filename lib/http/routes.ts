@@ -1,4 +1,5 @@
 import { evidenceRoutes, type StorageAccess } from './evidence-routes';
+import { importFunction, importRoutes } from './import-routes';
 import { notificationFunctions, notificationRoutes } from './notification-routes';
 
 /**
@@ -129,6 +130,7 @@ const routeTable = [
     access: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   ...evidenceRoutes,
+  ...importRoutes,
   { method: 'GET', path: '/api/changes', handler: 'listChanges', access: ['Query', 'BatchGetItem'] },
   ...notificationRoutes,
   ...accessRoutes,
@@ -202,6 +204,7 @@ export const functionHandlers: readonly string[] = [
     webhookFunctions.deliver.handler,
     webhookFunctions.sweep.handler,
     ...Object.values(notificationFunctions).map((f) => f.handler),
+    importFunction.handler,
   ]),
 ];
 

@@ -195,6 +195,11 @@ export interface Placement {
 export interface Sight {
   before?: Placement;
   after?: Placement;
+  /**
+   * On a create made by an import (contract section 18): the import's id. Its assignee is told
+   * once for the whole import ("N actions were assigned to you"), not for this one action.
+   */
+  importId?: string;
 }
 
 /** The placement of an action. */

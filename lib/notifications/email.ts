@@ -109,3 +109,27 @@ export const oneLine = (text: string) => {
   const line = text.replace(/[\r\n\t]+/g, ' ');
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 };
+
+/**
+ * The email that tells one person what an import assigned them (contract section 18): one for the
+ * whole import, "N actions were assigned to you", never one per row. It names who imported them
+ * and links to the console's list of the person's own open actions.
+ */
+export function importedEmail(
+  count: number,
+  importerName: string,
+  recipientName: string,
+  links: { consoleUrl: string; unsubscribeUrl: string },
+): Email {
+  const told = `${count} ${count === 1 ? 'action was' : 'actions were'} assigned to you`;
+  const sentence = `${told} by ${importerName}'s import.`;
+  const link = `${links.consoleUrl.replace(/\/+$/, '')}/?assignee=me`;
+  const text = [`Hello ${recipientName},`, '', sentence, '', `See them: ${link}`, '', FOOTER].join('\n');
+  const html = [
+    `<p>Hello ${escapeHtml(recipientName)},</p>`,
+    `<p>${escapeHtml(sentence)}</p>`,
+    `<p><a href="${escapeHtml(link)}">See them</a></p>`,
+    `<p><small>${escapeHtml(FOOTER)}</small></p>`,
+  ].join('\n');
+  return { subject: oneLine(told), text, html, headers: unsubscribeHeaders(links.unsubscribeUrl) };
+}

@@ -56,6 +56,8 @@ function candidates(event: PublishedEvent, sight: Sight): Array<[string | undefi
   }
   const { owner, assignee } = peopleOn(sight);
   const told: Array<[string | undefined, Topic]> = [];
+  // An import's creates: their assignees are told once for the whole import (lib/transfer/import/notify.ts).
+  if (event.detailType === 'ActionCreated' && sight.importId) return told;
   if (event.detailType === 'ActionCreated') {
     const action = detail.action as { assignee?: unknown } | undefined;
     told.push([personId(action?.assignee) ?? assignee, 'assigned']);

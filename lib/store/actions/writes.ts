@@ -122,7 +122,7 @@ const STAMP_MAX_AGE_MS = 1_000;
  * A new action's item (with the create's token, and its last entry's time: its creation) and its
  * `created` entry, as every create stores them: one at a time here, in batches by the seed.
  */
-export function createdItems(action: Action, actor: Person, token: string) {
+export function createdItems(action: Action, actor: Person, token: string, importId?: string) {
   const item = { ...toItem(action), [attr.createToken]: token, [attr.lastEntryAt]: action.createdAt };
   refuseOversized(item);
   const entry: RecordedEntry = {
@@ -132,7 +132,7 @@ export function createdItems(action: Action, actor: Person, token: string) {
     actor,
     time: action.createdAt,
     action: toView(action),
-    sight: { after: placementOf(action) },
+    sight: { after: placementOf(action), ...(importId ? { importId } : {}) },
   };
   return { item, entry };
 }
@@ -142,19 +142,21 @@ export function createdItems(action: Action, actor: Person, token: string) {
  * taken, by a live action or a deleted one (a producer reference claimed before), or when any
  * of `alsoTaken` is (the id an older version gave the same producer event). The first attempt
  * keeps the caller's stamp (`createdAt`, `updatedAt`) unless it is older than `STAMP_MAX_AGE_MS`;
- * every later attempt stamps the action afresh. `guarded` joins the same transaction.
+ * every later attempt stamps the action afresh. `guarded` joins the same transaction. `importId`
+ * marks a create an import made (its entry's sight carries it, for the notifier).
  */
 export async function putNewAction(
   action: Action,
   actor: Person,
   guarded?: GuardedWrite,
   alsoTaken: readonly string[] = [],
+  importId?: string,
 ): Promise<boolean> {
   const token = randomUUID();
   return retry(async (round) => {
     const now = nowIso();
     const stamped = round === 0 ? action : { ...action, createdAt: now, updatedAt: now };
-    const { item, entry } = createdItems(stamped, actor, token);
+    const { item, entry } = createdItems(stamped, actor, token, importId);
     const items: TransactItem[] = [
       {
         Put: {
