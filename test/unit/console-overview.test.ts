@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { knownPeople, personInWords } from '../../console/src/access/known-people';
 import { apiQuery } from '../../console/src/list-query';
 import {
   ageFilters,
@@ -13,6 +12,7 @@ import {
   tileFilters,
   trendWindow,
 } from '../../console/src/overview/overview-query';
+import { knownPeople, personInWords } from '../../console/src/people';
 
 const NOW = new Date('2026-11-27T14:05:00.000Z'); // a Friday
 

@@ -3,10 +3,11 @@ import { api } from '../api';
 import type { Grant } from '../api-pending';
 import { FieldErrors, FormAlert } from '../fields';
 import { announce } from '../notice';
+import { personInWords } from '../people';
 import { problemOf } from '../problem';
 import type { Problem } from '../types';
 import { emptyGrant, type GrantValues, grantBody, grantInWords, ROLES } from './grant-words';
-import { type Known, loadKnown, personInWords } from './known-people';
+import { type Known, loadKnown } from './known-people';
 import { ScopePicker } from './ScopePicker';
 
 /** The person choice that opens the user id field, for someone the service does not know yet (people's choices are `p:<id>`). */

@@ -1,6 +1,6 @@
 import { api } from '../api';
 import type { CountGroup, Grant, Scope } from '../api-pending';
-import { isSomeone } from '../people';
+import { isSomeone, type KnownPerson, knownPeople } from '../people';
 import type { Action } from '../types';
 
 /**
@@ -11,31 +11,6 @@ import type { Action } from '../types';
  * the grants listed and the admin themself. The places: the counts by business unit and site
  * (every pair that exists), else the newest actions' and the grants' locations.
  */
-
-export interface KnownPerson {
-  id: string;
-  name: string;
-  email?: string;
-}
-
-/** People by id, once each, the fullest record kept (one with an email over one without), sorted by name. Pure. */
-export function knownPeople(people: KnownPerson[]): KnownPerson[] {
-  const byId = new Map<string, KnownPerson>();
-  for (const person of people) {
-    if (!isSomeone(person)) continue;
-    const known = byId.get(person.id);
-    byId.set(person.id, {
-      id: person.id,
-      name: known?.name && known.name !== known.id ? known.name : person.name || person.id,
-      ...((known?.email ?? person.email) ? { email: known?.email ?? person.email } : {}),
-    });
-  }
-  return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-}
-
-/** A person as the picker shows them: "Ann Lee · ann@example.com". */
-export const personInWords = (person: KnownPerson) =>
-  [person.name, person.email || (person.name === person.id ? '' : person.id)].filter(Boolean).join(' · ');
 
 const SAMPLE = 100;
 const GROUPS = 1000;
@@ -55,7 +30,7 @@ export interface Known {
 }
 
 async function countsBy(by: string[]): Promise<CountGroup[]> {
-  const query = new URLSearchParams([...by.map((b) => ['by', b]), ['limit', String(GROUPS)]]);
+  const query = new URLSearchParams([...by.map((b): [string, string] => ['by', b]), ['limit', String(GROUPS)]]);
   const { data } = await api
     .GET('/api/actions/counts', { params: { query: {} }, querySerializer: () => query.toString() })
     .catch(() => ({ data: undefined }));

@@ -42,7 +42,7 @@ export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The list address (All actions) whose API query is these filters: `location.site` is the list's `site`. */
 export function listPath(filters: Filters): string {
   const address = new URLSearchParams(
-    filters.map(([name, value]) => [name === 'location.site' ? 'site' : name, value]),
+    filters.map(([name, value]): [string, string] => [name === 'location.site' ? 'site' : name, value]),
   );
   const query = address.toString();
   return `${LIST_VIEWS.all.path}${query ? `?${query}` : ''}`;
