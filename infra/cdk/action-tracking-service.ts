@@ -488,7 +488,8 @@ export class ActionTrackingService extends Construct {
       handler: sweepFunction.handler,
       permissions: [
         new PolicyStatement({
-          actions: sweepFunction.access.map((a) => `dynamodb:${a}`),
+          // `QueryTable` is `Query` on the table itself: the counters the day ends are read from.
+          actions: sweepFunction.access.map((a) => `dynamodb:${a === 'QueryTable' ? 'Query' : a}`),
           resources: [this.table.tableArn],
         }),
         new PolicyStatement({

@@ -4,7 +4,8 @@ import { commentBodySchema } from '../actions/comments';
 import { type FieldType, fieldCatalogue, fields } from '../filter/fields';
 import { queryLimits } from '../filter/query';
 import type { RouteHandler } from '../http/routes';
-import { actionLimits } from '../model/action';
+import { actionLimits, locationFields } from '../model/action';
+import { MAX_TREND_BUCKETS } from '../model/trends';
 import { createActionSchema, patchActionSchema } from '../model/validation';
 import { jsonBody, type Operations, pageResponse, problems, threadParameters } from './components';
 import {
@@ -118,6 +119,41 @@ const ifMatch = z.object({
   }),
 });
 
+const trendParameters = z.object({
+  interval: z.enum(['day', 'week', 'month']).openapi({ description: 'The bucket size' }),
+  from: z.string().openapi({ description: 'The first day, YYYY-MM-DD (UTC)' }),
+  to: z.string().openapi({ description: 'The last day, YYYY-MM-DD (UTC), today at the latest' }),
+  ...Object.fromEntries(
+    locationFields.map((field) => [
+      `location.${field}`,
+      z.string().optional().openapi({ description: `\`=\` only; only with every location field before it` }),
+    ]),
+  ),
+  'actionProducer.name': z.string().optional().openapi({ description: '`=` only' }),
+  priority: z.string().optional().openapi({ description: '`=` only, an integer' }),
+  assignee: z.string().optional().openapi({ description: "`=` only, a person's id, `me` or `undefined`" }),
+  owner: z.string().optional().openapi({ description: "`=` only, a person's id or `me`" }),
+});
+
+const trendBucket = z.object({
+  start: z.string().openapi({ description: 'First day of the bucket (YYYY-MM-DD)' }),
+  end: z.string().openapi({ description: 'Last day of the bucket (YYYY-MM-DD)' }),
+  created: z.number().int(),
+  closed: z.number().int(),
+  reopened: z.number().int(),
+  closedOnTime: z.number().int(),
+  meanDaysToClose: z.number().nullable().openapi({ description: 'One decimal; null when nothing closed' }),
+  openAtEnd: z.number().int().nullable().openapi({ description: 'null for days before a snapshot was recorded' }),
+  overdueAtEnd: z.number().int().nullable(),
+});
+
+const trendSchema = z.object({
+  interval: z.enum(['day', 'week', 'month']),
+  from: z.string(),
+  to: z.string(),
+  buckets: z.array(trendBucket),
+});
+
 /** The operations, by handler. */
 export const actionOperations = {
   createAction: (r) => ({
@@ -153,6 +189,20 @@ export const actionOperations = {
           nextCursor: z.string().optional().openapi({ description: 'Present when more matches may follow this page' }),
         },
       ),
+      ...problems(400, 401, 503),
+    },
+  }),
+  getTrends: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: 'Trends: created, closed, open and overdue over time',
+    description: `Per UTC day, week (Monday to Sunday) or calendar month from \`from\` to \`to\` (both inclusive, at most ${MAX_TREND_BUCKETS} buckets, \`to\` at most today): actions created, changes into a closed status (\`closed\`), out of one (\`reopened\`), closes at or before dueAt (\`closedOnTime\`), the mean days from creation to close over the bucket's closes, and open and overdue actions at the bucket's end (from a snapshot recorded at the end of each UTC day; \`null\` before the service recorded one; for the bucket holding today, the list's current counts). Over the caller's scopes (section 14). Filters are \`=\` only: the location fields as a prefix (each only with every field before it), and at most one of actionProducer.name, priority, assignee, owner (\`me\` allowed) with a location no deeper than the department. Any other filter or operator is a 400 naming it. May lag writes by up to 60 seconds; never reads actions.`,
+    request: { query: trendParameters },
+    responses: {
+      200: {
+        description: 'The buckets, oldest first',
+        content: { 'application/json': { schema: trendSchema } },
+      },
       ...problems(400, 401, 503),
     },
   }),
@@ -302,6 +352,7 @@ export const actionGroups = [
 export const actionTags = {
   createAction: 'Actions',
   listActions: 'Actions',
+  getTrends: 'Actions',
   getAction: 'Actions',
   updateAction: 'Actions',
   deleteAction: 'Actions',

@@ -73,6 +73,15 @@ const routeTable = [
     access: ['Query', 'BatchGetItem'],
     postings: ['Query'],
   },
+  // Before `/api/actions/{id}`: the first route that matches serves (as API Gateway prefers a literal path).
+  // It reads the trend counters and day ends (`QueryTable`) and, for today, counts as the list does.
+  {
+    method: 'GET',
+    path: '/api/actions/trends',
+    handler: 'getTrends',
+    access: ['Query', 'BatchGetItem'],
+    postings: ['Query'],
+  },
   { method: 'GET', path: '/api/actions/{id}', handler: 'getAction', access: ['GetItem'] },
   { method: 'PATCH', path: '/api/actions/{id}', handler: 'updateAction', access: WRITE },
   // A delete's transaction also deletes the action's entry in reference order (`lib/store/reference-order.ts`).
@@ -157,19 +166,26 @@ export const ingestFunction = { handler: 'ingestActions', access: WRITE, maxRece
 
 /**
  * The due-date sweep, run on a schedule: reads its queue (one index, `reminders-by-due`) and
- * writes reminders as every change is written (read the action, one transaction).
+ * writes reminders as every change is written (read the action, one transaction). Once a day it
+ * also records open and overdue per location prefix from the counters (`QueryTable`) and puts
+ * them (`lib/store/trends/day-ends.ts`).
  */
-export const sweepFunction = { handler: 'sweepDueDates', access: WRITE, queries: 'reminders-by-due' } as const;
+export const sweepFunction = {
+  handler: 'sweepDueDates',
+  access: [...WRITE, 'QueryTable'],
+  queries: 'reminders-by-due',
+} as const satisfies { handler: string; access: readonly TableAccess[]; queries: string };
 
 /**
  * The table's stream consumer: publishes each history entry as an event (it alone may put
  * events), and writes the search postings of creates, title edits and deletes: it reads and
  * removes their pending marks on the table and writes postings in batches to the postings' table
- * (`lib/store/search/postings.ts`).
+ * (`lib/store/search/postings.ts`). It also keeps the trend counters: one transaction an entry,
+ * a marker put and the day counters' ADDs (`lib/store/trends/trend-counters.ts`).
  */
 export const streamFunction = {
   handler: 'publishEvents',
-  access: ['GetItem', 'DeleteItem'],
+  access: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'],
   postings: ['BatchWriteItem'],
 } as const satisfies { handler: string; access: readonly TableAccess[]; postings: readonly PostingsAccess[] };
 

@@ -1,5 +1,6 @@
 import type { Sight } from './access';
 import type { ActionView, Person } from './action';
+import type { TrendSubject } from './trends';
 
 /**
  * An action's history: one entry per change, versions 1, 2, 3... with no gaps, each stored in
@@ -59,6 +60,11 @@ export interface RecordedEntry extends HistoryEntry {
    * webhook body.
    */
   sight?: Sight;
+  /**
+   * For an `updated` entry that changes `status`: the action as the change left it, what the
+   * trend counters count the change under (section 17, `lib/model/trends.ts`). Internal, like `sight`.
+   */
+  trend?: TrendSubject;
 }
 
 /** What a change records; the store adds the version, the time and the actor. */

@@ -13,6 +13,7 @@ import { placementOf, type Rights, rightsOver, type Viewer } from '../../model/a
 import type { Action, Person } from '../../model/action';
 import type { EntryDraft, RecordedEntry } from '../../model/history';
 import { settleReminders } from '../../model/reminders';
+import { trendSubjectOf } from '../../model/trends';
 import { etagOf, toView } from '../../model/view';
 import { AGAIN, type RetryOptions, retry } from '../../retry';
 import { canBeKey, send, TransactionCancelled, tableName, transact } from '../client';
@@ -349,6 +350,7 @@ async function mutateNow(
       // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
       const next = change.next && settleReminders(current, change.next, getReminderSettings());
       entry.sight = { before: placementOf(current), ...(next ? { after: placementOf(next) } : {}) };
+      if (next && next.status !== current.status) entry.trend = trendSubjectOf(toView(next));
       const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
       const written = {
         ...(next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp)),

@@ -1,0 +1,11 @@
+import { getReminderSettings } from '../config';
+import { dayBefore } from '../model/trends';
+import { type DayEndReport, recordDayEnds } from '../store/trends/day-ends';
+
+/**
+ * Run by every due-date sweep: the first one of a UTC day records the day before's end (open and
+ * overdue per location prefix, from the counters); every later one finds it recorded, at the
+ * cost of one read of a marker item.
+ */
+export const recordYesterday = (now = Date.now()): Promise<DayEndReport> =>
+  recordDayEnds(dayBefore(new Date(now).toISOString().slice(0, 10)), getReminderSettings().closedStatuses);
