@@ -2,6 +2,7 @@ import type { AccessMode } from './model/access';
 import type { EvidenceSettings } from './model/evidence';
 import type { ReminderSettings } from './model/reminders';
 import { notificationSettings } from './notifications/settings';
+import { type ExportSettings, exportSettings } from './transfer/settings';
 
 /**
  * Configuration, read from the environment once, at first use, and checked. Nothing else in the
@@ -85,6 +86,8 @@ export interface Config {
   consoleUrl?: string;
   /** Evidence uploads (contract section 15): the bucket and the limits; see `evidenceSettings`. */
   evidence: EvidenceSettings;
+  /** Exports (contract section 18): `EXPORT_PART_BYTES`, `EXPORT_SLICE_SECONDS`, `EXPORT_QUEUE`. */
+  exports: ExportSettings;
 }
 
 /** The contract's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -127,6 +130,7 @@ function load(): Config {
     accessCacheSeconds: Number(optional('ACCESS_CACHE_SECONDS') ?? 30),
     ...notificationSettings(optional),
     evidence: evidenceSettings(),
+    exports: exportSettings(optional),
   };
   // A revoked grant must stop working within 60 seconds (contract section 14).
   if (!(config.accessCacheSeconds >= 0 && config.accessCacheSeconds <= 60))

@@ -139,13 +139,14 @@ export class TooManyRequestsError extends HttpError {
   }
 }
 
-/** What a 503 waited on: the table, or the user pool's signing keys. */
-export type Dependency = 'store' | 'identity keys';
+/** What a 503 waited on: the table, the user pool's signing keys, or the queue of background jobs. */
+export type Dependency = 'store' | 'identity keys' | 'job queue';
 
 const unavailableDetail: Record<Dependency, string> = {
   store: 'The store is busy or unreachable; retry shortly.',
   'identity keys':
     "The identity provider's signing keys are unavailable, so the token cannot be checked now; retry shortly.",
+  'job queue': 'The queue of background jobs is busy or unreachable; retry shortly.',
 };
 
 /** 503: a dependency failed; `cause` keeps what it said, for the log, never for the client. */

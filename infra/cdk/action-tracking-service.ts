@@ -62,6 +62,7 @@ import { type ConsoleOptions, ServiceConsole } from './console';
 import { type EvidenceOptions, EvidenceStorage } from './evidence';
 import { ServiceNotifications } from './notifications';
 import { type FilesBesideBundle, ServiceFunction } from './service-function';
+import { ServiceTransfer } from './transfer';
 
 export interface ActionTrackingServiceProps {
   /**
@@ -218,6 +219,8 @@ export class ActionTrackingService extends Construct {
   readonly console?: ServiceConsole;
   /** Email to people, when `notificationsFrom` is set. */
   readonly notifications?: ServiceNotifications;
+  /** Exports: their queue and worker (infra/cdk/transfer.ts). */
+  readonly transfer: ServiceTransfer;
   /** The app clients whose ID tokens the API accepts: the service's, and the console's. */
   private readonly audience: IUserPoolClient[];
   /** What every handler of `functions/` is given: the table, the pool, the limits and the due-date settings. */
@@ -264,6 +267,14 @@ export class ActionTrackingService extends Construct {
       this.addWebhooks(props));
     if (this.evidence.malwareProtectionPlan) this.addScanResults();
     if (props.notificationsFrom) this.notifications = this.addNotifications(props, reminderInterval);
+    this.transfer = new ServiceTransfer(this, 'Transfer', {
+      bucket: this.evidence.bucket,
+      eventBus: this.eventBus,
+      eventSource: props.eventSource ?? 'action-tracking',
+      consoleUrl: this.console?.url,
+      functions: this.functions,
+      handlerFunction: (handler, access, timeout, postings) => this.handlerFunction(handler, access, timeout, postings),
+    });
     this.addAlarms(props);
   }
 

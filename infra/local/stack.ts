@@ -5,12 +5,14 @@ import { join, resolve } from 'node:path';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { buildConsole } from '../../console/build';
 import { handler as publishEvents } from '../../functions/publishEvents';
+import { handler as runExports } from '../../functions/runExports';
 import { handler as sweepDueDates } from '../../functions/sweepDueDates';
 import { eventOf } from '../../lib/actions/events';
 import { postingsTableOf } from '../../lib/config';
 import { sendDigests } from '../../lib/notifications/digest-run';
 import { notifyPeople } from '../../lib/notifications/notifier';
 import { changesOf } from '../../lib/store/sync/stream';
+import { consumeLocally } from '../../lib/transfer/export-queue';
 import { acceptEvents } from '../../lib/webhooks/intake';
 import { type Sweeper, startSweeper } from '../../lib/webhooks/sweeper';
 import { createConsoleSite } from './console-site';
@@ -96,6 +98,8 @@ export function localEnvironment(
     // hundred transactions queues for seconds, which DynamoDB never does. A longer timeout keeps
     // such a burst from turning into 503s.
     STORE_TIMEOUT_MS: process.env.STORE_TIMEOUT_MS || '15000',
+    // Exports run in this process, handed over by a local queue as SQS hands them over in AWS.
+    EXPORT_QUEUE: 'local',
   };
 }
 
@@ -185,6 +189,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   }
   const dueDates = options.sweepEverySeconds ? startDueDateSweeper(options.sweepEverySeconds) : undefined;
   const imports = startImportWorker();
+  const exportWorker = consumeLocally((event) => runExports(event, {} as never));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   writePrivateFile(
     stackFile(dataDir),
@@ -206,7 +211,12 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       // The reader hands events to the delivery sweeper, so it stops first.
-      await Promise.all([dueDates?.stop(), imports.stop(), reader.stop().then(() => sweeper.stop())]);
+      await Promise.all([
+        dueDates?.stop(),
+        imports.stop(),
+        exportWorker.stop(),
+        reader.stop().then(() => sweeper.stop()),
+      ]);
       await Promise.all([mail.close(), store.close(), storage.close()]);
       rmSync(stackFile(dataDir), { force: true });
     },

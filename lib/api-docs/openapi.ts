@@ -7,6 +7,7 @@ import { type Operation, type Operations, problem, quotaOrThrottle, throttled } 
 import { evidenceOperations, evidenceTag, evidenceTags } from './evidence';
 import { importOperations, importsTag, importTags } from './imports';
 import { notificationOperations, notificationsTag, notificationTags } from './notifications';
+import { transferOperations, transferTag, transferTags } from './transfer';
 import { actionViewSchema as actionView } from './view-schemas';
 import { registerReminderWebhooks, webhookOperations, webhooksTag, webhookTags } from './webhooks';
 
@@ -29,6 +30,7 @@ const operations: Operations<RouteHandler> = {
   ...notificationOperations,
   ...evidenceOperations,
   ...importOperations,
+  ...transferOperations,
   ...actionOperations,
   ...webhookOperations,
   openApi: (r) => ({
@@ -74,6 +76,7 @@ const tags = [
   notificationsTag,
   evidenceTag,
   importsTag,
+  transferTag,
   accessTag,
   { name: 'This document', description: 'The API description as OpenAPI 3.1, and this page.' },
 ] as const;
@@ -88,6 +91,7 @@ const tagOf: Record<RouteHandler, (typeof tags)[number]['name']> = {
   docs: 'This document',
   ...evidenceTags,
   ...importTags,
+  ...transferTags,
 };
 
 /** The whole document. */

@@ -56,7 +56,8 @@ export class StorageUnavailableError extends HttpError {
 
 let client: S3Client | undefined;
 
-function s3(): S3Client {
+/** The one S3 client (exports use it too: `lib/transfer/export-storage.ts`). */
+export function s3(): S3Client {
   const { region, evidence } = getConfig();
   client ??= new S3Client({
     region,
@@ -67,14 +68,14 @@ function s3(): S3Client {
   return client;
 }
 
-function bucket(): string {
+export function bucket(): string {
   const name = getConfig().evidence.bucket;
   if (!name) throw new StorageUnavailableError();
   return name;
 }
 
 /** Sends a command; an outage becomes a 503 keeping the SDK's error as its cause. */
-async function send<T>(command: object): Promise<T> {
+export async function send<T>(command: object): Promise<T> {
   try {
     return (await s3().send(command as never)) as T;
   } catch (error) {

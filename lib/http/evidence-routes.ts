@@ -9,8 +9,14 @@ export const UPLOADS_PREFIX = 'uploads/';
 export const ATTACHMENTS_PREFIX = 'attachments/';
 /** Imported files and their problem reports (contract section 18), expired after 7 days by a lifecycle rule. */
 export const IMPORTS_PREFIX = 'imports/';
-export type StoragePrefix = typeof UPLOADS_PREFIX | typeof ATTACHMENTS_PREFIX | typeof IMPORTS_PREFIX;
-export type StorageAction = 's3:PutObject' | 's3:GetObject' | 's3:GetObjectTagging' | 's3:DeleteObject';
+/** `exports/`: export files (`export-routes.ts`). */
+export type StoragePrefix = typeof UPLOADS_PREFIX | typeof ATTACHMENTS_PREFIX | typeof IMPORTS_PREFIX | 'exports/';
+export type StorageAction =
+  | 's3:PutObject'
+  | 's3:GetObject'
+  | 's3:GetObjectTagging'
+  | 's3:DeleteObject'
+  | 's3:AbortMultipartUpload';
 
 export interface StorageAccess {
   prefix: StoragePrefix;

@@ -1,5 +1,6 @@
 import { evidenceRoutes, type StorageAccess } from './evidence-routes';
 import { importFunction, importRoutes } from './import-routes';
+import { exportRoutes, exportWorker } from './export-routes';
 import { notificationFunctions, notificationRoutes } from './notification-routes';
 
 /**
@@ -140,6 +141,7 @@ const routeTable = [
   },
   ...evidenceRoutes,
   ...importRoutes,
+  ...exportRoutes,
   { method: 'GET', path: '/api/changes', handler: 'listChanges', access: ['Query', 'BatchGetItem'] },
   ...notificationRoutes,
   ...accessRoutes,
@@ -219,6 +221,7 @@ export const functionHandlers: readonly string[] = [
     scanResultFunction.handler,
     webhookFunctions.deliver.handler,
     webhookFunctions.sweep.handler,
+    exportWorker.handler,
     ...Object.values(notificationFunctions).map((f) => f.handler),
     importFunction.handler,
   ]),
