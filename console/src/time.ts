@@ -95,12 +95,6 @@ export function formatDay(day: string): string {
 /** The instant a calendar day starts in a zone (the person's by default), as ISO. */
 export const startOfDay = (day: string, zone = timeZone.value): string => fromZonedInput(`${day}T00:00`, zone);
 
-/** Today's date in a zone (the person's by default), `2026-11-24`. */
-export function today(zone = timeZone.value, now = new Date()): string {
-  const w = wallClock(now, zone);
-  return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
-}
-
 /** An instant as a `datetime-local` control shows it in a zone (to the minute). */
 export function toZonedInput(iso: string, zone: string): string {
   const at = new Date(iso);
