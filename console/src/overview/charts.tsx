@@ -169,6 +169,11 @@ export function WeekChart({ points, summary }: { points: WeekPoint[]; summary: s
         );
       })}
       {line ? <polyline class="open-line" points={line} fill="none" /> : null}
+      {points.map((p, i) =>
+        p.open === null ? null : (
+          <circle key={`o${p.label}`} class="open-dot" cx={PAD.left + slot * (i + 0.5)} cy={y(p.open, maxOpen)} r="4" />
+        ),
+      )}
     </svg>
   );
 }
