@@ -9,6 +9,8 @@ import { getConfig } from './config';
  */
 export interface Usage {
   indexEntries: number;
+  /** The request's own usage, when this is a share of it (`withinShare`): entries read are counted there. */
+  parent?: Usage;
   /** What this request's list may read in all; none outside the API (scripts, sweeps). */
   allowance?: number;
   /**
@@ -49,7 +51,25 @@ export function enterUsage(): Usage {
 /** Adds index entries read to the current request's usage (none outside a request). */
 export function recordIndexEntries(entries: number): void {
   const usage = current.getStore();
-  if (usage) usage.indexEntries += entries;
+  if (usage) (usage.parent ?? usage).indexEntries += entries;
+}
+
+/**
+ * Runs one of several lists a request makes at once (the groups of `GET /api/actions/counts`)
+ * with `1/shares` of the request's allowance as its budget, on the same read quota: each list
+ * asks its budget's grants of the quota, so lists at once never ask for more than the request
+ * holds together (with the whole allowance each, the first list's grant took it all and the
+ * others were granted nothing).
+ */
+export function withinShare<T>(shares: number, run: () => Promise<T>): Promise<T> {
+  const usage = current.getStore();
+  if (!usage) return run();
+  const request = usage.parent ?? usage;
+  const allowance = Math.max(1, Math.floor((usage.allowance ?? getConfig().listReadBudget) / shares));
+  return current.run(
+    { indexEntries: 0, parent: request, allowance, ...(usage.quota ? { quota: usage.quota } : {}) },
+    run,
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { changesLimits } from '../actions/changes';
 import { commentBodySchema } from '../actions/comments';
-import { type FieldType, fieldCatalogue, fields } from '../filter/fields';
+import { countsLimits } from '../actions/counts';
+import { type FieldType, fieldCatalogue, fields, groupedFields } from '../filter/fields';
 import { queryLimits } from '../filter/query';
 import type { RouteHandler } from '../http/routes';
 import { actionLimits, locationFields } from '../model/action';
@@ -206,6 +207,61 @@ export const actionOperations = {
       ...problems(400, 401, 503),
     },
   }),
+  countActions: (r) => ({
+    method: 'get',
+    path: r.path,
+    summary: 'Count actions by group',
+    description: `The matching actions grouped by one or two fields (\`by\` once or twice), with any list filter. Each group's \`count\` equals the \`totalCount\` of \`GET /api/actions\` with the same filters plus that group's value as an \`=\` filter (for \`overdueAge\`, the matching \`overdue\` and \`dueAt\` range), with the same relation; its \`overdue\` equals that list's count with \`overdue=true\` added. Counted over what the caller sees. Groups come by count descending, then key ascending; groups of 0 are left out; \`otherCount\` is the sum of the groups past \`limit\`. \`overdueAge\` groups by whole UTC days since dueAt: \`none\` (not overdue), \`1-7\` (less than a day past due counts here), \`8-30\`, \`31-90\`, \`91+\`. ${OPERATORS}`,
+    request: {
+      query: z.object({
+        by: z.array(z.enum([...groupedFields, 'overdueAge'])).openapi({
+          description: 'The field to group by, once or twice (a pair of fields groups by both)',
+        }),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(countsLimits.maxLimit)
+          .default(countsLimits.defaultLimit)
+          .optional()
+          .openapi({ description: `Groups to return (default ${countsLimits.defaultLimit})` }),
+        ...listParameters.omit({ skip: true, limit: true, sort: true, cursor: true }).shape,
+      }),
+    },
+    responses: {
+      200: {
+        description: 'The groups, their counts, and the total',
+        content: {
+          'application/json': {
+            schema: z.object({
+              by: z.array(z.string()),
+              groups: z.array(
+                z.object({
+                  key: z.record(z.string(), z.string()).openapi({
+                    description:
+                      "Each by field's value as the list filter takes it (a person's id, `undefined` for nobody assigned, a status as a string)",
+                  }),
+                  label: z
+                    .record(z.string(), z.string())
+                    .openapi({ description: "A person's name for assignee and owner; {} otherwise" }),
+                  count: z.number().int(),
+                  overdue: z.number().int(),
+                  countRelation: z
+                    .enum(['gte'])
+                    .optional()
+                    .openapi({ description: 'Present only when count is a lower bound, as the list would say' }),
+                }),
+              ),
+              totalCount: z.number().int(),
+              totalCountRelation: z.enum(['eq', 'gte']),
+              otherCount: z.number().int().openapi({ description: 'The sum of the counts of the groups past limit' }),
+            }),
+          },
+        },
+      },
+      ...problems(400, 401, 503),
+    },
+  }),
   getAction: (r) => ({
     method: 'get',
     path: r.path,
@@ -353,6 +409,7 @@ export const actionTags = {
   createAction: 'Actions',
   listActions: 'Actions',
   getTrends: 'Actions',
+  countActions: 'Actions',
   getAction: 'Actions',
   updateAction: 'Actions',
   deleteAction: 'Actions',

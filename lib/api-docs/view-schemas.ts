@@ -167,6 +167,11 @@ export const actionViewSchema = z
     }),
     createdAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
     updatedAt: z.string().openapi({ example: '2026-11-21T09:30:00.000Z' }),
+    closedAt: z.string().nullable().openapi({
+      example: null,
+      description:
+        'When the status last entered a closed status (CLOSED_STATUSES), null while open; an action created closed has its createdAt. Reopening clears it, closing again sets it. Read-only.',
+    }),
     version: z.number().int().openapi({
       example: 3,
       description:

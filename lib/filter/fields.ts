@@ -39,6 +39,12 @@ export const fieldCatalogue = {
   dueAt: { type: 'date', example: '<2026-12-01' },
   createdAt: { type: 'date', example: '>2026-09-01' },
   updatedAt: { type: 'date', example: '>2026-09-01' },
+  closedAt: {
+    type: 'date',
+    example: '>2026-01-01',
+    about:
+      ' Set by the service: when the status last entered a closed status, `null` while open. An open action matches only `!` (it is on no day), and sorts before every closed one.',
+  },
   owner: { type: 'string', example: 'u-ann', about: PERSON },
   assignee: { type: 'string', example: 'undefined', about: PERSON },
   'actionProducer.name': { type: 'string', example: 'Inspections' },
@@ -70,3 +76,20 @@ export const fields: readonly FieldSpec[] = (Object.keys(fieldCatalogue) as Fiel
 }));
 
 export const fieldsByName: ReadonlyMap<string, FieldSpec> = new Map(fields.map((f) => [f.name, f]));
+
+/** The fields `GET /api/actions/counts` groups by (besides `overdueAge`): the counted ones whose values it can enumerate. */
+export const groupedFields = [
+  'status',
+  'priority',
+  'assignee',
+  'owner',
+  'actionProducer.name',
+  'location.businessUnit',
+  'location.site',
+  'location.department',
+  'location.workGroup',
+  'location.productiveUnit',
+  'location.team',
+  'location.crew',
+] as const satisfies readonly FieldName[];
+export type GroupedField = (typeof groupedFields)[number];

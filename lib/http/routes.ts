@@ -83,6 +83,14 @@ const routeTable = [
     access: ['Query', 'BatchGetItem'],
     postings: ['Query'],
   },
+  // Before `/api/actions/{id}`: the local gateway takes the first route that matches (API Gateway, the most specific).
+  {
+    method: 'GET',
+    path: '/api/actions/counts',
+    handler: 'countActions',
+    access: ['Query', 'BatchGetItem'],
+    postings: ['Query'],
+  },
   { method: 'GET', path: '/api/actions/{id}', handler: 'getAction', access: ['GetItem'] },
   { method: 'PATCH', path: '/api/actions/{id}', handler: 'updateAction', access: WRITE },
   // A delete's transaction also deletes the action's entry in reference order (`lib/store/reference-order.ts`).

@@ -70,6 +70,11 @@ export interface Action {
   commentCount: number;
   createdAt: string;
   updatedAt: string;
+  /**
+   * When the status last entered a closed status (contract section 17), `null` while open; an
+   * action created closed has its `createdAt`. Set by the service (`settleClosedAt`).
+   */
+  closedAt: string | null;
   /** Bumped by every write; the ETag. */
   version: number;
   /** Open and past `dueAt`, as of the last sweep (see `lib/model/reminders.ts`). */

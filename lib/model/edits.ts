@@ -66,6 +66,8 @@ export function newAction(id: string, body: CreateActionBody, owner: Person, ini
     commentCount: 0,
     createdAt: now,
     updatedAt: now,
+    // The store settles it as it writes (`settleClosedAt`): it knows which statuses close.
+    closedAt: null,
     version: 1,
     overdue: false,
     reminded: 0,

@@ -39,6 +39,24 @@ export const isOpen = (status: number, settings: Pick<ReminderSettings, 'closedS
   !settings.closedStatuses.includes(status);
 
 /**
+ * `closedAt` after a change stamped `now` (contract section 17): set to `now` when the status
+ * enters a closed one (a create counts as entering from nothing, so an action created closed has
+ * its `createdAt`), kept while it stays closed, cleared when it opens again. Pure.
+ */
+export function settleClosedAt(
+  before: Pick<Action, 'status'> | undefined,
+  next: Action,
+  now: string,
+  settings: Pick<ReminderSettings, 'closedStatuses'>,
+): Action {
+  const wasClosed = before !== undefined && !isOpen(before.status, settings);
+  // A new action that brings its own (a bulk load's) keeps it.
+  const kept = wasClosed || before === undefined ? next.closedAt : null;
+  const closedAt = isOpen(next.status, settings) ? null : (kept ?? now);
+  return closedAt === next.closedAt ? next : { ...next, closedAt };
+}
+
+/**
  * The latest window an action due at `dueAt` is in at `now`: escalated once overdue for
  * `escalateAfterHours`, overdue once past `dueAt`, due soon within `dueSoonHours` of it.
  */

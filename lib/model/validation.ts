@@ -20,6 +20,7 @@ export const SERVICE_FIELDS = [
   'comments',
   'commentCount',
   'overdue',
+  'closedAt',
 ];
 
 /**

@@ -30,7 +30,7 @@ export interface StoredFieldSpec {
    * The value filters compare, from the action. A boolean is stored as 1 while true and left
    * out while false (so items written before the field existed read as false).
    */
-  value: (action: Action) => string | number | boolean;
+  value: (action: Action) => string | number | boolean | null;
   /** Sorts by another value than it filters on (owner and assignee: by name), kept in `f` under `key`. */
   sortBy?: { key: string; value: (action: Action) => string };
   /**
@@ -166,6 +166,8 @@ export const storedFields = {
     ...plain('updatedAt', filterKey.updatedAt),
     ordered: { index: indexes.allByUpdated, key: byValueThenCreated },
   },
+  /** Left out of the map while `null` (open); no index orders it (the 20 are used): see `list/closed-order.ts`. */
+  closedAt: { key: filterKey.closedAt, value: (a) => a.closedAt },
   title: {
     key: filterKey.titleLower,
     value: (a) => foldForComparison(a.title),

@@ -65,6 +65,8 @@ function filterValues(action: Action): { f: Filters; keys: Item } {
   const keys: Item = {};
   for (const field of storedFieldList) {
     const value = field.value(action);
+    // A date that is not set (an open action's `closedAt`) is left out, and so matches only `!`.
+    if (value === null) continue;
     if (typeof value === 'boolean') {
       if (value) f[field.key] = 1;
     } else if (field.type === 'string') putString(f, field.key, String(value));
@@ -156,6 +158,7 @@ export function fromItem(item: Item): Action {
     commentCount: Number(item[attr.commentCount] ?? 0),
     createdAt,
     updatedAt,
+    closedAt: typeof f[filterKey.closedAt] === 'string' ? (f[filterKey.closedAt] as string) : null,
     version: Number(item[attr.version] ?? 1),
     overdue: f[filterKey.overdue] !== undefined,
     reminded: Number(item[attr.reminded] ?? 0),

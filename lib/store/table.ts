@@ -112,6 +112,8 @@ export const filterKey = {
   assigneeName: 'an',
   createdAt: 'ca',
   updatedAt: 'ua',
+  /** Absent while open (contract section 17), so items stored before it read as open until the upgrade fills it. */
+  closedAt: 'cl',
   /** `true` while overdue; absent otherwise, so items stored before it existed read as not overdue. */
   overdue: 'od',
 } as const;

@@ -9,9 +9,9 @@ import { type ActionView, locationFields } from '../model/action';
 export type Cell = string | number | boolean | Date | undefined;
 
 /** `closedAt` is added to actions beside this work; an action without one writes an empty cell. */
-type Exported = ActionView & { closedAt?: string };
+type Exported = ActionView & { closedAt?: string | null };
 
-const date = (iso: string | undefined): Date | undefined => (iso ? new Date(iso) : undefined);
+const date = (iso: string | null | undefined): Date | undefined => (iso ? new Date(iso) : undefined);
 
 const columns: ReadonlyArray<readonly [string, (a: Exported, link: (id: string) => string) => Cell]> = [
   ['id', (a) => a.id],

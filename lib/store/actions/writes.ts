@@ -12,7 +12,7 @@ import {
 import { placementOf, type Rights, rightsOver, type Viewer } from '../../model/access';
 import type { Action, Person } from '../../model/action';
 import type { EntryDraft, RecordedEntry } from '../../model/history';
-import { settleReminders } from '../../model/reminders';
+import { settleClosedAt, settleReminders } from '../../model/reminders';
 import { trendSubjectOf } from '../../model/trends';
 import { etagOf, toView } from '../../model/view';
 import { AGAIN, type RetryOptions, retry } from '../../retry';
@@ -156,7 +156,8 @@ export async function putNewAction(
   const token = randomUUID();
   return retry(async (round) => {
     const now = nowIso();
-    const stamped = round === 0 ? action : { ...action, createdAt: now, updatedAt: now };
+    const fresh = round === 0 ? action : { ...action, createdAt: now, updatedAt: now, closedAt: null };
+    const stamped = settleClosedAt(undefined, fresh, fresh.createdAt, getReminderSettings());
     const { item, entry } = createdItems(stamped, actor, token, importId);
     const items: TransactItem[] = [
       {
@@ -348,7 +349,10 @@ async function mutateNow(
         ...(change.next ? {} : { action: { ...toView(current), comments: [] } }),
       };
       // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
-      const next = change.next && settleReminders(current, change.next, getReminderSettings());
+      const settings = getReminderSettings();
+      // ... and `closedAt` follows the status (contract section 17), stamped with the change's time.
+      const next =
+        change.next && settleClosedAt(current, settleReminders(current, change.next, settings), stamp, settings);
       entry.sight = { before: placementOf(current), ...(next ? { after: placementOf(next) } : {}) };
       if (next && next.status !== current.status) entry.trend = trendSubjectOf(toView(next));
       const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;

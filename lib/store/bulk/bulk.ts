@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { getReminderSettings } from '../../config';
 import { inPool } from '../../fan-out';
 import type { Action, Person } from '../../model/action';
 import type { RecordedEntry } from '../../model/history';
+import { settleClosedAt } from '../../model/reminders';
 import { createdItems } from '../actions/writes';
 import { batchGet, batchWrite } from '../batch';
 import { send, tableName } from '../client';
@@ -140,7 +142,10 @@ export async function writeInBulk(
   };
   await inPool(IN_FLIGHT, nextChunk, async (chunk) => {
     const taken = await timed('lookup', () => storedIds(chunk.map((b) => b.action.id)));
-    const fresh = chunk.filter((b) => !taken.has(b.action.id));
+    // Each as a create settles it: closed, it has its `closedAt` (its own, or its creation time).
+    const fresh = chunk
+      .filter((b) => !taken.has(b.action.id))
+      .map((b) => ({ ...b, action: settleClosedAt(undefined, b.action, b.action.createdAt, getReminderSettings()) }));
     // Each with its entry in reference order (`../reference-order.ts`), as a create writes it.
     const items = fresh.flatMap((b) => [...itemsOf(b), referenceEntry(b.action)]);
     await timed('items', () => batchWrite(items, { maxAttempts: MAX_ATTEMPTS }));

@@ -24,8 +24,12 @@ import { type CountStats, readPartition } from './counters';
 export const DAY_COUNTERS = 'n#@days';
 export const DAY_SHARDS = 4;
 
-/** The date fields counted by day, and the attribute of a day item that counts each. */
-export const dayFields = { createdAt: 'c', updatedAt: 'u', dueAt: 'd' } as const;
+/**
+ * The date fields counted by day, and the attribute of a day item that counts each. `closedAt`
+ * (contract section 17) is counted only while set: a close moves the day item its `updatedAt`
+ * moves already (the same day), so it adds no item to the transaction.
+ */
+export const dayFields = { createdAt: 'c', updatedAt: 'u', dueAt: 'd', closedAt: 'x' } as const;
 export type DayField = keyof typeof dayFields;
 const dayFieldList = Object.keys(dayFields) as DayField[];
 
@@ -50,7 +54,9 @@ const uncell = (key: string) => key.split('\u0000') as [string, DayField];
 /** Adds `delta` for each date of `action` to `deltas`. */
 export function addDays(deltas: DayDeltas, action: Action, delta: number): DayDeltas {
   for (const field of dayFieldList) {
-    const key = cell(dayOf(action[field]), field);
+    const instant = action[field];
+    if (instant === null) continue;
+    const key = cell(dayOf(instant), field);
     deltas.set(key, (deltas.get(key) ?? 0) + delta);
   }
   return deltas;

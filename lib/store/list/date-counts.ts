@@ -1,8 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { getReminderSettings } from '../../config';
 import { settleAll as all, inPool } from '../../fan-out';
 import type { Clause, ListQuery } from '../../filter/query';
 import { send, tableName } from '../client';
-import { readCount } from '../counters/counters';
+import { readCount, readCounts } from '../counters/counters';
 import { DAY_COUNTERS, type DayField, dayCount, dayFields, dayOfItem, readDays } from '../counters/days';
 import { type IndexDefinition, indexes } from '../indexes';
 import { attr, everythingPartitions } from '../table';
@@ -40,8 +41,8 @@ import type { ReadStats } from './result';
 
 type DateClause = Clause & { type: 'date' };
 
-/** The index whose sort key starts with each date field's instant. */
-const dateIndexes: Record<DayField, IndexDefinition> = {
+/** The index whose sort key starts with each date field's instant (`closedAt` has none: its order is table items). */
+const dateIndexes: Partial<Record<DayField, IndexDefinition>> = {
   createdAt: indexes.allByCreated,
   updatedAt: indexes.allByUpdated,
   dueAt: indexes.allByDue,
@@ -70,14 +71,35 @@ export async function dateTotal(
   budget: ReadBudget,
 ): Promise<number | undefined> {
   const { days, pieces } = splitByDay(clausesSpans(clauses as DateClause[]));
-  const [whole, partial] = await all<[number, number | undefined]>([
+  const [whole, partial, unset] = await all<[number, number | undefined, number]>([
     wholeDays(field, days, stats),
     partialDays(field, pieces, stats, budget),
+    unsetMatching(field, clauses, stats),
   ]);
-  return partial === undefined ? undefined : whole + partial;
+  return partial === undefined ? undefined : whole + partial + unset;
 }
 
-/** How many actions have `field` on one of `days`: those days' counters, or the total less the other days'. */
+/**
+ * The actions that have `field` and so can be on a day: every action, but for `closedAt` only the
+ * closed ones (the counters of the closed statuses), since an open action's is `null`.
+ */
+const holdingField = (field: DayField, stats: ReadStats): Promise<number> =>
+  field === 'closedAt'
+    ? readCounts('status', getReminderSettings().closedStatuses, stats)
+    : readCount('all', '', stats);
+
+/**
+ * The actions whose `field` is not set and that still match: an open action's `closedAt` is on no
+ * day, so it matches a `!` and nothing else (`clauseHolds`); with every clause a `!`, the open
+ * actions count (every action less the closed ones). Always 0 for the dates every action has.
+ */
+async function unsetMatching(field: DayField, clauses: readonly Clause[], stats: ReadStats): Promise<number> {
+  if (field !== 'closedAt' || !clauses.every((c) => c.op === '!')) return 0;
+  const [total, closed] = await all<[number, number]>([readCount('all', '', stats), holdingField(field, stats)]);
+  return total - closed;
+}
+
+/** How many actions have `field` on one of `days`: those days' counters, or those holding it less the other days'. */
 async function wholeDays(field: DayField, days: DayRange[], stats: ReadStats): Promise<number> {
   if (days.length === 0) return 0;
   const others = otherDays(days);
@@ -86,7 +108,7 @@ async function wholeDays(field: DayField, days: DayRange[], stats: ReadStats): P
   // Only when both sides are long is it worth asking where the counters' days begin and end.
   const fromOthers = countOtherDays(days, few ? undefined : await heldDays(stats));
   if (!fromOthers) return sumDays(field, days, stats);
-  const [total, other] = await all<[number, number]>([readCount('all', '', stats), sumDays(field, others, stats)]);
+  const [total, other] = await all<[number, number]>([holdingField(field, stats), sumDays(field, others, stats)]);
   return total - other;
 }
 
@@ -145,8 +167,8 @@ async function partialDays(
   if (pieces.length === 0) return 0;
   const byDay = new Map<number, Span[]>();
   for (const piece of pieces) byDay.set(dayNumber(piece.from), [...(byDay.get(dayNumber(piece.from)) ?? []), piece]);
-  if (byDay.size > MAX_PARTIAL_DAYS) return undefined;
   const index = dateIndexes[field];
+  if (byDay.size > MAX_PARTIAL_DAYS || index === undefined) return undefined;
   const reads = [...byDay.values()].flatMap((inDay) => everythingPartitions.map((partition) => ({ inDay, partition })));
   const allowed = Math.floor(budget.available / 2);
   let read = 0;

@@ -59,6 +59,7 @@ const action: fc.Arbitrary<Action> = fc
     tags: fc.array(nonEmpty, { maxLength: 3 }),
     createdAt: moment,
     updatedAt: moment,
+    closedAt: fc.option(moment, { nil: null }),
     version: fc.integer({ min: 1, max: 1000 }),
     commentCount: fc.nat(100),
     overdue: fc.boolean(),

@@ -1,0 +1,235 @@
+import { clip, type Problem, ValidationError } from '../errors';
+import { inPool } from '../fan-out';
+import { type FieldSpec, fieldsByName, type GroupedField, groupedFields } from '../filter/fields';
+import { type Clause, type ListQuery, parseClause, parseListTerms, splitQueryString } from '../filter/query';
+import type { Viewer } from '../model/access';
+import type { Person } from '../model/action';
+import { groupValues } from '../store/list/group-values';
+import type { CountRelation } from '../store/list/result';
+import { listVisible } from '../store/list/scoped';
+import { withinShare } from '../usage';
+
+/**
+ * `GET /api/actions/counts` (contract section 17): the matching actions grouped by one or two
+ * fields, each group's `count` and `overdue`. Every number is the list's own count: a group is
+ * the request's filters plus that group's value as an `=` filter (for `overdueAge`, the matching
+ * `overdue` and `dueAt` range), counted by the very list `GET /api/actions` runs (`listVisible`,
+ * over what the caller sees), so the rule a client can check holds by construction and is exact
+ * wherever that list is. The groups are enumerated from the counters and the value registry
+ * (`lib/store/list/group-values.ts`), never from the actions.
+ */
+
+export const countsLimits = { defaultLimit: 100, maxLimit: 1_000, maxBy: 2 } as const;
+
+/**
+ * Groups counted at once, each list with its share of the request's read allowance
+ * (`withinShare`): they share the caller's read quota, which one list at a time with the whole
+ * allowance would take all of.
+ */
+const WIDTH = 8;
+
+/** The overdue-age buckets, in their order: whole UTC days since `dueAt` (0 counts in `1-7`). */
+export const overdueAges = ['none', '1-7', '8-30', '31-90', '91+'] as const;
+type OverdueAge = (typeof overdueAges)[number];
+
+type ByField = GroupedField | 'overdueAge';
+const byFields: readonly string[] = [...groupedFields, 'overdueAge'];
+
+const DAY_MS = 86_400_000;
+const dayBefore = (today: number, days: number) => new Date(today - days * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The filters of one overdue-age bucket at `now`, as list terms: `none` is `overdue=false`; the
+ * others are overdue with `dueAt` on the UTC days that many whole days before today
+ * (`1-7`: due on one of the last 8 days, today included). Pure.
+ */
+export function overdueAgeTerms(age: OverdueAge, now: number): Array<[string, string]> {
+  const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00.000Z`);
+  const overdue: [string, string] = ['overdue', 'true'];
+  switch (age) {
+    case 'none':
+      return [['overdue', 'false']];
+    case '1-7':
+      return [overdue, ['dueAt', `>${dayBefore(today, 8)}`]];
+    case '8-30':
+      return [overdue, ['dueAt', `>${dayBefore(today, 31)}`], ['dueAt', `<${dayBefore(today, 7)}`]];
+    case '31-90':
+      return [overdue, ['dueAt', `>${dayBefore(today, 91)}`], ['dueAt', `<${dayBefore(today, 30)}`]];
+    case '91+':
+      return [overdue, ['dueAt', `<${dayBefore(today, 90)}`]];
+  }
+}
+
+interface CountsRequest {
+  by: ByField[];
+  limit: number;
+  query: ListQuery;
+}
+
+/** Parses the request: `by` once or twice, `limit`, and any list filter (no paging, no sort). */
+export function parseCountsQuery(raw: string, callerId?: string): CountsRequest {
+  const problems: Problem[] = [];
+  const by: ByField[] = [];
+  let limit: string | undefined;
+  const filters: Array<[string, string]> = [];
+  for (const [name, value] of splitQueryString(raw)) {
+    if (name === 'by') {
+      if (!byFields.includes(value))
+        problems.push({ parameter: 'by', message: `cannot group by '${clip(value)}': one of ${byFields.join(', ')}` });
+      else if (by.includes(value as ByField)) problems.push({ parameter: 'by', message: `'${value}' is named twice` });
+      else by.push(value as ByField);
+    } else if (name === 'limit') {
+      if (limit !== undefined) problems.push({ parameter: 'limit', message: 'may appear only once' });
+      limit = value;
+    } else if (name === 'skip' || name === 'sort' || name === 'cursor')
+      problems.push({ parameter: name, message: 'does not apply to counts: they are all the groups, in one answer' });
+    else filters.push([name, value]);
+  }
+  if (by.length === 0 && !problems.some((p) => p.parameter === 'by'))
+    problems.push({ parameter: 'by', message: `is required: one or two of ${byFields.join(', ')}` });
+  if (by.length > countsLimits.maxBy)
+    problems.push({ parameter: 'by', message: `at most ${countsLimits.maxBy} fields, not ${by.length}` });
+  const groups = limit === undefined ? countsLimits.defaultLimit : /^\d{1,7}$/.test(limit) ? Number(limit) : Number.NaN;
+  if (!(groups >= 1 && groups <= countsLimits.maxLimit))
+    problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${countsLimits.maxLimit}` });
+  let query: ListQuery | undefined;
+  try {
+    query = parseListTerms([...filters, ['limit', '0']], callerId);
+  } catch (error) {
+    if (!(error instanceof ValidationError) || !error.errors) throw error;
+    problems.push(...error.errors);
+  }
+  if (problems.length > 0 || query === undefined) throw new ValidationError(problems);
+  return { by, limit: groups, query };
+}
+
+/** One group as the answer shows it. */
+export interface Group {
+  key: Record<string, string>;
+  label: Record<string, string>;
+  count: number;
+  overdue: number;
+  /** Only where the list's count is a lower bound (`gte`). */
+  countRelation?: CountRelation;
+  /** Only where the list's count of the overdue is a lower bound (`gte`). */
+  overdueRelation?: CountRelation;
+}
+
+export interface CountsAnswer {
+  by: ByField[];
+  groups: Group[];
+  totalCount: number;
+  totalCountRelation: CountRelation;
+  otherCount: number;
+}
+
+/** One field's value of a group: the clauses it adds, its key. */
+interface Part {
+  field: ByField;
+  value: string;
+  clauses: Clause[];
+}
+
+const field = (name: string) => fieldsByName.get(name) as FieldSpec;
+
+/** The clauses of `field` = `value`, exactly as `<field>==<value>` asks the list. */
+const equalTo = (name: GroupedField, value: string): Clause[] => [parseClause(field(name), `=${value}`)];
+
+const overdueTrue = parseClause(field('overdue'), 'true');
+
+/** Orders groups by count descending, then key ascending (integers as numbers, ages in their order). */
+function compareGroups(by: readonly ByField[]) {
+  const rank = (name: ByField, value: string): number | string =>
+    name === 'status' || name === 'priority'
+      ? Number(value)
+      : name === 'overdueAge'
+        ? overdueAges.indexOf(value as OverdueAge)
+        : value;
+  return (a: Group, b: Group): number => {
+    if (a.count !== b.count) return b.count - a.count;
+    for (const name of by) {
+      const x = rank(name, a.key[name] as string);
+      const y = rank(name, b.key[name] as string);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  };
+}
+
+/** Counts the actions `viewer` sees, grouped as `raw` asks; `caller` is `me` in its filters. */
+export async function countActions(raw: string, caller?: Pick<Person, 'id'>, viewer?: Viewer): Promise<CountsAnswer> {
+  const { by, limit, query } = parseCountsQuery(raw, caller?.id);
+  const now = Date.now();
+  const count = (clauses: Clause[], page = 0) =>
+    withinShare(WIDTH, () =>
+      listVisible({ ...query, filters: [...query.filters, ...clauses], limit: page }, undefined, viewer),
+    );
+
+  /** Each `by` field's values, with the clauses each adds; only those some match has. */
+  const partsOf = async (name: ByField): Promise<Part[]> => {
+    const values =
+      name === 'overdueAge'
+        ? overdueAges.map((age) => ({
+            value: age as string,
+            clauses: overdueAgeTerms(age, now).map(([f, v]) => parseClause(field(f), v)),
+          }))
+        : (await groupValues(name, query, viewer)).map((value) => ({ value, clauses: equalTo(name, value) }));
+    return values.map((v) => ({ field: name, ...v }));
+  };
+  const [total, ...fieldParts] = await Promise.all([count([]), ...by.map(partsOf)]);
+  // With two fields, only the values that have a match alone are paired.
+  const alive = fieldParts.length === 1 ? fieldParts : await Promise.all(fieldParts.map(matched));
+  const combos: Part[][] = (alive[0] as Part[]).flatMap((a) =>
+    alive.length === 1 ? [[a]] : (alive[1] as Part[]).map((b) => [a, b]),
+  );
+  const people = by.filter((b) => b === 'assignee' || b === 'owner');
+  const groups: Group[] = [];
+  await inPool(
+    WIDTH,
+    () => combos.pop(),
+    async (combo) => {
+      const clauses = combo.flatMap((p) => p.clauses);
+      // A person's name comes with one of their actions: the same list, one action long.
+      const listed = await count(clauses, people.length > 0 ? 1 : 0);
+      if (listed.totalCount === 0) return;
+      const overdue = await count([...clauses, overdueTrue]);
+      const first = listed.actions[0];
+      const label: Record<string, string> = {};
+      for (const name of people) {
+        const person = name === 'owner' ? first?.owner : first?.assignee;
+        label[name] = person?.name ?? (name === 'assignee' ? 'Unknown user' : '');
+      }
+      groups.push({
+        key: Object.fromEntries(combo.map((p) => [p.field, p.value])),
+        label,
+        count: listed.totalCount,
+        overdue: overdue.totalCount,
+        ...(listed.totalCountRelation === 'eq' ? {} : { countRelation: listed.totalCountRelation }),
+        ...(overdue.totalCountRelation === 'eq' ? {} : { overdueRelation: overdue.totalCountRelation }),
+      });
+    },
+  );
+  groups.sort(compareGroups(by));
+  const shown = groups.slice(0, limit);
+  return {
+    by,
+    groups: shown,
+    totalCount: total.totalCount,
+    totalCountRelation: total.totalCountRelation,
+    otherCount: groups.slice(limit).reduce((sum, g) => sum + g.count, 0),
+  };
+
+  /** The parts of one field that have some match under the request's filters. */
+  async function matched(parts: Part[]): Promise<Part[]> {
+    const kept: Part[] = [];
+    const queue = [...parts];
+    await inPool(
+      WIDTH,
+      () => queue.pop(),
+      async (part) => {
+        if ((await count(part.clauses)).totalCount > 0) kept.push(part);
+      },
+    );
+    return kept;
+  }
+}
