@@ -140,7 +140,9 @@ try {
     if (granted.ok) {
       await page.goto(`${stack.url}/access`);
       await page.getByRole('heading', { level: 1, name: 'People and access' }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await page
+        .waitForLoadState('networkidle', { timeout: 60_000 })
+        .catch(() => console.log('People and access: still loading after 60 s'));
       await page.screenshot({ path: join(OUT, `access-${suffix}.png`), fullPage: suffix === 'desktop' });
     } else console.log(`People and access: no screenshot, POST /api/grants answered ${granted.status}`);
     const settings = (await (await fetch(`${stack.url}/console-config.json`)).json()) as { storageOrigin?: string };

@@ -13,7 +13,7 @@ import type { Action } from '../types';
  */
 
 const SAMPLE = 100;
-const GROUPS = 1000;
+const GROUPS = 100;
 
 /** The people of some actions: assignees, owners and initiators. */
 const peopleOf = (actions: Action[]): KnownPerson[] =>
