@@ -295,6 +295,7 @@ export function Overview() {
             caption="Overdue actions by how many days past due"
             head="Days overdue"
             series={['Overdue']}
+            tones={[1]}
             rows={ageRows}
           />
         ) : (

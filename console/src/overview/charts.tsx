@@ -39,11 +39,14 @@ export function BarTable({
   head,
   series,
   rows,
+  tones = [],
 }: {
   caption: string;
   head: string;
   series: string[];
   rows: BarRow[];
+  /** Each series' colour (a `series-<n>` class), where not its position. */
+  tones?: number[];
 }) {
   const max = Math.max(1, ...rows.flatMap((row) => row.values.map((v) => v.value)));
   return (
@@ -82,7 +85,7 @@ export function BarTable({
                 {row.values.map((v, i) => (
                   <rect
                     key={v.label}
-                    class={`series-${i}`}
+                    class={`series-${tones[i] ?? i}`}
                     x="0"
                     y={i * 8 + 1}
                     height="6"
