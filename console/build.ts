@@ -4,9 +4,11 @@ import { build } from 'esbuild';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 /**
- * Builds the console with the project's esbuild: one minified script and one stylesheet, named
- * by content hash under `assets/` (served `immutable`), and `index.html` pointing at them (never
- * cached). `npm start` builds it in memory at start; `npm run build:console` writes it to
+ * Builds the console with the project's esbuild: one minified entry script (`main-<hash>.js`)
+ * and one stylesheet, named by content hash under `assets/` (served `immutable`), and
+ * `index.html` pointing at them (never cached). A screen imported with `import()` (the Overview
+ * and its charts) is split into a chunk of its own that only that screen loads; chunks shared
+ * by it and the entry go into a chunk too. `npm start` builds it in memory at start; `npm run build:console` writes it to
  * `console/dist/` for the construct's bucket.
  */
 
@@ -40,6 +42,8 @@ export async function buildConsole(): Promise<ConsoleFile[]> {
     jsx: 'automatic',
     jsxImportSource: 'preact',
     entryNames: 'assets/[name]-[hash]',
+    chunkNames: 'assets/[name]-[hash]',
+    splitting: true,
     outdir,
     write: false,
     legalComments: 'none',
@@ -51,7 +55,7 @@ export async function buildConsole(): Promise<ConsoleFile[]> {
     contentType: typeOf(file.path),
     immutable: true,
   }));
-  const script = assets.find((a) => a.path.endsWith('.js'))?.path;
+  const script = assets.find((a) => /^\/assets\/main-\w+\.js$/.test(a.path))?.path;
   const style = assets.find((a) => a.path.endsWith('.css'))?.path;
   if (!script || !style) throw new Error('console build: esbuild made no script or no stylesheet');
   const html = readFileSync(join(HERE, 'index.html'), 'utf8').replace('/main.js', script).replace('/styles.css', style);

@@ -20,8 +20,15 @@ export const ACCOUNT_SCREENS = {
   access: { path: '/access', label: 'People and access' },
 } as const;
 
+/** Screens of the navigation beside the lists: where things stand (section 17), and bringing actions in (section 18). */
+export const TOOL_SCREENS = {
+  overview: { path: '/overview', label: 'Overview' },
+  import: { path: '/import', label: 'Import' },
+} as const;
+
 export type Screen =
   | { name: 'list'; view: ListView }
+  | { name: keyof typeof TOOL_SCREENS }
   | { name: 'action'; id: string }
   | { name: 'new' }
   | { name: keyof typeof ACCOUNT_SCREENS };
@@ -31,6 +38,8 @@ export function screenOf(pathname: string): Screen | undefined {
   for (const [view, { path }] of Object.entries(LIST_VIEWS))
     if (pathname === path) return { name: 'list', view: view as ListView };
   if (pathname === '/new') return { name: 'new' };
+  for (const [name, { path }] of Object.entries(TOOL_SCREENS))
+    if (pathname === path) return { name: name as keyof typeof TOOL_SCREENS };
   for (const [name, { path }] of Object.entries(ACCOUNT_SCREENS))
     if (pathname === path) return { name: name as keyof typeof ACCOUNT_SCREENS };
   const action = /^\/actions\/([^/]+)$/.exec(pathname);

@@ -140,7 +140,9 @@ try {
     if (granted.ok) {
       await page.goto(`${stack.url}/access`);
       await page.getByRole('heading', { level: 1, name: 'People and access' }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await page
+        .waitForLoadState('networkidle', { timeout: 60_000 })
+        .catch(() => console.log('People and access: still loading after 60 s'));
       await page.screenshot({ path: join(OUT, `access-${suffix}.png`), fullPage: suffix === 'desktop' });
     } else console.log(`People and access: no screenshot, POST /api/grants answered ${granted.status}`);
     const settings = (await (await fetch(`${stack.url}/console-config.json`)).json()) as { storageOrigin?: string };
@@ -155,6 +157,52 @@ try {
       await page.getByRole('heading', { name: /^Photos and files/ }).scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(OUT, `action-photo-${suffix}.png`) });
     } else console.log('Photos: no screenshot, the stack gives the console no storage');
+    // Sections 17-18: the Overview (and one level down), a list's Export, and the Import screen.
+    await screen('Overview', async () => {
+      await page.goto(`${stack.url}/overview`);
+      await page.getByRole('heading', { level: 2, name: /^Raised and closed per week/ }).waitFor();
+    });
+    await page.screenshot({ path: join(OUT, `overview-${suffix}.png`), fullPage: true });
+    const unit = page.locator('table.chart tbody th a').first();
+    if (await unit.count()) {
+      await unit.click();
+      await page.getByRole('heading', { level: 2, name: 'Open and overdue by site' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.getByText('The numbers as a table').click();
+      await page.screenshot({ path: join(OUT, `overview-business-unit-${suffix}.png`), fullPage: true });
+    } else console.log('Overview: no drill-down screenshot, no counts by business unit');
+    await page.goto(`${stack.url}/overdue`);
+    await page.locator('tbody a').first().waitFor();
+    await page.locator('summary', { hasText: 'Export' }).click();
+    await page.getByLabel('Excel').check();
+    await page.getByRole('button', { name: /^Export as / }).click();
+    await page
+      .getByRole('link', { name: /^Download/ })
+      .or(page.getByRole('alert'))
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .catch(() => console.log('Export: not ready within 60 s'));
+    await page.screenshot({ path: join(OUT, `export-${suffix}.png`) });
+    await page.goto(`${stack.url}/import`);
+    await page.getByRole('heading', { level: 1, name: 'Import actions' }).waitFor();
+    const sheet = [
+      'title,actionProducer.name,dueAt,priority,status,location.businessUnit,location.site',
+      'Fix the gate latch,Spreadsheet,2036-12-01T10:00:00Z,2,1,Iron Ore,North Pit',
+      'Paint the walkway,Spreadsheet,2036-12-01T10:00:00Z,high,1,Iron Ore,North Pit',
+      'Replace the guard,Spreadsheet,next week,1,1,Iron Ore,South Pit',
+      ',Spreadsheet,2036-12-01T10:00:00Z,1,1,Iron Ore,South Pit',
+      'Check the lights,Spreadsheet,2036-12-01T10:00:00Z,3,9,Coal,East',
+    ].join('\r\n');
+    await page
+      .getByLabel('Spreadsheet (CSV or Excel)')
+      .setInputFiles({ name: 'actions.csv', mimeType: 'text/csv', buffer: Buffer.from(sheet) });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    await page
+      .locator('#report-heading, [role="alert"]')
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .catch(() => console.log('Import: no report within 60 s'));
+    await page.screenshot({ path: join(OUT, `import-${suffix}.png`), fullPage: suffix === 'desktop' });
     await screen('All actions, filtered', async () => {
       await page.goto(`${stack.url}/all?status=1&sort=-priority`);
       await page.locator('tbody a').first().waitFor();

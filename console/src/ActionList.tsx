@@ -3,11 +3,13 @@ import { actionPath, LIST_VIEWS, type ListView } from '../routes';
 import { knownLocations } from './access/locations';
 import { api } from './api';
 import { FieldErrors, FormAlert } from './fields';
+import { ExportList } from './import/ExportList';
 import {
   apiQuery,
   currentSort,
   FILTERS,
   type Filter,
+  listFilters,
   nextPage,
   previousPage,
   SORTABLE,
@@ -181,6 +183,7 @@ export function ActionList({ view }: { view: ListView }) {
           </div>
         </form>
       </details>
+      <ExportList list={key} query={() => listFilters(view, params)} />
       <FormAlert messages={unplaced.length ? unplaced : undefined} />
       <p class="count" aria-live="polite">
         {loading ? 'Loading…' : count}

@@ -1,10 +1,12 @@
-import { useEffect, useRef } from 'preact/hooks';
-import { ACCOUNT_SCREENS, LIST_VIEWS, type ListView, type Screen, screenOf } from '../routes';
+import type { FunctionComponent } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ACCOUNT_SCREENS, LIST_VIEWS, type ListView, type Screen, screenOf, TOOL_SCREENS } from '../routes';
 import { ActionList } from './ActionList';
 import { PeopleAndAccess } from './access/PeopleAndAccess';
 import { ActionPage } from './action/ActionPage';
 import { retryNotice } from './api';
 import { person, signOut } from './auth';
+import { ImportScreen } from './import/ImportScreen';
 import { isAdmin, me } from './me';
 import { NewAction } from './NewAction';
 import { Notifications } from './notifications/Notifications';
@@ -16,7 +18,32 @@ function titleOf(screen: Screen | undefined): string {
   if (screen.name === 'list') return LIST_VIEWS[screen.view].label;
   if (screen.name === 'new') return 'New action';
   if (screen.name === 'action') return 'Action';
+  if (screen.name === 'overview' || screen.name === 'import') return TOOL_SCREENS[screen.name].label;
   return ACCOUNT_SCREENS[screen.name].label;
+}
+
+/**
+ * The Overview and its charts are a chunk of their own (esbuild splits at `import()`), loaded
+ * the first time the screen opens, so no other screen pays for them.
+ */
+function LazyOverview() {
+  const [Overview, setOverview] = useState<FunctionComponent | undefined>();
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    import('./overview/Overview').then(
+      (module) => setOverview(() => module.Overview),
+      () => setFailed(true),
+    );
+  }, []);
+  if (Overview) return <Overview />;
+  return (
+    <>
+      <h1 tabIndex={-1}>Overview</h1>
+      <p class="count" role={failed ? 'alert' : undefined} aria-live="polite">
+        {failed ? 'The Overview could not be loaded. Reload the page to try again.' : 'Loading…'}
+      </p>
+    </>
+  );
 }
 
 /** The frame of every screen: header with search and who is signed in, the lists' navigation, the screen. */
@@ -91,6 +118,11 @@ export function App() {
       </header>
       <nav aria-label="Lists" class="lists">
         <ul>
+          <li>
+            <a href={TOOL_SCREENS.overview.path} aria-current={screen?.name === 'overview' ? 'page' : undefined}>
+              {TOOL_SCREENS.overview.label}
+            </a>
+          </li>
           {(Object.entries(LIST_VIEWS) as [ListView, (typeof LIST_VIEWS)[ListView]][]).map(
             ([name, { path, label }]) => (
               <li key={name}>
@@ -100,6 +132,11 @@ export function App() {
               </li>
             ),
           )}
+          <li>
+            <a href={TOOL_SCREENS.import.path} aria-current={screen?.name === 'import' ? 'page' : undefined}>
+              {TOOL_SCREENS.import.label}
+            </a>
+          </li>
         </ul>
         <button type="button" class="new" onClick={() => navigate('/new')}>
           New action
@@ -115,6 +152,10 @@ export function App() {
           <ActionList view={screen.view} />
         ) : screen?.name === 'action' ? (
           <ActionPage key={screen.id} id={screen.id} />
+        ) : screen?.name === 'overview' ? (
+          <LazyOverview />
+        ) : screen?.name === 'import' ? (
+          <ImportScreen />
         ) : screen?.name === 'new' ? (
           <NewAction />
         ) : screen?.name === 'notifications' ? (

@@ -1,5 +1,6 @@
 import type { ListView } from '../routes';
 import { OPEN_STATUSES } from './statuses';
+import { startOfDay, timeZone } from './time';
 import type { ListParameter } from './types';
 
 /**
@@ -55,10 +56,41 @@ function viewQuery(view: ListView, now: Date): { filters: [ListParameter, string
 
 const dayBefore = (day: string) => new Date(Date.parse(day) - DAY_MS).toISOString().slice(0, 10);
 const dayAfter = (day: string) => new Date(Date.parse(day) + DAY_MS).toISOString().slice(0, 10);
+const MS = 1;
 const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
 
+/**
+ * API filters an address may carry as they are (each repeatable), so a link from the Overview
+ * opens exactly the list a number counts: a location at any level, `overdue`, date ranges, people
+ * and the producer. The named filters above are the ones the filter form edits.
+ */
+const PASSED = ['overdue', 'dueAt', 'closedAt', 'createdAt', 'owner', 'actionProducer.name'];
+const passed = (name: string) => PASSED.includes(name) || (name.startsWith('location.') && name !== 'location.site');
+
+/**
+ * The due range's days are the person's calendar days (section 13: times in their zone): in UTC
+ * the API's own day form, elsewhere the instants the zone's days start at.
+ */
+function dueRange(from: string, to: string, zone: string): [ListParameter, string][] {
+  const range: [ListParameter, string][] = [];
+  if (zone === 'UTC') {
+    if (isDay(from)) range.push(['dueAt', `>${dayBefore(from)}`]);
+    if (isDay(to)) range.push(['dueAt', `<${dayAfter(to)}`]);
+    return range;
+  }
+  // `>` is strictly after: one millisecond before the day starts includes its first instant.
+  if (isDay(from)) range.push(['dueAt', `>${new Date(Date.parse(startOfDay(from, zone)) - MS).toISOString()}`]);
+  if (isDay(to)) range.push(['dueAt', `<${new Date(Date.parse(startOfDay(dayAfter(to), zone))).toISOString()}`]);
+  return range;
+}
+
 /** The API query (repeatable parameters, so a list of pairs) of the list an address shows. */
-export function apiQuery(view: ListView, address: URLSearchParams, now = new Date()): [ListParameter, string][] {
+export function apiQuery(
+  view: ListView,
+  address: URLSearchParams,
+  now = new Date(),
+  zone = timeZone.value,
+): [ListParameter, string][] {
   const cursor = address.get('cursor');
   // A cursor carries its filters and sort; the API takes it with the page size alone.
   if (cursor)
@@ -75,12 +107,21 @@ export function apiQuery(view: ListView, address: URLSearchParams, now = new Dat
   if (text('site')) own.push(['location.site', text('site')]);
   if (text('assignee')) own.push(['assignee', text('assignee')]);
   // A due range includes both its days: `>` means after the day before, `<` before the day after.
-  if (isDay(text('from'))) own.push(['dueAt', `>${dayBefore(text('from'))}`]);
-  if (isDay(text('to'))) own.push(['dueAt', `<${dayAfter(text('to'))}`]);
+  own.push(...dueRange(text('from'), text('to'), zone));
+  for (const [name, value] of address) if (passed(name) && value) own.push([name as ListParameter, value]);
   const overridden = new Set(own.map(([name]) => name));
   const filters = [...base.filters.filter(([name]) => !overridden.has(name)), ...own];
   const sort = address.get('sort') || base.sort;
   return [...filters, ...(sort ? [['sort', sort] as [ListParameter, string]] : []), ['limit', String(PAGE_SIZE)]];
+}
+
+/** The filters and sort of the list an address shows, without paging: what an export of it takes. */
+export function listFilters(view: ListView, address: URLSearchParams, now = new Date()): string {
+  const first = new URLSearchParams(address);
+  first.delete('cursor');
+  first.delete('prev');
+  const query = apiQuery(view, first, now).filter(([name]) => name !== 'limit');
+  return new URLSearchParams(query).toString();
 }
 
 /** The sort an address shows: its own, or the view's. */

@@ -71,14 +71,29 @@ function offsetMs(at: Date, zone: string): number {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** A date-time as people read it: `2026-11-24 18:00 AWST` in the given zone (the person's by default). */
+/**
+ * A date-time as people read it: `24 Nov 2026, 18:00 AWST` in the given zone (the person's by
+ * default): day, month's name and year, so neither a US nor a European reader mistakes the day
+ * for the month, as the emails of section 16 write it.
+ */
 export function formatTime(iso: string, zone = timeZone.value, locales?: readonly string[]): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   const w = wallClock(at, zone);
-  return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)} ${zoneName(zone, at, locales)}`;
+  return `${w.day} ${MONTHS[w.month - 1]} ${w.year}, ${pad(w.hour)}:${pad(w.minute)} ${zoneName(zone, at, locales)}`;
 }
+
+/** A calendar day (`2026-11-24`) as people read it: `24 Nov 2026`. */
+export function formatDay(day: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return day;
+  return `${Number(match[3])} ${MONTHS[Number(match[2]) - 1]} ${match[1]}`;
+}
+
+/** The instant a calendar day starts in a zone (the person's by default), as ISO. */
+export const startOfDay = (day: string, zone = timeZone.value): string => fromZonedInput(`${day}T00:00`, zone);
 
 /** An instant as a `datetime-local` control shows it in a zone (to the minute). */
 export function toZonedInput(iso: string, zone: string): string {

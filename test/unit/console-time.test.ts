@@ -10,11 +10,11 @@ import type { Action, HistoryEntry } from '../../console/src/types';
 describe('console times', () => {
   it('shows an instant in the zone, named as people there write it (Perth reads 18:00 AWST, not 10:00 UTC)', () => {
     const at = '2026-11-24T10:00:00.000Z';
-    expect(formatTime(at, 'Australia/Perth', ['en-US'])).toBe('2026-11-24 18:00 AWST');
-    expect(formatTime(at, 'UTC', ['en-US'])).toBe('2026-11-24 10:00 UTC');
-    expect(formatTime(at, 'America/New_York', ['en-US'])).toBe('2026-11-24 05:00 EST');
-    expect(formatTime('2026-07-01T10:00:00Z', 'America/New_York', ['en-US'])).toBe('2026-07-01 06:00 EDT');
-    expect(formatTime(at, 'Asia/Kolkata', ['en-US'])).toBe('2026-11-24 15:30 IST');
+    expect(formatTime(at, 'Australia/Perth', ['en-US'])).toBe('24 Nov 2026, 18:00 AWST');
+    expect(formatTime(at, 'UTC', ['en-US'])).toBe('24 Nov 2026, 10:00 UTC');
+    expect(formatTime(at, 'America/New_York', ['en-US'])).toBe('24 Nov 2026, 05:00 EST');
+    expect(formatTime('2026-07-01T10:00:00Z', 'America/New_York', ['en-US'])).toBe('1 Jul 2026, 06:00 EDT');
+    expect(formatTime(at, 'Asia/Kolkata', ['en-US'])).toBe('24 Nov 2026, 15:30 IST');
     // A zone with no written abbreviation keeps its offset.
     expect(zoneName('America/Santiago', new Date(at), ['en-US'])).toBe('GMT-3');
     expect(formatTime('not a date', 'UTC')).toBe('not a date');
@@ -24,7 +24,7 @@ describe('console times', () => {
     const before = timeZone.value;
     timeZone.value = 'Australia/Perth';
     try {
-      expect(formatTime('2026-11-24T10:00:00Z')).toMatch(/^2026-11-24 18:00 /);
+      expect(formatTime('2026-11-24T10:00:00Z')).toMatch(/^24 Nov 2026, 18:00 /);
     } finally {
       timeZone.value = before;
     }

@@ -33,7 +33,7 @@ describe('the console screens', () => {
 
 describe('a list address and its API query', () => {
   const query = (view: Parameters<typeof apiQuery>[0], address: string) =>
-    apiQuery(view, new URLSearchParams(address), NOW).map(([k, v]) => `${k}=${v}`);
+    apiQuery(view, new URLSearchParams(address), NOW, 'UTC').map(([k, v]) => `${k}=${v}`);
 
   it('gives each view its own filters and order', () => {
     expect(query('mine', '')).toEqual(['assignee=me', `status=~${OPEN_STATUSES}`, 'sort=dueAt', `limit=${PAGE_SIZE}`]);
@@ -63,6 +63,29 @@ describe('a list address and its API query', () => {
       `limit=${PAGE_SIZE}`,
     ]);
     expect(query('all', 'from=not-a-day')).toEqual([`limit=${PAGE_SIZE}`]);
+  });
+
+  it("reads a due range's days in the person's zone, and passes the Overview's API filters through", () => {
+    const perth = apiQuery('all', new URLSearchParams('from=2026-12-01&to=2026-12-31'), NOW, 'Australia/Perth');
+    expect(perth).toEqual([
+      ['dueAt', '>2026-11-30T15:59:59.999Z'],
+      ['dueAt', '<2026-12-31T16:00:00.000Z'],
+      ['limit', String(PAGE_SIZE)],
+    ]);
+    expect(
+      query(
+        'all',
+        'location.businessUnit=Iron Ore&location.department=Fixed plant&overdue=true&closedAt=>2026-11-01&closedAt=<2026-11-24&status=~1,2,5&x=1',
+      ),
+    ).toEqual([
+      'status=~1,2,5',
+      'location.businessUnit=Iron Ore',
+      'location.department=Fixed plant',
+      'overdue=true',
+      'closedAt=>2026-11-01',
+      'closedAt=<2026-11-24',
+      `limit=${PAGE_SIZE}`,
+    ]);
   });
 
   it('pages by cursor forwards and back, and a new filter starts again at the first page', () => {

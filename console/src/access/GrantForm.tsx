@@ -1,12 +1,17 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
-import type { Scope } from '../api-pending';
+import type { Grant } from '../api-pending';
 import { FieldErrors, FormAlert } from '../fields';
 import { announce } from '../notice';
+import { personInWords } from '../people';
 import { problemOf } from '../problem';
 import type { Problem } from '../types';
 import { emptyGrant, type GrantValues, grantBody, grantInWords, ROLES } from './grant-words';
+import { type Known, loadKnown } from './known-people';
 import { ScopePicker } from './ScopePicker';
+
+/** The person choice that opens the user id field, for someone the service does not know yet (people's choices are `p:<id>`). */
+const SOMEONE_ELSE = 'other';
 
 /** The form's values and how the last Grant went. */
 interface Draft {
@@ -34,9 +39,18 @@ function errorsOf(problem: Problem | undefined): Record<string, string[]> {
   return byControl;
 }
 
-/** "Grant access": a person's id or a group, a role, and a scope picked from the places that exist. */
-export function GrantForm({ granted, onGranted }: { granted: Scope[]; onGranted: () => Promise<unknown> }) {
+/**
+ * "Grant access": a person picked from those the service knows (name and email; "Someone else"
+ * takes a user id, for a person nobody has named yet) or a group, a role, and a scope picked from
+ * the places that exist.
+ */
+export function GrantForm({ granted, onGranted }: { granted: Grant[]; onGranted: () => Promise<unknown> }) {
   const [draft, setDraft] = useState<Draft>({ values: emptyGrant() });
+  const [known, setKnown] = useState<Known>({ people: [], places: [] });
+  const [byId, setById] = useState(false);
+  useEffect(() => {
+    void loadKnown(granted).then(setKnown);
+  }, [granted.length]);
   const { values } = draft;
   const set = (change: Partial<GrantValues>) => setDraft({ ...draft, values: { ...values, ...change } });
 
@@ -48,6 +62,7 @@ export function GrantForm({ granted, onGranted }: { granted: Scope[]; onGranted:
     const { data, error, response } = await api.POST('/api/grants', { body });
     if (!data) return setDraft({ values, problem: problemOf(error, response) });
     setDraft({ values: emptyGrant() });
+    setById(false);
     announce(`Granted: ${grantInWords(data)}.`);
     await onGranted();
   };
@@ -74,7 +89,34 @@ export function GrantForm({ granted, onGranted }: { granted: Scope[]; onGranted:
         ))}
       </fieldset>
       <div class="form-grid">
-        <div class="field">
+        {person ? (
+          <div class="field">
+            <label for="grant-person">Person</label>
+            <select
+              id="grant-person"
+              value={byId ? SOMEONE_ELSE : values.principal ? `p:${values.principal}` : ''}
+              aria-invalid={errors.principal && !byId ? true : undefined}
+              aria-describedby={errors.principal && !byId ? 'grant-person-errors' : undefined}
+              onChange={(event) => {
+                const choice = event.currentTarget.value;
+                setById(choice === SOMEONE_ELSE);
+                set({ principal: choice.startsWith('p:') ? choice.slice(2) : '' });
+              }}
+            >
+              <option value="" disabled>
+                Choose a person
+              </option>
+              {known.people.map((who) => (
+                <option key={who.id} value={`p:${who.id}`}>
+                  {personInWords(who)}
+                </option>
+              ))}
+              <option value={SOMEONE_ELSE}>Someone else, by user id</option>
+            </select>
+            {byId ? null : <FieldErrors id="grant-person-errors" messages={errors.principal} />}
+          </div>
+        ) : null}
+        <div class="field" hidden={person && !byId}>
           <label for="grant-principal">{person ? "Person's user id" : 'Group name'}</label>
           <input
             id="grant-principal"
@@ -103,7 +145,12 @@ export function GrantForm({ granted, onGranted }: { granted: Scope[]; onGranted:
           </select>
           <FieldErrors id="grant-role-errors" messages={errors.role} />
         </div>
-        <ScopePicker businessUnit={values.businessUnit} site={values.site} granted={granted} onChange={set} />
+        <ScopePicker
+          businessUnit={values.businessUnit}
+          site={values.site}
+          places={[...known.places, ...granted.map((g) => g.scope)]}
+          onChange={set}
+        />
       </div>
       <FieldErrors id="grant-scope-errors" messages={errors.scope} />
       <div class="buttons">

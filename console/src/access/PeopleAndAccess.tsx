@@ -67,7 +67,7 @@ export function PeopleAndAccess() {
       <p role="status" class="notice">
         {notice.value}
       </p>
-      <GrantForm granted={grants.map((g) => g.scope)} onGranted={load} />
+      <GrantForm granted={grants} onGranted={load} />
       <h2 id="grants-heading">Grants</h2>
       {page && !('grants' in page) ? <FormAlert messages={messagesOf(page)} /> : null}
       {!page ? (
