@@ -243,7 +243,7 @@ describe('trends', () => {
     expect(await todayBucket(unit, everything())).toMatchObject(everything());
     const hers = await todayBucket('', tally['North Pit'] as Tally, mia);
     expect(hers).toMatchObject(tally['North Pit'] as Tally);
-    expect(hers.openAtEnd).toBe(await count(site('North Pit') + '&status=!3&status=!4'));
+    expect(hers.openAtEnd).toBe(await count(`${site('North Pit')}&status=!3&status=!4`));
     const south = await trend(`interval=day&from=${today()}&to=${today()}&${site('South Pit')}`, mia);
     expect(south.status).toBe(200);
     expect(south.body.buckets[0]).toMatchObject({ created: 0, closed: 0, openAtEnd: 0, overdueAtEnd: 0 });
