@@ -24,6 +24,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/actions/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trends: created, closed, open and overdue over time
+         * @description Per UTC day, week (Monday to Sunday) or calendar month from `from` to `to` (both inclusive, at most 400 buckets, `to` at most today): actions created, changes into a closed status (`closed`), out of one (`reopened`), closes at or before dueAt (`closedOnTime`), the mean days from creation to close over the bucket's closes, and open and overdue actions at the bucket's end (from a snapshot recorded at the end of each UTC day; `null` before the service recorded one; for the bucket holding today, the list's current counts). Over the caller's scopes (section 14). Filters are `=` only: the location fields as a prefix (each only with every field before it), and at most one of actionProducer.name, priority, assignee, owner (`me` allowed) with a location no deeper than the department. Any other filter or operator is a 400 naming it. May lag writes by up to 60 seconds; never reads actions.
+         */
+        get: operations["getTrends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/actions/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count actions by group
+         * @description The matching actions grouped by one or two fields (`by` once or twice), with any list filter. Each group's `count` equals the `totalCount` of `GET /api/actions` with the same filters plus that group's value as an `=` filter (for `overdueAge`, the matching `overdue` and `dueAt` range), with the same relation; its `overdue` equals that list's count with `overdue=true` added. Counted over what the caller sees. Groups come by count descending, then key ascending; groups of 0 are left out; `otherCount` is the sum of the groups past `limit`. `overdueAge` groups by whole UTC days since dueAt: `none` (not overdue), `1-7` (less than a day past due counts here), `8-30`, `31-90`, `91+`. Filters are `<parameter>=<operator><value>`: `=` equal (also the default; `==` is an explicit equal, so `title==!urgent` matches the title `!urgent`), `!` not equal, `*` like (case-insensitive substring; strings only), `<` smaller, `>` greater, `~` in (comma-separated, at most 100 values; `\,` is a literal comma and `\\` a backslash). Filters combine with AND, repeated ones too. At most 20 filters.
+         */
+        get: operations["countActions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/actions/{id}": {
         parameters: {
             query?: never;
@@ -332,6 +372,66 @@ export interface paths {
          * @description The uploader, the action's owner or a manager. Removes it with a history entry `attachment-removed` (event ActionAttachmentRemoved), then deletes the stored object. A 409 naming attachments for the last uploaded file of an action whose status needs evidence (EVIDENCE_REQUIRED_STATUSES).
          */
         delete: operations["deleteAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an import upload
+         * @description Any signed-in caller. An S3 presigned POST valid 15 minutes whose policy pins the key, the content type and the exact size (at most 50 MB), so storage refuses any other file. POST the form to `url`, then start the import with POST /api/imports. The file is kept 7 days.
+         */
+        post: operations["createImportUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an uploaded file
+         * @description Queues a dry run (checks every row, creates nothing) or a real run (creates every valid row as POST /api/actions would, owner and initiator the caller, each row once: a real run of the same upload again is the same import and creates nothing). Columns are the export's, by name, any case and order; title, actionProducer.name, dueAt, priority and status are required. In ACCESS=scoped each row needs the caller to manage its location. Follow Location for the report.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an import and its report
+         * @description Only its importer (404 for anyone else). Records are kept 7 days.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -720,6 +820,11 @@ export interface components {
             /** @example 2026-11-21T09:30:00.000Z */
             updatedAt: string;
             /**
+             * @description When the status last entered a closed status (CLOSED_STATUSES), null while open; an action created closed has its createdAt. Reopening clears it, closing again sets it. Read-only.
+             * @example null
+             */
+            closedAt: string | null;
+            /**
              * @description Moves with every change; the ETag is this number in quotes, so `If-Match: "3"` edits only this version.
              * @example 3
              */
@@ -832,6 +937,61 @@ export interface components {
             /** @description The policy is valid until then (15 minutes) */
             expiresAt: string;
         };
+        ImportUpload: {
+            /** @description Send it to POST /api/imports once the file is stored */
+            uploadId: string;
+            /** @description Where to POST the file (multipart/form-data) */
+            url: string;
+            /** @description Every one goes into the form, as given, before the `file` part */
+            fields: {
+                [key: string]: string;
+            };
+            /** @description The policy is valid until then (15 minutes) */
+            expiresAt: string;
+        };
+        ImportSummary: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            dryRun: boolean;
+            /** @description Data rows read (blank rows are skipped) */
+            rows: number;
+            valid: number;
+            invalid: number;
+            /** @description Actions created so far (always 0 on a dry run) */
+            created: number;
+        };
+        Import: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            dryRun: boolean;
+            /** @description Data rows read (blank rows are skipped) */
+            rows: number;
+            valid: number;
+            invalid: number;
+            /** @description Actions created so far (always 0 on a dry run) */
+            created: number;
+            fileName: string;
+            /** @description Columns set by the service, and unknown ones, as the file names them */
+            ignoredColumns: string[];
+            createdAt: string;
+            finishedAt?: string;
+            /** @description Why the whole file failed (encoding, a required column, the row limit) */
+            error?: string;
+            /** @description The first 1,000 problems, in row order */
+            errors: components["schemas"]["ImportProblem"][];
+            /** @description With more than 1,000 problems: all of them as CSV (a presigned GET, 5 minutes) */
+            errorsUrl?: string;
+        };
+        ImportProblem: {
+            /** @description The row, counting the header as row 1 */
+            row: number;
+            /** @description The column, as the export names it */
+            column: string;
+            /** @description What POST /api/actions would say of it */
+            problem: string;
+        };
         Export: {
             /** @description A time-ordered UUID (v7) */
             id: string;
@@ -932,6 +1092,8 @@ export interface operations {
                 createdAt?: string;
                 /** @description An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets. E.g. `updatedAt=>2026-09-01`. */
                 updatedAt?: string;
+                /** @description An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets. Set by the service: when the status last entered a closed status, `null` while open. An open action matches only `!` (it is on no day), and sorts before every closed one. E.g. `closedAt=>2026-01-01`. */
+                closedAt?: string;
                 /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). Matches the person's id; `me` (also in a `~` list) is the caller's id; `assignee=undefined` finds unassigned actions. E.g. `owner=u-ann`. */
                 owner?: string;
                 /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). Matches the person's id; `me` (also in a `~` list) is the caller's id; `assignee=undefined` finds unassigned actions. E.g. `assignee=undefined`. */
@@ -961,8 +1123,8 @@ export interface operations {
                 /** @description Records to return (default 10; 0 returns only totalCount). skip + limit <= 10000. */
                 limit?: number;
                 /** @description Any filterable field; prefix "-" for descending, e.g. `-dueAt`. Default: -createdAt. Ties are broken by id in the same direction. owner/assignee sort by name. */
-                sort?: "title" | "-title" | "status" | "-status" | "priority" | "-priority" | "dueAt" | "-dueAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "owner" | "-owner" | "assignee" | "-assignee" | "actionProducer.name" | "-actionProducer.name" | "actionProducer.reference" | "-actionProducer.reference" | "location.businessUnit" | "-location.businessUnit" | "location.site" | "-location.site" | "location.department" | "-location.department" | "location.workGroup" | "-location.workGroup" | "location.productiveUnit" | "-location.productiveUnit" | "location.team" | "-location.team" | "location.crew" | "-location.crew";
-                /** @description The `nextCursor` of the previous page: continues the same filters and sort, at any depth (past the 10,000 skip reaches), each page costing about `limit` entries. Send the filters and sort again exactly, or leave them out; any other filter, or skip, beside it is a 400 naming cursor. Opaque; an altered, truncated or foreign cursor is a 400. */
+                sort?: "title" | "-title" | "status" | "-status" | "priority" | "-priority" | "dueAt" | "-dueAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "closedAt" | "-closedAt" | "owner" | "-owner" | "assignee" | "-assignee" | "actionProducer.name" | "-actionProducer.name" | "actionProducer.reference" | "-actionProducer.reference" | "location.businessUnit" | "-location.businessUnit" | "location.site" | "-location.site" | "location.department" | "-location.department" | "location.workGroup" | "-location.workGroup" | "location.productiveUnit" | "-location.productiveUnit" | "location.team" | "-location.team" | "location.crew" | "-location.crew";
+                /** @description The `nextCursor` of the previous page: continues the same filters and sort, at any depth (past the 10,000 skip reaches), each page costing about `limit` entries. Send the filters and sort again exactly, or leave them out; any other filter, or skip, beside it is a 400 naming cursor. Opaque (sealed) and bound to the caller it was given to; an altered, truncated or foreign cursor, or another caller's, is a 400. */
                 cursor?: string;
             };
             header?: never;
@@ -1143,6 +1305,242 @@ export interface operations {
             };
             /** @description The Idempotency-Key was used with another request (method, path or body). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTrends: {
+        parameters: {
+            query: {
+                /** @description The bucket size */
+                interval: "day" | "week" | "month";
+                /** @description The first day, YYYY-MM-DD (UTC) */
+                from: string;
+                /** @description The last day, YYYY-MM-DD (UTC), today at the latest */
+                to: string;
+                /** @description `=` only; only with every location field before it */
+                "location.businessUnit"?: string;
+                /** @description `=` only; only with every location field before it */
+                "location.site"?: string;
+                /** @description `=` only; only with every location field before it */
+                "location.department"?: string;
+                /** @description `=` only; only with every location field before it */
+                "location.workGroup"?: string;
+                /** @description `=` only; only with every location field before it */
+                "location.productiveUnit"?: string;
+                /** @description `=` only; only with every location field before it */
+                "location.team"?: string;
+                /** @description `=` only; only with every location field before it */
+                "location.crew"?: string;
+                /** @description `=` only */
+                "actionProducer.name"?: string;
+                /** @description `=` only, an integer */
+                priority?: string;
+                /** @description `=` only, a person's id, `me` or `undefined` */
+                assignee?: string;
+                /** @description `=` only, a person's id or `me` */
+                owner?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The buckets, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month";
+                        from: string;
+                        to: string;
+                        buckets: {
+                            /** @description First day of the bucket (YYYY-MM-DD) */
+                            start: string;
+                            /** @description Last day of the bucket (YYYY-MM-DD) */
+                            end: string;
+                            created: number;
+                            closed: number;
+                            reopened: number;
+                            closedOnTime: number;
+                            /** @description One decimal; null when nothing closed */
+                            meanDaysToClose: number | null;
+                            /** @description null for days before a snapshot was recorded */
+                            openAtEnd: number | null;
+                            overdueAtEnd: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    countActions: {
+        parameters: {
+            query: {
+                /** @description The field to group by, once or twice (a pair of fields groups by both) */
+                by: ("status" | "priority" | "assignee" | "owner" | "actionProducer.name" | "location.businessUnit" | "location.site" | "location.department" | "location.workGroup" | "location.productiveUnit" | "location.team" | "location.crew" | "overdueAge")[];
+                /** @description Groups to return (default 100) */
+                limit?: number;
+                /** @description Case-insensitive under every operator; canonically equivalent text (NFC) compares alike. E.g. `title=*belt`. */
+                title?: string;
+                /** @description An integer; `*` is not allowed. E.g. `status=~1,2`. */
+                status?: string;
+                /** @description An integer; `*` is not allowed. E.g. `priority=>2`. */
+                priority?: string;
+                /** @description An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets. E.g. `dueAt=<2026-12-01`. */
+                dueAt?: string;
+                /** @description An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets. E.g. `createdAt=>2026-09-01`. */
+                createdAt?: string;
+                /** @description An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets. E.g. `updatedAt=>2026-09-01`. */
+                updatedAt?: string;
+                /** @description An ISO 8601 date-time with an offset or Z, or a date (YYYY-MM-DD) that stands for that whole UTC day. Percent-encode `+` in offsets. Set by the service: when the status last entered a closed status, `null` while open. An open action matches only `!` (it is on no day), and sorts before every closed one. E.g. `closedAt=>2026-01-01`. */
+                closedAt?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). Matches the person's id; `me` (also in a `~` list) is the caller's id; `assignee=undefined` finds unassigned actions. E.g. `owner=u-ann`. */
+                owner?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). Matches the person's id; `me` (also in a `~` list) is the caller's id; `assignee=undefined` finds unassigned actions. E.g. `assignee=undefined`. */
+                assignee?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). E.g. `actionProducer.name=Inspections`. */
+                "actionProducer.name"?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). E.g. `actionProducer.reference=*INS`. */
+                "actionProducer.reference"?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). E.g. `location.businessUnit=Mining`. */
+                "location.businessUnit"?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). E.g. `location.site=North Pit`. */
+                "location.site"?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). E.g. `location.department=HSE`. */
+                "location.department"?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). E.g. `location.workGroup=WG-3`. */
+                "location.workGroup"?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). E.g. `location.productiveUnit=~PU-1,PU-2`. */
+                "location.productiveUnit"?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). E.g. `location.team=Night shift`. */
+                "location.team"?: string;
+                /** @description Exact, except `*` (a case-insensitive substring; canonically equivalent text compares alike). E.g. `location.crew=~A\,B,C`. */
+                "location.crew"?: string;
+                /** @description `true` or `false`, `=` only; not a sort. E.g. `overdue=true`. */
+                overdue?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups, their counts, and the total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        by: string[];
+                        groups: {
+                            /** @description Each by field's value as the list filter takes it (a person's id, `undefined` for nobody assigned, a status as a string) */
+                            key: {
+                                [key: string]: string;
+                            };
+                            /** @description A person's name for assignee and owner; {} otherwise */
+                            label: {
+                                [key: string]: string;
+                            };
+                            count: number;
+                            overdue: number;
+                            /**
+                             * @description Present only when count is a lower bound, as the list would say
+                             * @enum {string}
+                             */
+                            countRelation?: "gte";
+                        }[];
+                        totalCount: number;
+                        /** @enum {string} */
+                        totalCountRelation: "eq" | "gte";
+                        /** @description The sum of the counts of the groups past limit */
+                        otherCount: number;
+                    };
+                };
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1510,7 +1908,7 @@ export interface operations {
             query?: {
                 /** @description Entries per page (default 50) */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page; opaque, valid for this action only */
+                /** @description The `nextCursor` of the previous page; opaque (sealed), valid for this action and the caller it was given to only */
                 cursor?: string;
             };
             header?: never;
@@ -2022,7 +2420,7 @@ export interface operations {
             query?: {
                 /** @description Entries per page (default 50) */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page; opaque, valid for this action only */
+                /** @description The `nextCursor` of the previous page; opaque (sealed), valid for this action and the caller it was given to only */
                 cursor?: string;
             };
             header?: never;
@@ -2615,7 +3013,7 @@ export interface operations {
             query?: {
                 /** @description Entries per page (default 50) */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page; opaque, valid for this action only */
+                /** @description The `nextCursor` of the previous page; opaque (sealed), valid for this action and the caller it was given to only */
                 cursor?: string;
             };
             header?: never;
@@ -3141,6 +3539,249 @@ export interface operations {
             };
             /** @description The action already has the most endorsements it can hold, or the caller the most webhook subscriptions (or the subscription is disabled); or (Idempotency-Key) a request with this key is still being processed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createImportUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The file's name; one line */
+                    name: string;
+                    /**
+                     * @description CSV (text/csv, or application/vnd.ms-excel as Windows browsers declare it) or XLSX; the worker reads the kind from the bytes
+                     * @enum {string}
+                     */
+                    contentType: "text/csv" | "application/vnd.ms-excel" | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+                    /** @description The exact size in bytes, at most 50 MB (52428800) */
+                    size: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The presigned POST */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportUpload"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 65536 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description As POST /api/imports/uploads answered it */
+                    uploadId: string;
+                    /** @description true: check and report every row, create nothing */
+                    dryRun: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued (or, for a real run asked again, the import as it stands) */
+            202: {
+                headers: {
+                    /** @description /api/imports/{id} */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportSummary"];
+                };
+            };
+            /** @description The request is invalid; `errors` names each parameter or field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 65536 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (PATCH also takes application/merge-patch+json), or not UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller has used up its requests or index entries read this minute (RateLimit fields); Retry-After says in how many seconds the quota refills. Nothing was done. In AWS the API's throttle also answers 429, with its own small JSON body. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** @example Too Many Requests */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The store is busy or unreachable; see Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description A valid bearer token (a Cognito ID token) is required. WWW-Authenticate and the detail say whether it was missing, expired or not valid, and where tokens come from. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such action (or comment, or webhook subscription of the caller). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
