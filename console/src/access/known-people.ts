@@ -32,7 +32,7 @@ export interface Known {
 async function countsBy(by: string[]): Promise<CountGroup[]> {
   const query = new URLSearchParams([...by.map((b): [string, string] => ['by', b]), ['limit', String(GROUPS)]]);
   const { data } = await api
-    .GET('/api/actions/counts', { params: { query: {} }, querySerializer: () => query.toString() })
+    .GET('/api/actions/counts', { params: { query: {} as never }, querySerializer: () => query.toString() })
     .catch(() => ({ data: undefined }));
   return data?.groups ?? [];
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIST_VIEWS } from '../../routes';
 import { api } from '../api';
 import type { Import } from '../api-pending';
+import type { paths } from '../api-types';
 import { postToStorage } from '../evidence/post-to-storage';
 import { FormAlert } from '../fields';
 import { messagesOf, problemOf } from '../problem';
@@ -17,10 +18,19 @@ import { pollJob } from './poll';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const MAX_BYTES = 50 * 1024 * 1024;
 
-/** The content type a file is sent as: the browser's guess, else its extension's. */
+/** The content types an import upload takes. */
+type UploadType = NonNullable<
+  paths['/api/imports/uploads']['post']['requestBody']
+>['content']['application/json']['contentType'];
+
+/** The file's type as the browser says it, else by its name; a type the API does not take is its 400 to name. */
 const contentTypeOf = (file: File) =>
-  file.type ||
-  (/\.xlsx$/i.test(file.name) ? XLSX : /\.csv$/i.test(file.name) ? 'text/csv' : 'application/octet-stream');
+  (file.type ||
+    (/\.xlsx$/i.test(file.name)
+      ? XLSX
+      : /\.csv$/i.test(file.name)
+        ? 'text/csv'
+        : 'application/octet-stream')) as UploadType;
 
 type Step =
   | { name: 'idle' }
