@@ -6,12 +6,14 @@ import { ensureTable, localClient, StoreStartError } from '../../infra/local/sto
 import { postingsTableOf } from '../../lib/config';
 import type { Action } from '../../lib/model/action';
 import { newAction } from '../../lib/model/edits';
+import type { HistoryEntry } from '../../lib/model/history';
 import type { CreateActionBody } from '../../lib/model/validation';
+import { toView } from '../../lib/model/view';
 import { createTable } from '../../lib/store/bulk/upgrade';
-import { DAY_COUNTERS, daySortKey } from '../../lib/store/counters/days';
+import { addDays, DAY_COUNTERS, type DayDeltas, dayFields, daySortKey } from '../../lib/store/counters/days';
 import { locationCounter } from '../../lib/store/counters/prefixes';
 import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/indexes';
-import { toItem } from '../../lib/store/item';
+import { historyItem, toItem } from '../../lib/store/item';
 import { encodeLocation } from '../../lib/store/location-tuple';
 import { referenceEntry } from '../../lib/store/reference-order';
 import { type RegisteredField, registryPartition } from '../../lib/store/registry';
@@ -268,6 +270,133 @@ describe('npm start on a store an earlier version made', () => {
     // And every action its entry in reference order.
     const order = items.filter((i) => String(i[attr.id]).startsWith('o#reference#'));
     expect(order.map((i) => i[attr.sortKey]).sort()).toEqual(old.map((a) => referenceEntry(a)[attr.sortKey]).sort());
+  });
+
+  it("fills closedAt from each closed action's history (key version 8), and counts it by day, once", async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await createTable(localClient(endpoint), name);
+    const actor = { id: 'u-ann', name: 'Ann Lee', email: null };
+    /**
+     * An action created at `createdAt` with `status`, then moved through `moves` ([time, status]),
+     * stored as version 8 left it: its last status, no `closedAt`, and its history entries.
+     */
+    const stored = (createdAt: string, status: number, moves: Array<[string, number]>) => {
+      const created: Action = { ...action(2), status, createdAt, updatedAt: createdAt, closedAt: null };
+      const entries: HistoryEntry[] = [{ version: 1, type: 'created', actor, time: createdAt }];
+      let now = created;
+      for (const [time, next] of moves) {
+        const version = now.version + 1;
+        entries.push({
+          version,
+          type: 'updated',
+          actor,
+          time,
+          changes: { status: { before: now.status, after: next } },
+        });
+        now = { ...now, status: next, updatedAt: time, version };
+      }
+      const items = [
+        toItem(now),
+        ...entries.map((e, i) =>
+          historyItem({ ...e, actionId: now.id, ...(i === 0 ? { action: toView(created) } : {}) }),
+        ),
+      ];
+      return { action: now, items };
+    };
+    // Closed once (1 -> 3); created closed (4); closed, reopened, closed again, then moved
+    // between closed statuses (4 -> 3, not a close); closed and reopened (open: null); never closed.
+    const closedOnce = stored('2026-03-01T08:00:00.000Z', 1, [['2026-03-02T10:00:00.000Z', 3]]);
+    const createdClosed = stored('2026-03-03T09:00:00.000Z', 4, []);
+    const reclosed = stored('2026-03-01T08:30:00.000Z', 1, [
+      ['2026-03-02T11:00:00.000Z', 3],
+      ['2026-03-04T12:00:00.000Z', 1],
+      ['2026-03-05T13:00:00.000Z', 4],
+      ['2026-03-06T14:00:00.000Z', 3],
+    ]);
+    const reopened = stored('2026-03-01T09:00:00.000Z', 1, [
+      ['2026-03-02T12:00:00.000Z', 4],
+      ['2026-03-03T12:00:00.000Z', 2],
+    ]);
+    const open = stored('2026-03-01T10:00:00.000Z', 1, []);
+    const all = [closedOnce, createdClosed, reclosed, reopened, open];
+    const expected: Record<string, string | null> = {
+      [closedOnce.action.id]: '2026-03-02T10:00:00.000Z',
+      [createdClosed.action.id]: '2026-03-03T09:00:00.000Z',
+      [reclosed.action.id]: '2026-03-05T13:00:00.000Z',
+      [reopened.action.id]: null,
+      [open.action.id]: null,
+    };
+    // Version 8's day counters: right for created, updated and due; a stray closedAt count
+    // (on a day no action closed) that the recount of `x` must remove.
+    const before: DayDeltas = new Map();
+    for (const { action: a } of all) addDays(before, a, 1);
+    const dayPuts = [...before].reduce<Map<string, Record<string, unknown>>>((items, [key, n]) => {
+      const [day, field] = key.split('\u0000') as [string, keyof typeof dayFields];
+      const item = items.get(day) ?? { [attr.id]: DAY_COUNTERS, [attr.sortKey]: daySortKey(day, 0) };
+      items.set(day, { ...item, [dayFields[field]]: n });
+      return items;
+    }, new Map());
+    for (const put of [
+      ...all.flatMap((s) => s.items),
+      ...dayPuts.values(),
+      { [attr.id]: DAY_COUNTERS, [attr.sortKey]: daySortKey('2026-03-09', 2), [dayFields.closedAt]: 5 },
+      { [attr.id]: 'm#keys', [attr.sortKey]: 'm', [attr.count]: 8 },
+    ])
+      await client().send(new PutCommand({ TableName: name, Item: put }));
+
+    await ensureTable(endpoint, name);
+
+    const read = async (id: string) =>
+      (
+        await client().send(
+          new GetCommand({
+            TableName: name,
+            Key: { [attr.id]: id, [attr.sortKey]: itemKind.action },
+            ConsistentRead: true,
+          }),
+        )
+      ).Item;
+    for (const { action: a } of all) {
+      const item = await read(a.id);
+      expect(item?.[attr.filters]?.[filterKey.closedAt] ?? null, a.id).toBe(expected[a.id]);
+      // Nothing else moved: not the version, not the other values.
+      expect(item?.[attr.version]).toBe(a.version);
+      expect(item).toEqual(toItem({ ...a, closedAt: expected[a.id] ?? null }));
+    }
+    // Every day counter exactly what the filled actions make, summed over shards.
+    const days = async () => {
+      const page = await client().send(
+        new QueryCommand({
+          TableName: name,
+          KeyConditionExpression: '#id = :p',
+          ExpressionAttributeNames: { '#id': attr.id },
+          ExpressionAttributeValues: { ':p': DAY_COUNTERS },
+          ConsistentRead: true,
+        }),
+      );
+      const sums = new Map<string, number>();
+      for (const item of page.Items ?? [])
+        for (const [field, a] of Object.entries(dayFields)) {
+          const n = Number(item[a] ?? 0);
+          const key = `${String(item[attr.sortKey]).slice(0, 10)} ${field}`;
+          if (n !== 0) sums.set(key, (sums.get(key) ?? 0) + n);
+        }
+      return Object.fromEntries([...sums].sort());
+    };
+    const after: DayDeltas = new Map();
+    for (const { action: a } of all) addDays(after, { ...a, closedAt: expected[a.id] ?? null }, 1);
+    const want = Object.fromEntries(
+      [...after].map(([key, n]) => [key.replace('\u0000', ' '), n] as const).sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
+    expect(want).toMatchObject({ '2026-03-02 closedAt': 1, '2026-03-03 closedAt': 1, '2026-03-05 closedAt': 1 });
+    expect(await days()).toEqual(want);
+
+    // Marked: a second start fills and counts nothing again (a closed action's closedAt taken
+    // away by hand stays away).
+    await client().send(new PutCommand({ TableName: name, Item: closedOnce.items[0] }));
+    await ensureTable(endpoint, name);
+    expect((await read(closedOnce.action.id))?.[attr.filters]?.[filterKey.closedAt]).toBeUndefined();
+    expect(await days()).toEqual(want);
   });
 
   it('refuses, naming it, an index whose keys or projection changed', async () => {

@@ -21,6 +21,7 @@ import { type ScanPass, scanTable, segmentsFor } from '../scan';
 import { postingsLeftInTable, refoldPostings, searchBackfill } from '../search/postings';
 import { attr, filterKey, itemKind, lowerKey, sortKey, tableKey } from '../table';
 import { moveSharedDueAttempts } from '../webhooks/migration';
+import { closedDayCounting, withClosedAt } from './closed-at';
 
 /**
  * Making a table and bringing one an earlier version made up to date, from the one table
@@ -94,13 +95,18 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * (`counters.ts`, `sharedPartitions`): from before 8 every counter is counted again, as from
  * before 5 (the title counters with them), and so are the day counters; and every action has its entry in reference order
  * (`../reference-order.ts`), put for each from before 8.
+ * 9: every closed action has its `closedAt` (contract section 17): from before 9 each closed
+ * action without one gets its last close from its history (`./closed-at.ts`), in the re-key's
+ * one UpdateItem, and the `closedAt` day counts are counted with it (by the day counting of 7 or
+ * the recount of 8 when those run, else alone).
  */
-export const KEY_VERSION = 8;
+export const KEY_VERSION = 9;
 /** The last version whose counters are counted again from the actions (5, then 8). */
 const COUNTER_LAYOUT = 8;
 const FULL_CASE_FOLDING = 4;
 const DAY_COUNTERS = 7;
 const REFERENCE_ORDER = 8;
+const CLOSED_AT = 9;
 const keysMarker = { [attr.id]: 'm#keys', [attr.sortKey]: 'm' };
 
 async function keyVersion(client: DynamoDBClient, tableName: string): Promise<number> {
@@ -209,7 +215,15 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
   // The recount deletes every `n#` item, the day counters too, so they are counted again with it.
   const days = version < DAY_COUNTERS || recount ? dayCounting(client, tableName) : undefined;
   const order = version < REFERENCE_ORDER ? referenceOrdering(client, tableName) : undefined;
-  return indexKeysBackfill(client, tableName, recount, version < FULL_CASE_FOLDING, [days, order]);
+  const fill = version < CLOSED_AT;
+  // The day counting above counts `closedAt` too (from the actions as filled); without it, alone.
+  const closedDays =
+    fill && !days ? closedDayCounting({ documents: DynamoDBDocumentClient.from(client), table: tableName }) : undefined;
+  return indexKeysBackfill(client, tableName, { recount, refold: version < FULL_CASE_FOLDING, fill }, [
+    days,
+    order,
+    closedDays,
+  ]);
 }
 
 async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
@@ -241,19 +255,19 @@ async function untilActive(client: DynamoDBClient, tableName: string, indexName:
 function indexKeysBackfill(
   client: DynamoDBClient,
   tableName: string,
-  recount: boolean,
-  refold: boolean,
+  { recount, refold, fill }: { recount: boolean; refold: boolean; fill: boolean },
   passes: ReadonlyArray<ScanPass | undefined> = [],
 ): ScanPass {
   const documents = DynamoDBDocumentClient.from(client);
   const cells = new Map<string, number>();
   const keys = [...new Set(indexList.flatMap((index) => [index.partitionKey.name, index.sortKey.name]))];
-  const rekey = async (item: Item) => {
+  // `item` as stored, `upgraded` with what this version fills in (its `closedAt`).
+  const rekey = async (item: Item, upgraded: Item) => {
     if (isTombstone(item)) return;
     if (recount)
-      for (const cell of counterCells(fromItem(item)).map(cellId)) cells.set(cell, (cells.get(cell) ?? 0) + 1);
-    const expected = toItem(fromItem(item));
-    const stale = keys.filter((k) => expected[k] !== undefined && expected[k] !== item[k]);
+      for (const cell of counterCells(fromItem(upgraded)).map(cellId)) cells.set(cell, (cells.get(cell) ?? 0) + 1);
+    const expected = toItem(fromItem(upgraded));
+    const stale: string[] = keys.filter((k) => expected[k] !== undefined && expected[k] !== item[k]);
     if (refold) {
       const copies = [attr.filters, attr.titleLower].filter(
         (k) => JSON.stringify(sorted(expected[k])) !== JSON.stringify(sorted(item[k])),
@@ -267,28 +281,38 @@ function indexKeysBackfill(
         { documents, table: postingsTableOf(tableName) },
       );
     }
-    if (stale.length === 0) return;
+    // A filled `closedAt` is set inside the `f` map, unless the whole map is rewritten anyway.
+    const closedAt =
+      upgraded === item || stale.includes(attr.filters) ? undefined : filtersOf(upgraded)[filterKey.closedAt];
+    if (stale.length === 0 && closedAt === undefined) return;
+    const sets = stale.map((_, i) => `#k${i} = :k${i}`);
+    if (closedAt !== undefined) sets.push('#f.#cl = :cl');
     await documents.send(
       new UpdateCommand({
         TableName: tableName,
         Key: { [attr.id]: item[attr.id], [attr.sortKey]: itemKind.action },
-        UpdateExpression: `SET ${stale.map((_, i) => `#k${i} = :k${i}`).join(', ')}`,
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        // Only the version read: a change made meanwhile is not overwritten (it settled `closedAt` itself).
         ConditionExpression: '#v = :v',
         ExpressionAttributeNames: {
           '#v': attr.version,
           ...Object.fromEntries(stale.map((k, i) => [`#k${i}`, k])),
+          ...(closedAt === undefined ? {} : { '#f': attr.filters, '#cl': filterKey.closedAt }),
         },
         ExpressionAttributeValues: {
           ':v': item[attr.version],
           ...Object.fromEntries(stale.map((k, i) => [`:k${i}`, expected[k]])),
+          ...(closedAt === undefined ? {} : { ':cl': closedAt }),
         },
       }),
     );
   };
   return {
     async page(actions) {
-      for (const pass of passes) await pass?.page(actions);
-      for (const item of actions) await rekey(item);
+      // Every pass of this step, and the recount, sees the actions with their `closedAt` filled.
+      const upgraded = fill ? await withClosedAt({ documents, table: tableName }, actions) : actions;
+      for (const pass of passes) await pass?.page(upgraded);
+      for (const [i, item] of actions.entries()) await rekey(item, upgraded[i] as Item);
     },
     async done() {
       // The day counters after the recount's delete of every `n#` item, which they are too.
@@ -312,6 +336,8 @@ function indexKeysBackfill(
     },
   };
 }
+
+const filtersOf = (item: Item) => (item[attr.filters] ?? {}) as Record<string, unknown>;
 
 const doneAll = async (passes: ReadonlyArray<ScanPass | undefined>) => {
   for (const pass of passes) await pass?.done();

@@ -1,0 +1,150 @@
+import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { getReminderSettings } from '../../config';
+import { inPool } from '../../fan-out';
+import { isOpen } from '../../model/reminders';
+import { DAY_COUNTERS, type DayDeltas, dayFields, daySortKey } from '../counters/days';
+import { fromItem, type Item, isTombstone } from '../item';
+import type { ScanPass } from '../scan';
+import { attr, filterKey, itemKind } from '../table';
+
+/**
+ * `closedAt` for a store made before it (`KEY_VERSION` 9, contract section 17): a closed action
+ * stored without one gets the time its status last entered a closed status, read from its
+ * history. Closed is `CLOSED_STATUSES` as configured now (as the trend counters read it).
+ */
+
+interface Target {
+  documents: DynamoDBDocumentClient;
+  table: string;
+}
+
+/**
+ * The time the action's history last moves its status into a closed one: a change of `status`
+ * from an open to a closed one (its entry's time), or a create that made it closed (its
+ * `createdAt`). `undefined` when no entry does (a history that does not record its close).
+ */
+export async function lastCloseOf(target: Target, id: string, createdAt: string): Promise<string | undefined> {
+  const closed = (status: unknown) => !isOpen(Number(status), getReminderSettings());
+  let last: string | undefined;
+  let start: Item | undefined;
+  do {
+    const page = await target.documents.send(
+      new QueryCommand({
+        TableName: target.table,
+        KeyConditionExpression: '#id = :id AND begins_with(#sk, :h)',
+        ProjectionExpression: '#type, #time, #changes.#status, #action.#status',
+        ExpressionAttributeNames: {
+          '#id': attr.id,
+          '#sk': attr.sortKey,
+          '#type': 'type',
+          '#time': 'time',
+          '#changes': 'changes',
+          '#status': 'status',
+          '#action': 'action',
+        },
+        ExpressionAttributeValues: { ':id': id, ':h': itemKind.historyPrefix },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    // In version order (the sort key pads it), so the last close found is the latest.
+    for (const entry of page.Items ?? []) {
+      if (entry.type === 'created' && closed(entry.action?.status)) last = createdAt;
+      const status = entry.changes?.status;
+      if (entry.type === 'updated' && status && !closed(status.before) && closed(status.after))
+        last = String(entry.time);
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return last;
+}
+
+/**
+ * Each action of a page as this version stores it with its `closedAt`: a live closed action
+ * without one gets its last close from its history (its `createdAt` when the history records
+ * none: an action that was never moved into a closed status was created closed); every other
+ * item is handed back as it is. Eight histories read at a time.
+ */
+export async function withClosedAt(target: Target, items: readonly Item[]): Promise<Item[]> {
+  const settings = getReminderSettings();
+  const filled = [...items];
+  const lacking = items.flatMap((item, i) => {
+    if (isTombstone(item)) return [];
+    const action = fromItem(item);
+    return action.closedAt === null && !isOpen(action.status, settings)
+      ? [{ i, item, createdAt: action.createdAt }]
+      : [];
+  });
+  await inPool(
+    8,
+    () => lacking.pop(),
+    async ({ i, item, createdAt }) => {
+      const closedAt = (await lastCloseOf(target, String(item[attr.id]), createdAt)) ?? createdAt;
+      filled[i] = { ...item, [attr.filters]: { ...(item[attr.filters] as object), [filterKey.closedAt]: closedAt } };
+    },
+  );
+  return filled;
+}
+
+/**
+ * The `closedAt` day counts (`x` of `n#@days`, `../counters/days.ts`) counted again from every
+ * live action, for a store whose day counters are otherwise right (version 7 and 8): `done`
+ * sets each day item's `x` to its count (on shard 0, removed from the other shards) and removes
+ * `x` from a day item no action closed on. The upgrade runs before the service, so nothing moves
+ * a counter meanwhile; a pass cut short and run again counts afresh.
+ */
+export function closedDayCounting(target: Target): ScanPass {
+  const counts: DayDeltas = new Map();
+  return {
+    async page(actions) {
+      for (const item of actions) {
+        if (isTombstone(item)) continue;
+        const closedAt = fromItem(item).closedAt;
+        if (closedAt !== null) counts.set(closedAt.slice(0, 10), (counts.get(closedAt.slice(0, 10)) ?? 0) + 1);
+      }
+    },
+    async done() {
+      const stored: Item[] = [];
+      let start: Item | undefined;
+      do {
+        const page = await target.documents.send(
+          new QueryCommand({
+            TableName: target.table,
+            KeyConditionExpression: '#id = :p',
+            ExpressionAttributeNames: { '#id': attr.id },
+            ExpressionAttributeValues: { ':p': DAY_COUNTERS },
+            ConsistentRead: true,
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        );
+        stored.push(...(page.Items ?? []));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      const x = dayFields.closedAt;
+      const writes: Array<{ sk: string; count?: number }> = [];
+      for (const item of stored) {
+        const sk = String(item[attr.sortKey]);
+        const [day, shard] = sk.split('#') as [string, string];
+        const count = Number(shard) === 0 ? counts.get(day) : undefined;
+        if (count !== undefined) counts.delete(day);
+        if (count !== Number(item[x] ?? 0) && (count !== undefined || item[x] !== undefined))
+          writes.push({ sk, ...(count === undefined ? {} : { count }) });
+      }
+      for (const [day, count] of counts) writes.push({ sk: daySortKey(day, 0), count });
+      await inPool(
+        8,
+        () => writes.pop(),
+        ({ sk, count }) =>
+          target.documents.send(
+            new UpdateCommand({
+              TableName: target.table,
+              Key: { [attr.id]: DAY_COUNTERS, [attr.sortKey]: sk },
+              UpdateExpression: count === undefined ? 'REMOVE #x' : 'SET #x = :n',
+              ExpressionAttributeNames: { '#x': x },
+              ...(count === undefined ? {} : { ExpressionAttributeValues: { ':n': count } }),
+            }),
+          ),
+      );
+    },
+  };
+}
