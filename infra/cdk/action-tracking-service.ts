@@ -314,6 +314,8 @@ export class ActionTrackingService extends Construct {
       deadLetterQueue: this.deadLetterQueue,
       eventsDeadLetterQueue: this.eventsDeadLetterQueue,
       webhookDeadLetterQueue: this.webhookDeadLetterQueue,
+      exportDeadLetterQueue: this.transfer.deadLetterQueue,
+      importDeadLetterQueue: this.imports.deadLetterQueue,
       alarmTopic: props.alarmTopic,
     }).alarms;
   }

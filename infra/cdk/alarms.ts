@@ -55,6 +55,10 @@ export interface ServiceAlarmsProps extends AlarmOptions {
   readonly eventsDeadLetterQueue: IQueue;
   /** Published events whose webhook deliveries could not be stored. */
   readonly webhookDeadLetterQueue: IQueue;
+  /** Exports whose runs kept failing (infra/cdk/transfer.ts). */
+  readonly exportDeadLetterQueue: IQueue;
+  /** Imports whose runs kept failing (infra/cdk/imports.ts). */
+  readonly importDeadLetterQueue: IQueue;
 }
 
 export class ServiceAlarms {
@@ -111,6 +115,16 @@ export class ServiceAlarms {
       'WebhookDeadLetters',
       waiting(props.webhookDeadLetterQueue),
       'Published events could not be turned into webhook deliveries; they wait in the webhook dead-letter queue.',
+    );
+    this.alarm(
+      'ExportDeadLetters',
+      waiting(props.exportDeadLetterQueue),
+      'Exports kept failing; their requests wait in the export dead-letter queue (the export shows running until it expires).',
+    );
+    this.alarm(
+      'ImportDeadLetters',
+      waiting(props.importDeadLetterQueue),
+      'Imports kept failing; their requests wait in the import dead-letter queue (the import shows running until it expires).',
     );
     this.alarm(
       'EventsBehind',

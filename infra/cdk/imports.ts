@@ -71,7 +71,14 @@ export class ServiceImports extends Construct {
 
     const start = props.functions.createImport;
     if (start) {
-      props.eventBus.grantPutEventsTo(start.function);
+      // Only its own source: no request path can put an ActionRequested or any other event.
+      start.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['events:PutEvents'],
+          resources: [props.eventBus.eventBusArn],
+          conditions: { StringEquals: { 'events:source': importEventSource(props.eventSource) } },
+        }),
+      );
       start.function.addEnvironment('EVENT_BUS_NAME', props.eventBus.eventBusName);
       start.function.addEnvironment('EVENT_SOURCE', props.eventSource);
     }

@@ -196,7 +196,7 @@ export const actionOperations = {
   getTrends: (r) => ({
     method: 'get',
     path: r.path,
-    summary: 'Trends: created, closed, open and overdue over time',
+    summary: 'Trends over time',
     description: `Per UTC day, week (Monday to Sunday) or calendar month from \`from\` to \`to\` (both inclusive, at most ${MAX_TREND_BUCKETS} buckets, \`to\` at most today): actions created, changes into a closed status (\`closed\`), out of one (\`reopened\`), closes at or before dueAt (\`closedOnTime\`), the mean days from creation to close over the bucket's closes, and open and overdue actions at the bucket's end (from a snapshot recorded at the end of each UTC day; \`null\` before the service recorded one; for the bucket holding today, the list's current counts). Over the caller's scopes (section 14). Filters are \`=\` only: the location fields as a prefix (each only with every field before it), and at most one of actionProducer.name, priority, assignee, owner (\`me\` allowed) with a location no deeper than the department. Any other filter or operator is a 400 naming it. May lag writes by up to 60 seconds; never reads actions.`,
     request: { query: trendParameters },
     responses: {

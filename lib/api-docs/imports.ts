@@ -78,7 +78,7 @@ const importReport = z
   .openapi('Import');
 
 export const importsTag = {
-  name: 'Imports',
+  name: 'Import',
   description:
     'A CSV or XLSX file of actions: uploaded straight to storage, checked row by row (a dry run), then created.',
 } as const;

@@ -44,11 +44,17 @@ describe('ingest: ActionRequested events from the bus to ingestActions', () => {
           r.Properties.EventBusName &&
           render(r.Properties.EventBusName) === busId,
       );
-    // Beside it, exports' own rule: their source only (infra/cdk/transfer.ts, test/infra/functions.test.ts).
+    // Beside it, the exports' and imports' own rules: each their own source only
+    // (infra/cdk/transfer.ts, infra/cdk/imports.ts, test/infra/functions.test.ts).
     const [ingestOnBus, ...others] = onBus.sort(([, a]) => (a.Properties.EventPattern.source ? 1 : -1));
-    expect(others.map(([, r]) => r.Properties.EventPattern)).toEqual([
-      { source: ['action-tracking.exports'], 'detail-type': ['ExportRequested'] },
-    ]);
+    const patterns = others.map(([, r]) => r.Properties.EventPattern);
+    expect(patterns).toHaveLength(2);
+    expect(patterns).toEqual(
+      expect.arrayContaining([
+        { source: ['action-tracking.exports'], 'detail-type': ['ExportRequested'] },
+        { source: ['action-tracking.imports'], 'detail-type': ['ImportQueued'] },
+      ]),
+    );
     expect(ingestOnBus?.[0]).toBe(ruleId);
     expect(render(rule.Properties.EventBusName)).toBe(busId);
     expect(rule.Properties.EventPattern).toEqual({ 'detail-type': ['ActionRequested'] });
@@ -90,8 +96,8 @@ describe('ingest: ActionRequested events from the bus to ingestActions', () => {
   });
 
   it('feeds the queue to ingestActions in batches that report their failed items', () => {
-    // The ingest queue, the table stream, the webhook queue and the export queue.
-    expect(deployed.ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(4);
+    // The ingest queue, the table stream, the webhook queue, the export queue and the import queue.
+    expect(deployed.ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(5);
     const mapping = mappingOf(`${queueId}.Arn`);
     expect(render(mapping.FunctionName)).toBe(deployed.id(ingest.function));
     expect(render(mapping.EventSourceArn)).toBe(`${queueId}.Arn`);
@@ -104,7 +110,7 @@ describe('ingest: ActionRequested events from the bus to ingestActions', () => {
       .ofType('AWS::CloudWatch::Alarm')
       .map(([, a]) => a.Properties)
       .filter((a) => a.Namespace === 'AWS/SQS');
-    expect(alarms).toHaveLength(3);
+    expect(alarms).toHaveLength(5);
     for (const alarm of alarms) {
       expect(alarm).toMatchObject({
         MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -118,6 +124,8 @@ describe('ingest: ActionRequested events from the bus to ingestActions', () => {
         `${dlqId}.QueueName`,
         `${eventsDlqId}.QueueName`,
         `${deployed.id(service.webhookDeadLetterQueue)}.QueueName`,
+        `${deployed.id(service.transfer.deadLetterQueue)}.QueueName`,
+        `${deployed.id(service.imports.deadLetterQueue)}.QueueName`,
       ].sort(),
     );
   });
@@ -159,13 +167,13 @@ describe('publishing: events leave from the table stream', () => {
     expect(patterns).toEqual([{ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: [{ prefix: 'h#' }] } } } }]);
   });
 
-  it('only the stream consumer may put events, and only on the bus; no request path can but asking for an export (its own source)', () => {
+  it('only the stream consumer may put events, and only on the bus; no request path can but asking for an export or an import (each its own source)', () => {
     const handlers = [...routes.map((r) => r.handler), fallbackRoute.handler, ingestFunction.handler];
     for (const handler of [...handlers, streamFunction.handler]) {
       const role = deployed.id(service.functions[handler]!.role);
       const puts = statementsOfRole(deployed, role).filter((s) => s.actions.some((a) => a.startsWith('events:')));
       expect(puts, handler).toEqual(
-        handler === streamFunction.handler || handler === 'createExport'
+        handler === streamFunction.handler || handler === 'createExport' || handler === 'createImport'
           ? [{ effect: 'Allow', actions: ['events:PutEvents'], resources: [`${busId}.Arn`] }]
           : [],
       );

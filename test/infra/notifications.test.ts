@@ -33,9 +33,11 @@ describe('notifications in AWS', () => {
     ).toEqual([]);
   });
 
-  it('let the notifier alone send, only as the identity and through its configuration set', () => {
+  it('let the notifier and the import worker alone send, only as the identity and through its configuration set', () => {
     const notifier = on.service.functions[notificationFunctions.notify.handler]!;
     const roleId = on.id(notifier.role);
+    // The import worker tells each assignee once per import (section 18), as the same identity.
+    const importerRoleId = on.id(on.service.functions.importActions!.role);
     const granted = on
       .ofType('AWS::IAM::Policy')
       .flatMap(([, p]) =>
@@ -43,13 +45,15 @@ describe('notifications in AWS', () => {
           .filter(sends)
           .map((s) => ({ roles: p.Properties.Roles.map(render), s })),
       );
-    expect(granted.map((g) => g.roles)).toEqual([[roleId]]);
-    const statement = statementsOf(on, roleId).find(sends)!;
-    expect(statement.Action).toBe('ses:SendEmail');
-    const resources = [statement.Resource].flat().map((r) => JSON.stringify(r));
-    expect(resources.some((r) => r.includes(':identity/example.com'))).toBe(true);
-    expect(resources.some((r) => r.includes(':configuration-set/'))).toBe(true);
-    expect(resources.some((r) => r.includes('*'))).toBe(false);
+    expect(granted.map((g) => g.roles).sort()).toEqual([[roleId], [importerRoleId]].sort());
+    for (const role of [roleId, importerRoleId]) {
+      const statement = statementsOf(on, role).find(sends)!;
+      expect(statement.Action).toBe('ses:SendEmail');
+      const resources = [statement.Resource].flat().map((r) => JSON.stringify(r));
+      expect(resources.some((r) => r.includes(':identity/example.com'))).toBe(true);
+      expect(resources.some((r) => r.includes(':configuration-set/'))).toBe(true);
+      expect(resources.some((r) => r.includes('*'))).toBe(false);
+    }
     const env = on.resources[on.id(notifier.function)]!.Properties.Environment.Variables;
     expect(env.NOTIFICATIONS_FROM).toBe(FROM);
     expect(env.CONSOLE_URL).toBeDefined();

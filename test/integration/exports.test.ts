@@ -274,7 +274,7 @@ describe('POST /api/exports', () => {
       // Text columns as the CSV has them; dates, numbers and truth values typed.
       HEADERS.forEach((name, c) => {
         const value = cell(name);
-        if (['dueAt', 'createdAt', 'updatedAt'].includes(name)) {
+        if (['dueAt', 'createdAt', 'updatedAt'].includes(name) || (name === 'closedAt' && csv[c] !== '')) {
           expect(value).toBeInstanceOf(Date);
           expect((value as Date).toISOString()).toBe(csv[c]);
         } else if (['status', 'priority', 'attachments', 'comments', 'endorsements'].includes(name)) {

@@ -88,6 +88,7 @@ describe('GET /api/openapi.json', () => {
       'Webhooks',
       'Notifications',
       'Evidence',
+      'Import',
       'Export',
       'People and access',
       'This document',

@@ -291,7 +291,7 @@ describe('per-caller quotas', () => {
 });
 
 describe('the change feed', () => {
-  it('charges a page and reads comment texts by key, not whole actions: its reads within 2.5x of its answer', async () => {
+  it('charges a page and reads comment texts by key, not whole actions: its reads within 3x of its answer', async () => {
     const since = new Date().toISOString();
     // Large actions (a description of 10,000 characters each), three comments of a few sentences on each.
     const ACTIONS = 6;
@@ -332,7 +332,9 @@ describe('the change feed', () => {
     // 2.5x, not 2x: since section 14 every history entry carries its sight (where the action was
     // and who was on it, before and after), and the latest entry of each action is read whole to
     // know whether it was deleted; 22,881 bytes were read for 10,313 answered when this was set.
-    expect(read).toBeLessThanOrEqual(2.5 * answered);
+    // 3x since issue 54: an entry keeps the title as of its change and a comment where its action
+    // was when its text was written, so the feed judges both as of then (27,214 for 10,431).
+    expect(read).toBeLessThanOrEqual(3 * answered);
     // Charged: the index entries, the comments and the history entries it read.
     expect((await used(reader.id, at)).reads).toBeGreaterThanOrEqual(4 * ACTIONS + 3 * ACTIONS);
   }, 180_000);

@@ -62,6 +62,14 @@ export async function everyRoute(): Promise<number> {
   const granted = await client.POST('/api/grants', { body: { principal: { type: 'person', id: 'u-carl' }, role: 'viewer', scope: { businessUnit: 'Iron Ore', site: 'North Pit' } } });
   await client.GET('/api/grants', { params: { query: { limit: 10 } } });
   await client.DELETE('/api/grants/{id}', { params: { path: { id: granted.data?.id ?? '' } } });
+  const counted = await client.GET('/api/actions/counts', { params: { query: { by: ['location.site', 'status'], limit: 10, status: '~1,2' } } });
+  const trend = await client.GET('/api/actions/trends', { params: { query: { interval: 'week', from: '2026-09-01', to: '2026-11-27', 'location.businessUnit': 'Iron Ore' } } });
+  const exported = await client.POST('/api/exports', { body: { format: 'xlsx', query: 'status=1&sort=dueAt' } });
+  await client.GET('/api/exports');
+  await client.GET('/api/exports/{id}', { params: { path: { id: exported.data?.id ?? '' } } });
+  const sheet = await client.POST('/api/imports/uploads', { body: { name: 'actions.csv', contentType: 'text/csv', size: 2048 } });
+  const imported = await client.POST('/api/imports', { body: { uploadId: sheet.data?.uploadId ?? '', dryRun: true } });
+  await client.GET('/api/imports/{id}', { params: { path: { id: imported.data?.id ?? '' } } });
   const me = await client.GET('/api/me');
   const myGroups: string[] | undefined = me.data?.groups;
   await client.GET('/api/me/notifications');
@@ -70,7 +78,7 @@ export async function everyRoute(): Promise<number> {
   await client.GET('/api/openapi.json');
   await client.GET('/docs');
   await client.GET('/docs/{file}', { params: { path: { file: 'swagger-ui.css' } } });
-  return (total ?? 0) + (versions?.length ?? 0) + (created.data?.id.length ?? 0) + (endorsedAt?.length ?? 0) + (feedCursor?.length ?? 0) + (myGroups?.length ?? 0);
+  return (total ?? 0) + (versions?.length ?? 0) + (created.data?.id.length ?? 0) + (endorsedAt?.length ?? 0) + (feedCursor?.length ?? 0) + (myGroups?.length ?? 0) + (counted.data?.otherCount ?? 0) + (trend.data?.buckets.length ?? 0);
 }
 `;
 
