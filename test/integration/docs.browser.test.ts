@@ -86,7 +86,7 @@ describe('the docs page', () => {
 
       // The operations in their groups (the document's tags), in the document's order; none left in "default".
       const groups = page.locator('h3.opblock-tag');
-      await expect.poll(() => groups.count(), { timeout: 15_000 }).toBe(8);
+      await expect.poll(() => groups.count(), { timeout: 15_000 }).toBe(10);
       expect(await groups.evaluateAll((headings) => headings.map((h) => h.getAttribute('data-tag')))).toEqual([
         'Actions',
         'Comments and endorsements',
@@ -94,6 +94,8 @@ describe('the docs page', () => {
         'Webhooks',
         'Notifications',
         'Evidence',
+        'Import',
+        'Export',
         'People and access',
         'This document',
       ]);
