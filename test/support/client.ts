@@ -140,7 +140,11 @@ export async function create(token: string, body: unknown, baseUrl?: string): Pr
 
 /** Lists with a raw query string (the caller encodes it); fails the test unless the answer is 200. */
 export async function list(token: string, query: string, baseUrl?: string) {
-  const reply = await call<{ actions: any[]; totalCount: number }>('GET', `/api/actions?${query}`, { token, baseUrl });
+  const reply = await call<{ actions: any[]; totalCount: number; nextCursor?: string }>(
+    'GET',
+    `/api/actions?${query}`,
+    { token, baseUrl },
+  );
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return reply.body;
 }
