@@ -1,41 +1,12 @@
 import { locationFields } from '../../model/action';
+import { exportHeaders } from '../columns';
 
 /**
  * The columns of an import (contract section 18): the export's, matched by name
  * case-insensitively and in any order. Pure: which columns a file has, which it lacks, which are
- * ignored, and how one row's cells become the body `POST /api/actions` would take.
+ * ignored, and how one row's cells become the body `POST /api/actions` would take. The export's
+ * columns are declared once, in `../columns.ts`.
  */
-
-/** The export's columns, in its order (section 18). */
-export const EXPORT_COLUMNS = [
-  'id',
-  'title',
-  'description',
-  'status',
-  'priority',
-  'dueAt',
-  'overdue',
-  'closedAt',
-  'assignee.id',
-  'assignee.name',
-  'assignee.email',
-  'owner.id',
-  'owner.name',
-  'owner.email',
-  'initiator.id',
-  'initiator.name',
-  'actionProducer.name',
-  'actionProducer.url',
-  'actionProducer.reference',
-  ...locationFields.map((f) => `location.${f}`),
-  'tags',
-  'attachments',
-  'comments',
-  'endorsements',
-  'createdAt',
-  'updatedAt',
-  'url',
-] as const;
 
 /** The columns a file must have: a file without one fails whole, naming it. */
 export const REQUIRED_COLUMNS = ['title', 'actionProducer.name', 'dueAt', 'priority', 'status'] as const;
@@ -76,7 +47,7 @@ export class UnreadableFile extends Error {
   }
 }
 
-const byLowerName = new Map<string, string>(EXPORT_COLUMNS.map((c) => [c.toLowerCase(), c]));
+const byLowerName = new Map<string, string>(exportHeaders.map((c) => [c.toLowerCase(), c]));
 
 /**
  * Reads the header row. A required column missing is an `UnreadableFile` naming it (every one
