@@ -41,6 +41,12 @@ const alone = [
   // deliveries over 10 s late).
   'test/integration/list-scaled.test.ts',
   'test/integration/readme-examples.test.ts',
+  // Bulk loads of a few hundred to a few thousand actions into a seeded stack of their own: beside
+  // other files on the shared engine (whose stream now also keeps the trend counters) their batch
+  // writes met the store timeout (a full run: 503 in beforeAll, every test skipped).
+  'test/integration/counts.test.ts',
+  'test/integration/list-scoped.test.ts',
+  'test/integration/list-edges.test.ts',
   // 50 concurrent comments and 25 endorsements on one action: they take turns, one transaction a
   // turn, within 8 s; beside other files a turn took too long and the last of them were 503s
   // (three full runs).

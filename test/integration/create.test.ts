@@ -51,6 +51,7 @@ describe('create', () => {
       assignee: { id: 'undefined', name: 'Unknown user', email: '' },
       endorsedBy: [],
       attachments: [],
+      closedAt: null,
       tags: [],
       comments: [],
       commentCount: 0,
