@@ -1,4 +1,4 @@
-import type { components } from './api-types';
+import type { components, paths } from './api-types';
 
 /**
  * The routes of contract sections 14-16 (grants and `/api/me`, evidence uploads, notification
@@ -132,91 +132,16 @@ export interface StoredAttachment {
   scan: 'pending' | 'not-scanned' | 'clean' | 'threat' | string;
 }
 
-/** A group of `GET /api/actions/counts` (section 17). */
-export interface CountGroup {
-  key: Record<string, string>;
-  label: Record<string, string>;
-  count: number;
-  overdue: number;
-}
-export interface Counts {
-  by: string[];
-  groups: CountGroup[];
-  totalCount: number;
-  totalCountRelation: 'eq' | 'gte';
-  otherCount: number;
-}
+/** The 200 answer of one operation of the generated document. */
+type Answer<Operation> = Operation extends { responses: { 200: { content: { 'application/json': infer Body } } } }
+  ? Body
+  : never;
+/** `GET /api/actions/counts` (section 17), and one of its groups. */
+export type Counts = Answer<paths['/api/actions/counts']['get']>;
+export type CountGroup = Counts['groups'][number];
 /** A bucket of `GET /api/actions/trends` (section 17). */
-export interface TrendBucket {
-  start: string;
-  end: string;
-  created: number;
-  closed: number;
-  reopened: number;
-  closedOnTime: number;
-  meanDaysToClose: number | null;
-  openAtEnd: number | null;
-  overdueAtEnd: number | null;
-}
-export interface Trends {
-  interval: 'day' | 'week' | 'month';
-  from: string;
-  to: string;
-  buckets: TrendBucket[];
-}
+export type TrendBucket = Answer<paths['/api/actions/trends']['get']>['buckets'][number];
 /** An export (section 18). */
-export interface Export {
-  id: string;
-  format: 'csv' | 'xlsx';
-  query: string;
-  status: 'queued' | 'running' | 'done' | 'failed';
-  rows: number;
-  createdAt: string;
-  finishedAt?: string;
-  url?: string;
-  expiresAt?: string;
-  error?: string;
-}
-/** An import (section 18). */
-export interface Import {
-  id: string;
-  status: string;
-  dryRun: boolean;
-  rows: number;
-  valid: number;
-  invalid: number;
-  created: number;
-  errors?: { row: number; column: string; problem: string }[];
-  errorsUrl?: string;
-  /** The columns the import ignored (service-set or unknown), listed once; its name is not fixed by the contract. */
-  ignoredColumns?: string[];
-  error?: string;
-}
-
-/** Filters pass as a serialized list query (repeatable parameters), as the list's own call does. */
-type AnyQuery = { query?: Record<string, string>; header?: never; path?: never; cookie?: never };
-
-export interface PendingPaths {
-  '/api/actions/counts': { parameters: NoParameters; get: Read<AnyQuery, { 200: Json<Counts> }> };
-  '/api/actions/trends': { parameters: NoParameters; get: Read<AnyQuery, { 200: Json<Trends> }> };
-  '/api/exports': {
-    parameters: NoParameters;
-    post: Write<NoParameters, { format: 'csv' | 'xlsx'; query: string }, { 202: Json<Export> }>;
-  };
-  '/api/exports/{id}': {
-    parameters: NoParameters;
-    get: Read<Parameters<{ id: string }, never>, { 200: Json<Export> }>;
-  };
-  '/api/imports/uploads': {
-    parameters: NoParameters;
-    post: Write<NoParameters, { name: string; contentType: string; size: number }, { 201: Json<Upload> }>;
-  };
-  '/api/imports': {
-    parameters: NoParameters;
-    post: Write<NoParameters, { uploadId: string; dryRun: boolean }, { 202: Json<Import> }>;
-  };
-  '/api/imports/{id}': {
-    parameters: NoParameters;
-    get: Read<Parameters<{ id: string }, never>, { 200: Json<Import> }>;
-  };
-}
+export type Export = components['schemas']['Export'];
+/** An import as `POST` answers it, with what `GET` adds (its report) once read (section 18). */
+export type Import = components['schemas']['ImportSummary'] & Partial<components['schemas']['Import']>;
