@@ -1,8 +1,8 @@
 import { evaluate, type ListedAction } from '../contract/oracle';
 import type { Action } from '../lib/model/action';
 import { toView } from '../lib/model/view';
-import type { ReadStats } from '../lib/store/list/result';
-import { scanActions } from '../lib/store/list/scan';
+import type { ReadStats } from '../lib/store/list/plan/result';
+import { scanActions } from '../lib/store/list/run/scan';
 
 /**
  * The naive list the benchmark measures against: a Scan of the whole base table (actions,

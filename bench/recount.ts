@@ -8,7 +8,7 @@ import {
   prefixDepths,
   prefixValue,
 } from '../lib/store/counters/prefixes';
-import { scanEvery } from '../lib/store/list/scan';
+import { scanEvery } from '../lib/store/list/run/scan';
 import { encodeLocation } from '../lib/store/location-tuple';
 import { attr, filterKey, itemKind, locationKeys } from '../lib/store/table';
 

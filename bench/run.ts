@@ -13,7 +13,7 @@ import { parseListQuery } from '../lib/filter/query';
 import { openViewer } from '../lib/model/access';
 import type { Person } from '../lib/model/action';
 import { putNewAction } from '../lib/store/actions/writes';
-import { listActions } from '../lib/store/list/list';
+import { listActions } from '../lib/store/list/run/open';
 import { baselineAnswer, scanTable } from './baseline';
 import { actionAt, generateActions, progressBar, REFERENCE_MS, writeActions } from './generate';
 import { indexCostTable, measureIndexCost } from './index-cost';

@@ -5,8 +5,8 @@ import { startSeededStack } from '../infra/local/seeded';
 import { parseListQuery } from '../lib/filter/query';
 import { listed, type Scope, type Viewer } from '../lib/model/access';
 import type { Action } from '../lib/model/action';
-import { listActions } from '../lib/store/list/list';
-import { listVisible } from '../lib/store/list/scoped';
+import { listVisible } from '../lib/store/list/entry';
+import { listActions } from '../lib/store/list/run/open';
 import { baselineAnswer, scanTable } from './baseline';
 import { generateActions } from './generate';
 

@@ -8,7 +8,7 @@ import { parseListQuery } from '../lib/filter/query';
 import type { Action } from '../lib/model/action';
 import { toView } from '../lib/model/view';
 import { putNewAction } from '../lib/store/actions/writes';
-import { listActions } from '../lib/store/list/list';
+import { listActions } from '../lib/store/list/run/open';
 import { createdKeyOf, foldedTexts, indexedText } from '../lib/store/search/keys';
 import { indexChanges, postingRequests } from '../lib/store/search/postings';
 import { actionAt, generateActions, writeActions } from './generate';

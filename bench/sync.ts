@@ -4,7 +4,7 @@ import { parseListQuery } from '../lib/filter/query';
 import type { Action } from '../lib/model/action';
 import { toView } from '../lib/model/view';
 import { writeHistoryInBulk } from '../lib/store/bulk/bulk';
-import { listActions } from '../lib/store/list/list';
+import { listActions } from '../lib/store/list/run/open';
 import { readChanges } from '../lib/store/sync/feed';
 import type { World } from './world';
 import { recordingTransactions, summarize } from './writes';

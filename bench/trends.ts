@@ -9,7 +9,7 @@ import type { Action } from '../lib/model/action';
 import type { RecordedEntry } from '../lib/model/history';
 import { trendMoveOf } from '../lib/model/trends';
 import { toView } from '../lib/model/view';
-import { newStats } from '../lib/store/list/result';
+import { newStats } from '../lib/store/list/plan/result';
 import { markDayRecorded, putDayEnd } from '../lib/store/trends/day-ends';
 import { trendWrites } from '../lib/store/trends/trend-counters';
 import { countTrends } from '../lib/trends/trend-stream';

@@ -2,7 +2,7 @@ import { commandLine, fail } from '../infra/command-line';
 import { startSeededStack } from '../infra/local/seeded';
 import { parseListQuery } from '../lib/filter/query';
 import { admit, charge } from '../lib/http/quotas';
-import { listActions } from '../lib/store/list/list';
+import { listActions } from '../lib/store/list/run/open';
 import { seedActions } from './seed-data';
 
 /**

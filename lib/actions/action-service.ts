@@ -19,8 +19,8 @@ import { requireEvidence } from '../model/evidence';
 import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from '../model/validation';
 import { toView } from '../model/view';
 import { type GuardedWrite, getAction as getStored, mutate, putNewAction } from '../store/actions/writes';
-import type { Position } from '../store/list/result';
-import { listVisible } from '../store/list/scoped';
+import { listVisible } from '../store/list/entry';
+import type { Position } from '../store/list/plan/result';
 
 /**
  * What the service does to actions, independent of how it is called: the HTTP handlers and the

@@ -4,9 +4,9 @@ import { type FieldSpec, fieldsByName, type GroupedField, groupedFields } from '
 import { type Clause, type ListQuery, parseClause, parseListTerms, splitQueryString } from '../filter/query';
 import { listScopes, type Viewer } from '../model/access';
 import { type Person, UNASSIGNED } from '../model/action';
-import { countedGroups, groupValues, personName } from '../store/list/group-values';
-import type { CountRelation } from '../store/list/result';
-import { listVisible } from '../store/list/scoped';
+import { countedGroups, groupValues, personName } from '../store/list/count/group-values';
+import { listVisible } from '../store/list/entry';
+import type { CountRelation } from '../store/list/plan/result';
 import { withinShare } from '../usage';
 
 /**
@@ -16,7 +16,7 @@ import { withinShare } from '../usage';
  * `overdue` and `dueAt` range), counted by the very list `GET /api/actions` runs (`listVisible`,
  * over what the caller sees), so the rule a client can check holds by construction and is exact
  * wherever that list is. The groups are enumerated from the counters and the value registry
- * (`lib/store/list/group-values.ts`), never from the actions.
+ * (`lib/store/list/count/group-values.ts`), never from the actions.
  */
 
 export const countsLimits = { defaultLimit: 100, maxLimit: 1_000, maxBy: 2 } as const;

@@ -6,7 +6,7 @@ import { openViewer } from '../model/access';
 import { dueBoundFor, ReminderLevel, reminderDue, reminderTypes, SYSTEM_ACTOR } from '../model/reminders';
 import { toView } from '../model/view';
 import { mutate } from '../store/actions/writes';
-import { newStats, type ReadStats } from '../store/list/result';
+import { newStats, type ReadStats } from '../store/list/plan/result';
 import { actionsOwedReminders } from '../store/reminders';
 
 /**

@@ -3,7 +3,7 @@ import { settleAll } from '../fan-out';
 import { send, tableName } from './client';
 import { indexes } from './indexes';
 import type { Item } from './item';
-import type { ReadStats } from './list/result';
+import type { ReadStats } from './list/plan/result';
 import { attr, reminderPartitions } from './table';
 
 /**

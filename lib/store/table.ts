@@ -137,7 +137,7 @@ export const locationKeys: Record<LocationField, string> = {
 /**
  * The indexes that hold every action (`all-by-*`) are spread over this many partitions, `A#0`
  * to `A#15`, chosen from the id; so are the counters. No single partition takes every write,
- * and a list merges the shards in order (see `lib/store/list/merge.ts`).
+ * and a list merges the shards in order (see `lib/store/list/run/merge.ts`).
  */
 export const SHARDS = 16;
 

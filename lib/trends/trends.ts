@@ -7,8 +7,8 @@ import { logger } from '../logger';
 import { listScopes, type Scope, scopeFields, type Viewer } from '../model/access';
 import { locationFields, type Person } from '../model/action';
 import { bucketsOf } from '../model/trends';
-import { newStats, type ReadStats } from '../store/list/result';
-import { listVisible } from '../store/list/scoped';
+import { listVisible } from '../store/list/entry';
+import { newStats, type ReadStats } from '../store/list/plan/result';
 import { type DayEnd, readDayEnds, readRecordedDays } from '../store/trends/day-ends';
 import { type DayCounts, PAIRED_DEPTH, readTrendDays, type TrendSlice } from '../store/trends/trend-counters';
 

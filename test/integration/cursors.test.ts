@@ -168,7 +168,7 @@ describe('a cursor walk past 10,000 actions', () => {
     expect(tail.actions.map((a) => a.id)).toEqual(byCursor.ids.slice(9900, 10_000));
 
     // What the page at depth 10,000 read, from the store's own figures.
-    const { listActions } = await import('../../lib/store/list/list');
+    const { listActions } = await import('../../lib/store/list/run/open');
     const { parseListQuery } = await import('../../lib/filter/query');
     const { openCursor } = await import('../../lib/cursor');
     await (await import('../../lib/store/cursor-key')).loadCursorKey();

@@ -6,7 +6,7 @@ import { writeInBulk } from '../../lib/store/bulk/bulk';
 import { send, tableName } from '../../lib/store/client';
 import { DAY_COUNTERS, daySortKey } from '../../lib/store/counters/days';
 import { recount } from '../../lib/store/counters/recount';
-import { scanActions } from '../../lib/store/list/scan';
+import { scanActions } from '../../lib/store/list/run/scan';
 import { seedActions } from '../../scripts/seed-data';
 import { actionBody, call, create, newUser, q, tokenFor, uniqueProducer, useOwnStack } from '../support/client';
 

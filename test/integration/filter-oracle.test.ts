@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareCodePoints, evaluate, FIELDS, type ListedAction, type OracleAnswer } from '../../contract/oracle';
 import { parseListQuery } from '../../lib/filter/query';
-import { plan } from '../../lib/store/list/plan';
+import { plan } from '../../lib/store/list/plan/plan';
 import { actionBody, call, create, list, newUser, q, uniqueProducer } from '../support/client';
 
 /**

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localEnvironment } from '../../infra/local/stack';
 import { parseListQuery } from '../../lib/filter/query';
-import { listActions } from '../../lib/store/list/list';
+import { listActions } from '../../lib/store/list/run/open';
 import { actionBody, create, dataDir, list, newUser, q, uniqueProducer } from '../support/client';
 
 /**

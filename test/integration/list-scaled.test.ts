@@ -4,8 +4,8 @@ import { issueToken } from '../../infra/local/issuer';
 import { startSeededStack } from '../../infra/local/seeded';
 import type { LocalStack } from '../../infra/local/stack';
 import { toView } from '../../lib/model/view';
-import { MAX_PROVEN_LOCATIONS } from '../../lib/store/list/location-counts';
-import { scanActions } from '../../lib/store/list/scan';
+import { MAX_PROVEN_LOCATIONS } from '../../lib/store/list/count/location-counts';
+import { scanActions } from '../../lib/store/list/run/scan';
 import { seedActions } from '../../scripts/seed-data';
 import { type CallOptions, call, q } from '../support/client';
 
@@ -20,7 +20,7 @@ import { type CallOptions, call, q } from '../support/client';
  * it, and then with a `nextCursor`), and its count the oracle's when it says `eq`, at most the
  * oracle's when it says `gte`; a `<`, `>` or `*` on a counted string field (a person, a site, a
  * business unit, a producer) must say `eq`, counted from its registered values. A sort on `status` walks its value partitions
- * (`lib/store/list/value-walk.ts`), and so does a sort on a site, a business unit or a producer,
+ * (`lib/store/list/run/value-walk.ts`), and so does a sort on a site, a business unit or a producer,
  * their values read from the value registry (`lib/store/registry.ts`): each must answer, and its
  * cursors must continue it exactly.
  */
@@ -68,7 +68,7 @@ const daily: string[] = [];
 
 /** The counted string fields, whose values the registry lists: a `<`, `>` or `*` on one counts exactly. */
 const registered = ['owner', 'assignee', 'location.site', 'location.businessUnit', 'actionProducer.name'];
-/** Those clauses, asked alone: their counts must be exact (`lib/store/list/registry-counts.ts`). */
+/** Those clauses, asked alone: their counts must be exact (`lib/store/list/count/registry-counts.ts`). */
 const registeredCounts: string[] = [];
 /**
  * Every operator on every location field, alone: exact from the whole locations' counters
@@ -138,7 +138,7 @@ function dateRanges(): string[] {
 
 /**
  * Every operator on the three dates, and ranges of them: counted exactly from the day counters
- * (`lib/store/list/date-counts.ts`), parts of days from the field's index.
+ * (`lib/store/list/count/date-counts.ts`), parts of days from the field's index.
  */
 function dated(): string[] {
   return [
@@ -157,14 +157,14 @@ const registeredSorts = ['location.site', 'location.businessUnit', 'actionProduc
 ]);
 /**
  * The location fields below the site, whose sorts walk the partitions of the registered whole
- * locations that hold each value (`lib/store/list/location-walk.ts`): never refused when those
+ * locations that hold each value (`lib/store/list/run/location-walk.ts`): never refused when those
  * locations are proven (`locationsProven`).
  */
 const locationSorts = ['department', 'workGroup', 'productiveUnit', 'team', 'crew'].flatMap((f) => [
   `sort=location.${f}`,
   `sort=-location.${f}`,
 ]);
-/** The producer reference's sorts walk the reference order (`lib/store/list/reference-walk.ts`): never refused. */
+/** The producer reference's sorts walk the reference order (`lib/store/list/run/reference-walk.ts`): never refused. */
 const referenceSorts = ['sort=actionProducer.reference', 'sort=-actionProducer.reference'];
 
 /**

@@ -5,9 +5,9 @@ import type { LocalStack } from '../../infra/local/stack';
 import { parseListQuery } from '../../lib/filter/query';
 import { listed, type Role, type Scope, type Viewer } from '../../lib/model/access';
 import { type Action, type Location, locationFields } from '../../lib/model/action';
-import { listActions } from '../../lib/store/list/list';
-import type { Position } from '../../lib/store/list/result';
-import { listVisible } from '../../lib/store/list/scoped';
+import { listVisible } from '../../lib/store/list/entry';
+import type { Position } from '../../lib/store/list/plan/result';
+import { listActions } from '../../lib/store/list/run/open';
 import { seedActions } from '../../scripts/seed-data';
 import { type CallOptions, call, expectProblem } from '../support/client';
 

@@ -9,7 +9,7 @@ import {
   expressionLimits,
   filterExpression,
   Placeholders,
-} from '../../lib/store/list/expression';
+} from '../../lib/store/list/plan/expression';
 
 const field = (name: string) => fieldsByName.get(name) as FieldSpec;
 

@@ -6,8 +6,8 @@ import { fields } from '../../lib/filter/fields';
 import { type Clause, type ListQuery, parseListQuery, queryLimits, splitList } from '../../lib/filter/query';
 import { storedFieldList } from '../../lib/store/catalogue';
 import { indexes } from '../../lib/store/indexes';
-import { expressionLimits, filterExpression, Placeholders } from '../../lib/store/list/expression';
-import { type IndexRead, plan } from '../../lib/store/list/plan';
+import { expressionLimits, filterExpression, Placeholders } from '../../lib/store/list/plan/expression';
+import { type IndexRead, plan } from '../../lib/store/list/plan/plan';
 import { attr, everythingPartitions, filterKey, lowerKey } from '../../lib/store/table';
 
 /**

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseListQuery } from '../../lib/filter/query';
 import { EMPTY_KEY } from '../../lib/store/catalogue';
 import { attributeOf, storedField } from '../../lib/store/fields';
-import { attributesOf, holds, pathIn } from '../../lib/store/list/index-holds';
-import { type IndexRead, type Plan, plan } from '../../lib/store/list/plan';
+import { attributesOf, holds, pathIn } from '../../lib/store/list/plan/index-holds';
+import { type IndexRead, type Plan, plan } from '../../lib/store/list/plan/plan';
 import { attr, everythingPartitions } from '../../lib/store/table';
 
 /** Plans are plain data: these read them as a person would describe them. */

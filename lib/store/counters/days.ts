@@ -8,7 +8,7 @@ import { type CountStats, readPartition } from './counters';
 /**
  * Day counters (issue 41): for each UTC day, how many actions were created on it, were last
  * updated on it and are due on it, so a filter on `createdAt`, `updatedAt` or `dueAt` counts
- * exactly at any size (`lib/store/list/date-counts.ts`). One partition holds them all,
+ * exactly at any size (`lib/store/list/count/date-counts.ts`). One partition holds them all,
  * `n#@days`, sorted by `<YYYY-MM-DD>#<shard>`, one numeric attribute per date field; so a range of
  * days is one Query, and a create, whose createdAt and updatedAt fall on the same day, moves one
  * item for both (and a third attribute of it when it is also due that day): 2 transaction items,

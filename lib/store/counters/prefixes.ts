@@ -26,7 +26,7 @@ export type PrefixCounter =
 
 /**
  * The whole location (all seven fields), total only: what an exact count of any clause on a
- * location field sums over every location (`lib/store/list/location-counts.ts`). Its value is the
+ * location field sums over every location (`lib/store/list/count/location-counts.ts`). Its value is the
  * location's encoding (`encodeLocation`), kept in shared partitions (`counters.ts`,
  * `sharedPartitions`), so one read of them lists every location with its count. No status or
  * overdue pair: each counter is 2 write units in a create's transaction. A location too long for

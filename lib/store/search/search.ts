@@ -2,7 +2,7 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { settleAll } from '../../fan-out';
 import { postingsTableName, tableName } from '../client';
 import type { Item } from '../item';
-import { BudgetSpent } from '../list/budget';
+import { BudgetSpent } from '../list/run/budget';
 import { attr, filterKey, itemKind, lowerKey } from '../table';
 import { probeGrams, RUN_SEPARATOR, searchable } from './grams';
 import { pendingPartitions, postingPartition, type SearchField, searchAttr, searchFields } from './keys';
@@ -29,7 +29,7 @@ import { pendingPartitions, postingPartition, type SearchField, searchAttr, sear
  * removed the delete's mark: the deleted action was found.
  */
 
-/** Reads one page of a query under the list's budget (`lib/store/list/merge.ts`), `BudgetSpent` when it is gone. */
+/** Reads one page of a query under the list's budget (`lib/store/list/run/merge.ts`), `BudgetSpent` when it is gone. */
 export type PageReader = (
   input: QueryCommandInput,
   want: number,

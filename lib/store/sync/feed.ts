@@ -7,10 +7,10 @@ import { batchGet } from '../batch';
 import { MAX_SORT_KEY_BYTES, tableName } from '../client';
 import { indexes } from '../indexes';
 import { historyEntryFrom, type Item } from '../item';
-import { ReadBudget } from '../list/budget';
-import { Placeholders } from '../list/expression';
-import { mergeInOrder } from '../list/merge';
-import { newStats, type ReadStats } from '../list/result';
+import { Placeholders } from '../list/plan/expression';
+import { newStats, type ReadStats } from '../list/plan/result';
+import { ReadBudget } from '../list/run/budget';
+import { mergeInOrder } from '../list/run/merge';
 import { attr, feedPartitions } from '../table';
 
 /**

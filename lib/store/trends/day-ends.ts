@@ -5,9 +5,9 @@ import type { Scope } from '../../model/access';
 import { locationFields } from '../../model/action';
 import { send, tableName } from '../client';
 import { readCount, readCounts, readPartition } from '../counters/counters';
-import { countedLocations } from '../list/location-counts';
-import { newStats, type ReadStats } from '../list/result';
-import { scopeCount } from '../list/scope-count';
+import { countedLocations } from '../list/count/location-counts';
+import { scopeCount } from '../list/count/scope-count';
+import { newStats, type ReadStats } from '../list/plan/result';
 import { attr } from '../table';
 import { dayEndSortKey, PAIRED_DEPTH, prefixOf, slicePartition, type TrendSlice } from './trend-counters';
 

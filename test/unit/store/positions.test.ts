@@ -3,12 +3,12 @@ import { ValidationError } from '../../../lib/errors';
 import { type FieldSpec, fieldsByName } from '../../../lib/filter/fields';
 import { MAX_SORT_KEY_BYTES } from '../../../lib/store/client';
 import { orderKeys } from '../../../lib/store/item';
-import { orderedIndexes } from '../../../lib/store/list/index-holds';
-import { checkedPosition, comparePositions, keyAfter, positionOf } from '../../../lib/store/list/positions';
-import type { Position } from '../../../lib/store/list/result';
+import { orderedIndexes } from '../../../lib/store/list/plan/index-holds';
+import { checkedPosition, comparePositions, keyAfter, positionOf } from '../../../lib/store/list/plan/positions';
+import type { Position } from '../../../lib/store/list/plan/result';
 
 /**
- * Issue 40: the pure core of a list's places (lib/store/list/positions.ts): where a match stands
+ * Issue 40: the pure core of a list's places (lib/store/list/plan/positions.ts): where a match stands
  * in the list's order, how two places compare, and which places a cursor may bring back.
  */
 

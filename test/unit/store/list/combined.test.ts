@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type FieldSpec, fieldsByName } from '../../../../lib/filter/fields';
 import { type Clause, parseListQuery } from '../../../../lib/filter/query';
 import type { Scope } from '../../../../lib/model/access';
-import { combinedWalk } from '../../../../lib/store/list/combined';
-import type { Sizes } from '../../../../lib/store/list/plan';
+import type { Sizes } from '../../../../lib/store/list/plan/plan';
+import { combinedWalk } from '../../../../lib/store/list/run/combined';
 
 /**
  * When a scoped list reads its scopes as one walk of the list's own index (filtered to the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type FieldSpec, fieldsByName } from '../../../../lib/filter/fields';
 import { parseListQuery } from '../../../../lib/filter/query';
-import { holdingCount, probeValues } from '../../../../lib/store/list/counted-integers';
+import { holdingCount, probeValues } from '../../../../lib/store/list/count/counted-integers';
 
 /**
  * The values of a counted integer field, from its counters: what a sort by status walks and what

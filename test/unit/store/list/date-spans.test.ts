@@ -13,8 +13,8 @@ import {
   MIN_DAY,
   otherDays,
   splitByDay,
-} from '../../../../lib/store/list/date-spans';
-import { clauseHolds } from '../../../../lib/store/list/expression';
+} from '../../../../lib/store/list/count/date-spans';
+import { clauseHolds } from '../../../../lib/store/list/plan/expression';
 
 /**
  * The day-bucket arithmetic of exact date counts: a filter on one date field, split into whole

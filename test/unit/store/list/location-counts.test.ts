@@ -16,7 +16,7 @@ import {
   locationFieldOf,
   locationHoldingCount,
   locationHolds,
-} from '../../../../lib/store/list/location-counts';
+} from '../../../../lib/store/list/count/location-counts';
 import { decodeLocation, encodeLocation } from '../../../../lib/store/location-tuple';
 import { attr } from '../../../../lib/store/table';
 import { anAction } from '../../action-fixture';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseListQuery } from '../../../../lib/filter/query';
 import { locationFields } from '../../../../lib/model/action';
-import type { LocationCount } from '../../../../lib/store/list/location-counts';
-import { sortsByLocation, valueSources } from '../../../../lib/store/list/location-walk';
+import type { LocationCount } from '../../../../lib/store/list/count/location-counts';
+import { sortsByLocation, valueSources } from '../../../../lib/store/list/run/location-walk';
 
 /** A whole location from the fields given, the rest ''. */
 const at = (fields: Record<string, string>) =>

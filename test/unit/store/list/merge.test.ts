@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../../../lib/store/item';
-import { compareValues, cutShort, firstHead } from '../../../../lib/store/list/merge';
+import { compareValues, cutShort, firstHead } from '../../../../lib/store/list/run/merge';
 
 /**
  * The pure parts of the partition merge: the order it merges in (DynamoDB's: numbers by value,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type Clause, parseListQuery as parse } from '../../../../lib/filter/query';
 import { EMPTY_KEY } from '../../../../lib/store/catalogue';
 import { toItem } from '../../../../lib/store/item';
-import { plan, type Sizes, sortBeatsWalk } from '../../../../lib/store/list/plan';
+import { plan, type Sizes, sortBeatsWalk } from '../../../../lib/store/list/plan/plan';
 import { attr } from '../../../../lib/store/table';
 import { anAction } from '../../action-fixture';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredClause } from '../../../../lib/store/fields';
 import { indexes } from '../../../../lib/store/indexes';
-import type { IndexRead } from '../../../../lib/store/list/plan';
-import { keptShare, walkPageSize } from '../../../../lib/store/list/reads';
+import type { IndexRead } from '../../../../lib/store/list/plan/plan';
+import { keptShare, walkPageSize } from '../../../../lib/store/list/run/reads';
 
 /** The page a walk asks of each partition: the store's own, ten times the window's share, or what a known share needs. */
 

@@ -1,19 +1,19 @@
-import type { FieldSpec } from '../../filter/fields';
-import type { Clause, ListQuery } from '../../filter/query';
-import { indexes } from '../indexes';
-import type { Item } from '../item';
-import { isRegistered } from '../registry';
-import { attr, everythingPartitions } from '../table';
+import type { FieldSpec } from '../../../filter/fields';
+import type { Clause, ListQuery } from '../../../filter/query';
+import { indexes } from '../../indexes';
+import type { Item } from '../../item';
+import { isRegistered } from '../../registry';
+import { attr, everythingPartitions } from '../../table';
+import { type CountedInteger, countedIntegers, valueHolds } from '../count/counted-integers';
+import { registeredValues, type ValueCount } from '../count/registered';
+import { Placeholders } from '../plan/expression';
+import type { IndexRead } from '../plan/plan';
+import { checkedPosition } from '../plan/positions';
+import type { ListResult, Position, ReadStats, Row } from '../plan/result';
 import type { ReadBudget } from './budget';
-import { type CountedInteger, countedIntegers, valueHolds } from './counted-integers';
-import { Placeholders } from './expression';
 import { compareValues, mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
-import type { IndexRead } from './plan';
-import { checkedPosition } from './positions';
 import { queryInput, walkPageSize } from './reads';
-import { registeredValues, type ValueCount } from './registered';
-import type { ListResult, Position, ReadStats, Row } from './result';
 import { walkInOrder } from './walk';
 
 /**

@@ -1,10 +1,10 @@
-import { type FieldSpec, fieldsByName } from '../../filter/fields';
-import type { Clause, ListQuery, Sort } from '../../filter/query';
-import { UNASSIGNED } from '../../model/action';
-import { equalityFields, storedFieldList } from '../catalogue';
-import type { StoredClause } from '../fields';
-import { type IndexDefinition, indexes } from '../indexes';
-import { attr, everythingPartitions, priorityKeyPrefix, TITLE_KEY_AFTER, TITLE_KEY_SEPARATOR } from '../table';
+import { type FieldSpec, fieldsByName } from '../../../filter/fields';
+import type { Clause, ListQuery, Sort } from '../../../filter/query';
+import { UNASSIGNED } from '../../../model/action';
+import { equalityFields, storedFieldList } from '../../catalogue';
+import type { StoredClause } from '../../fields';
+import { type IndexDefinition, indexes } from '../../indexes';
+import { attr, everythingPartitions, priorityKeyPrefix, TITLE_KEY_AFTER, TITLE_KEY_SEPARATOR } from '../../table';
 import { clauseIn, orderAttribute, orderedIndexes } from './index-holds';
 
 /**
@@ -49,7 +49,7 @@ export interface Plan {
    * `entries` is a count, not a guess: the counters know every value the key condition names
    * and no key range narrows the read. Only an exact figure may refuse a list before it reads;
    * a guess (the share a date range keeps) never lets it read more than the budget either,
-   * since every read stops when the budget runs out (`lib/store/list/budget.ts`).
+   * since every read stops when the budget runs out (`lib/store/list/run/budget.ts`).
    */
   exact: boolean;
   /**
@@ -184,7 +184,7 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
    * Every way to answer the list, costed: full reads (`read`: every match, then sorted) and
    * ordered walks (`walk`); the choice below takes the cheapest of each kind. A title search
    * (`*`) is not among them: it is answered before any plan is made (`searched.ts`, tried first
-   * by `list.ts`).
+   * by `run/open.ts`).
    */
   const alternatives: Alternative[] = [];
   /** Adds the reads of `index` if it can evaluate every clause left to filter and the sort. */

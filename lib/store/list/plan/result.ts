@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Action } from '../../model/action';
+import type { Action } from '../../../model/action';
 import type { Plan } from './plan';
 
 /**
@@ -46,7 +46,7 @@ const deferring = new AsyncLocalStorage<boolean>();
 
 /**
  * Runs a list that answers its page as ids and places where it can, fetching no action: a scoped
- * list's parts (`scoped.ts`) merge places and fetch only the merged page.
+ * list's parts (`entry.ts`) merge places and fetch only the merged page.
  */
 export const positionsOnly = <T>(list: () => Promise<T>): Promise<T> => deferring.run(true, list);
 

@@ -1,10 +1,10 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { settleAll as all } from '../../fan-out';
-import { recordIndexEntries } from '../../usage';
-import { canBeKey, send } from '../client';
-import type { Item } from '../item';
+import { settleAll as all } from '../../../fan-out';
+import { recordIndexEntries } from '../../../usage';
+import { canBeKey, send } from '../../client';
+import type { Item } from '../../item';
+import type { ReadStats } from '../plan/result';
 import { BudgetSpent, type ReadBudget } from './budget';
-import type { ReadStats } from './result';
 
 /**
  * The budgeted page read (`readPage`) and the streaming merge of an index's partitions in its

@@ -1,12 +1,12 @@
-import type { ListQuery } from '../../filter/query';
-import { readCount } from '../counters/counters';
-import type { IndexDefinition } from '../indexes';
-import { idOfReferenceKey, referenceOrderKey, referencePartitions, splitReferenceKey } from '../reference-order';
-import { attr } from '../table';
+import type { ListQuery } from '../../../filter/query';
+import { readCount } from '../../counters/counters';
+import type { IndexDefinition } from '../../indexes';
+import { idOfReferenceKey, referenceOrderKey, referencePartitions, splitReferenceKey } from '../../reference-order';
+import { attr } from '../../table';
+import { DEFAULT_SORT, type IndexRead, type Walk } from '../plan/plan';
+import { checkedPosition } from '../plan/positions';
+import type { ListResult } from '../plan/result';
 import { skipTooDeep } from './page';
-import { DEFAULT_SORT, type IndexRead, type Walk } from './plan';
-import { checkedPosition } from './positions';
-import type { ListResult } from './result';
 import { type SortWalk, valuePage } from './value-walk';
 import { walkInOrder } from './walk';
 

@@ -1,11 +1,18 @@
-import { ValidationError } from '../../errors';
-import type { ListQuery } from '../../filter/query';
-import { quotaStopsReads } from '../../usage';
-import type { IndexDefinition } from '../indexes';
-import type { Item } from '../item';
+import { ValidationError } from '../../../errors';
+import type { ListQuery } from '../../../filter/query';
+import { quotaStopsReads } from '../../../usage';
+import type { IndexDefinition } from '../../indexes';
+import type { Item } from '../../item';
+import {
+  type CountRelation,
+  deferred,
+  type ListResult,
+  type Position,
+  type ReadStats,
+  type Rows,
+} from '../plan/result';
 import { BudgetSpent } from './budget';
 import { fetchActions } from './reads';
-import { type CountRelation, deferred, type ListResult, type Position, type ReadStats, type Rows } from './result';
 
 /**
  * A page of entries read in order, and the refusal of a `skip` past the budget: one of the lists

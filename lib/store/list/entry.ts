@@ -11,17 +11,17 @@ import { sortAttributeOf } from '../fields';
 import { type IndexDefinition, indexes } from '../indexes';
 import { type Item, toItem, valueAt } from '../item';
 import { attr, locationKeys, lowerKey } from '../table';
-import { BudgetSpent, ReadBudget, readsForPage } from './budget';
-import { combinedWalk, readCombined } from './combined';
-import { sharingSizes, sizesFor } from './counts';
-import { clauseHolds, Placeholders } from './expression';
-import { listWithin } from './list';
-import { readPage } from './merge';
-import { DEFAULT_SORT } from './plan';
-import { comparePositions, positionOf } from './positions';
-import { fetchActions } from './reads';
-import { type ListResult, newStats, type Position, positionsOnly, type ReadStats } from './result';
-import { scopeCount } from './scope-count';
+import { sharingSizes, sizesFor } from './count/counts';
+import { scopeCount } from './count/scope-count';
+import { clauseHolds, Placeholders } from './plan/expression';
+import { DEFAULT_SORT } from './plan/plan';
+import { comparePositions, positionOf } from './plan/positions';
+import { type ListResult, newStats, type Position, positionsOnly, type ReadStats } from './plan/result';
+import { BudgetSpent, ReadBudget, readsForPage } from './run/budget';
+import { combinedWalk, readCombined } from './run/combined';
+import { readPage } from './run/merge';
+import { listWithin } from './run/open';
+import { fetchActions } from './run/reads';
 
 /**
  * A scoped list (contract section 14): the caller sees the actions in any of their scopes

@@ -1,9 +1,9 @@
-import type { FieldSpec } from '../../filter/fields';
-import type { Clause } from '../../filter/query';
-import { orderedFields, storedFieldList } from '../catalogue';
-import { attributeOf, type StoredClause, sortAttributeOf, storedField } from '../fields';
-import type { IndexDefinition } from '../indexes';
-import { attr, filterKey, filterPath } from '../table';
+import type { FieldSpec } from '../../../filter/fields';
+import type { Clause } from '../../../filter/query';
+import { orderedFields, storedFieldList } from '../../catalogue';
+import { attributeOf, type StoredClause, sortAttributeOf, storedField } from '../../fields';
+import type { IndexDefinition } from '../../indexes';
+import { attr, filterKey, filterPath } from '../../table';
 
 /**
  * What an index's entries hold, for the planner (`plan.ts`) and the reads it plans: the indexes

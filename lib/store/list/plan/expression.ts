@@ -1,7 +1,7 @@
-import { ValidationError } from '../../errors';
-import type { Clause, DateValue } from '../../filter/query';
-import { attributeOf, type StoredClause, storedField } from '../fields';
-import { valueAt } from '../item';
+import { ValidationError } from '../../../errors';
+import type { Clause, DateValue } from '../../../filter/query';
+import { attributeOf, type StoredClause, storedField } from '../../fields';
+import { valueAt } from '../../item';
 
 /**
  * Turns filter clauses into a DynamoDB filter expression. Every attribute name and every value

@@ -1,13 +1,16 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { getReminderSettings } from '../../config';
-import { settleAll as all, inPool } from '../../fan-out';
-import type { Clause, ListQuery } from '../../filter/query';
-import { send, tableName } from '../client';
-import { readCount, readCounts } from '../counters/counters';
-import { DAY_COUNTERS, type DayField, dayCount, dayFields, dayOfItem, readDays } from '../counters/days';
-import { type IndexDefinition, indexes } from '../indexes';
-import { attr, everythingPartitions } from '../table';
-import { BudgetSpent, type ReadBudget } from './budget';
+import { getReminderSettings } from '../../../config';
+import { settleAll as all, inPool } from '../../../fan-out';
+import type { Clause, ListQuery } from '../../../filter/query';
+import { send, tableName } from '../../client';
+import { readCount, readCounts } from '../../counters/counters';
+import { DAY_COUNTERS, type DayField, dayCount, dayFields, dayOfItem, readDays } from '../../counters/days';
+import { type IndexDefinition, indexes } from '../../indexes';
+import { attr, everythingPartitions } from '../../table';
+import { Placeholders } from '../plan/expression';
+import type { ReadStats } from '../plan/result';
+import { BudgetSpent, type ReadBudget } from '../run/budget';
+import { readPage } from '../run/merge';
 import {
   clausesSpans,
   countOtherDays,
@@ -25,9 +28,6 @@ import {
   type Span,
   splitByDay,
 } from './date-spans';
-import { Placeholders } from './expression';
-import { readPage } from './merge';
-import type { ReadStats } from './result';
 
 /**
  * Exact counts of a list whose only filters are on one date field (`createdAt`, `updatedAt` or

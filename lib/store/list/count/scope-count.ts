@@ -1,8 +1,15 @@
-import type { Clause, ListQuery } from '../../filter/query';
-import { type Scope, scopeFields } from '../../model/access';
-import type { LocationField } from '../../model/action';
-import { byOverdue, byStatus, type CountedField, type CountStats, readCount, readCounts } from '../counters/counters';
-import { prefixByOverdue, prefixByStatus, prefixCounter, scopePrefix } from '../counters/prefixes';
+import type { Clause, ListQuery } from '../../../filter/query';
+import { type Scope, scopeFields } from '../../../model/access';
+import type { LocationField } from '../../../model/action';
+import {
+  byOverdue,
+  byStatus,
+  type CountedField,
+  type CountStats,
+  readCount,
+  readCounts,
+} from '../../counters/counters';
+import { prefixByOverdue, prefixByStatus, prefixCounter, scopePrefix } from '../../counters/prefixes';
 
 /**
  * The exact count of a scoped list's part for one scope, from the counters alone (contract

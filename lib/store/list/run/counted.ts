@@ -1,19 +1,19 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { settleAll as all } from '../../fan-out';
-import type { Clause, ListQuery } from '../../filter/query';
-import { ReminderLevel } from '../../model/reminders';
-import { tableName } from '../client';
-import { type CountedField, isCounted, readCount, readCounts } from '../counters/counters';
-import { type IndexDefinition, indexes } from '../indexes';
-import { attr, everythingPartitions, reminderPartitions } from '../table';
+import { settleAll as all } from '../../../fan-out';
+import type { Clause, ListQuery } from '../../../filter/query';
+import { ReminderLevel } from '../../../model/reminders';
+import { tableName } from '../../client';
+import { type CountedField, isCounted, readCount, readCounts } from '../../counters/counters';
+import { type IndexDefinition, indexes } from '../../indexes';
+import { attr, everythingPartitions, reminderPartitions } from '../../table';
+import { Placeholders } from '../plan/expression';
+import { orderedIndexes } from '../plan/index-holds';
+import { DEFAULT_SORT, equalityIndexes } from '../plan/plan';
+import { keyAfter } from '../plan/positions';
+import type { ListResult, Position, ReadStats, Rows } from '../plan/result';
 import type { ReadBudget } from './budget';
-import { Placeholders } from './expression';
-import { orderedIndexes } from './index-holds';
 import { mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
-import { DEFAULT_SORT, equalityIndexes } from './plan';
-import { keyAfter } from './positions';
-import type { ListResult, Position, ReadStats, Rows } from './result';
 
 /**
  * The common shapes (no filter in an order an all-actions index keeps; one value, or a `~` of a

@@ -1,9 +1,9 @@
-import type { ListQuery } from '../../filter/query';
-import { listReadAllowance } from '../../usage';
+import type { ListQuery } from '../../../filter/query';
+import { listReadAllowance } from '../../../usage';
+import { type ListResult, newStats, type Position, type ReadStats } from '../plan/result';
 import { ReadBudget } from './budget';
 import { listCounted } from './counted';
 import { listPlanned } from './planned';
-import { type ListResult, newStats, type Position, type ReadStats } from './result';
 import { listSearched } from './searched';
 
 /**
@@ -34,7 +34,7 @@ import { listSearched } from './searched';
  * `positions.ts` (cursor places), `value-walk.ts` (a sort by status or a registered string
  * field, one value partition after another; `walk.ts` the walk in the list's order, `registered.ts`
  * the registry proven, `registry-counts.ts` its exact counts; `location-counts.ts` and
- * `location-walk.ts` the same for location fields; `reference-walk.ts` the reference order) and `result.ts` (what a list answers); `scoped.ts` runs a list as its scopes' parts
+ * `location-walk.ts` the same for location fields; `reference-walk.ts` the reference order) and `result.ts` (what a list answers); `entry.ts` runs a scoped list as its scopes' parts
  * (or, `combined.ts`, as one walk filtered to its scopes).
  */
 
@@ -47,7 +47,7 @@ import { listSearched } from './searched';
 export const listActions = (query: ListQuery, after?: Position): Promise<ListResult> =>
   listWithin(query, new ReadBudget(listReadAllowance()), newStats(), after);
 
-/** A list within a budget and its stats, which a scoped list shares among its parts (`scoped.ts`), which also knows some counts. */
+/** A list within a budget and its stats, which a scoped list shares among its parts (`entry.ts`), which also knows some counts. */
 export async function listWithin(
   query: ListQuery,
   budget: ReadBudget,

@@ -1,8 +1,8 @@
-import type { Clause } from '../../filter/query';
-import { isRegistered } from '../registry';
+import type { Clause } from '../../../filter/query';
+import { isRegistered } from '../../registry';
+import type { ReadStats } from '../plan/result';
 import { valueHolds } from './counted-integers';
 import { registeredValues } from './registered';
-import type { ReadStats } from './result';
 
 /** Whether a clause is one `registryTotal` counts: a `<`, `>` or `*` on a registered field. Pure. */
 export const byRegistry = (clause: Clause): boolean =>

@@ -1,11 +1,11 @@
-import { settleAll as all } from '../../fan-out';
-import type { Clause } from '../../filter/query';
-import { type Location, type LocationField, locationFields } from '../../model/action';
-import { readCount, readMembers } from '../counters/counters';
-import { locationCounter } from '../counters/prefixes';
-import { decodeLocation } from '../location-tuple';
+import { settleAll as all } from '../../../fan-out';
+import type { Clause } from '../../../filter/query';
+import { type Location, type LocationField, locationFields } from '../../../model/action';
+import { readCount, readMembers } from '../../counters/counters';
+import { locationCounter } from '../../counters/prefixes';
+import { decodeLocation } from '../../location-tuple';
+import type { ReadStats } from '../plan/result';
 import { valueHolds } from './counted-integers';
-import type { ReadStats } from './result';
 
 /**
  * Exact counts of clauses on location fields (contract section 4: every operator on every

@@ -1,17 +1,17 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ValidationError } from '../../errors';
-import type { Clause, ListQuery } from '../../filter/query';
-import type { Scope } from '../../model/access';
-import type { StoredClause } from '../fields';
-import { attr } from '../table';
+import { ValidationError } from '../../../errors';
+import type { Clause, ListQuery } from '../../../filter/query';
+import type { Scope } from '../../../model/access';
+import type { StoredClause } from '../../fields';
+import { attr } from '../../table';
+import { expressionLimits, filterExpression, Placeholders } from '../plan/expression';
+import { clauseIn } from '../plan/index-holds';
+import { type Plan, plan, type Sizes, sortBytes, type Walk, walkBytes } from '../plan/plan';
+import { keyAfter } from '../plan/positions';
+import type { Position, ReadStats } from '../plan/result';
 import type { ReadBudget } from './budget';
-import { expressionLimits, filterExpression, Placeholders } from './expression';
-import { clauseIn } from './index-holds';
 import { mergeInOrder } from './merge';
-import { type Plan, plan, type Sizes, sortBytes, type Walk, walkBytes } from './plan';
-import { keyAfter } from './positions';
 import { keptShare, queryInput, walkPageSize } from './reads';
-import type { Position, ReadStats } from './result';
 
 /**
  * A scoped list's scopes read as one part (contract section 14, "Cost"): the walk the list takes

@@ -1,10 +1,10 @@
-import { badCursor } from '../../cursor';
-import type { FieldSpec } from '../../filter/fields';
-import type { OrderKey } from '../catalogue';
-import { MAX_SORT_KEY_BYTES } from '../client';
-import { orderKeys } from '../item';
+import { badCursor } from '../../../cursor';
+import type { FieldSpec } from '../../../filter/fields';
+import type { OrderKey } from '../../catalogue';
+import { MAX_SORT_KEY_BYTES } from '../../client';
+import { orderKeys } from '../../item';
+import { compareValues } from '../run/merge';
 import { orderedIndexes } from './index-holds';
-import { compareValues } from './merge';
 import type { Position, Row } from './result';
 
 /** Places in a list's order (`Position`): what a cursor carries, checked when it comes back. */

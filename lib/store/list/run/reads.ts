@@ -1,17 +1,17 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { inPool } from '../../fan-out';
-import type { Action } from '../../model/action';
-import { cutToBytes } from '../../text';
-import { batchGet } from '../batch';
-import { canBeKey, MAX_SORT_KEY_BYTES, tableName } from '../client';
-import { fromItem, type Item, isTombstone, valueAt } from '../item';
-import { attr, itemKind } from '../table';
+import { inPool } from '../../../fan-out';
+import type { Action } from '../../../model/action';
+import { cutToBytes } from '../../../text';
+import { batchGet } from '../../batch';
+import { canBeKey, MAX_SORT_KEY_BYTES, tableName } from '../../client';
+import { fromItem, type Item, isTombstone, valueAt } from '../../item';
+import { attr, itemKind } from '../../table';
+import { filterExpression, Placeholders } from '../plan/expression';
+import { createdIn } from '../plan/index-holds';
+import type { IndexRead } from '../plan/plan';
+import type { ReadStats, Row } from '../plan/result';
 import { BudgetSpent, type ReadBudget } from './budget';
-import { filterExpression, Placeholders } from './expression';
-import { createdIn } from './index-holds';
 import { readPage } from './merge';
-import type { IndexRead } from './plan';
-import type { ReadStats, Row } from './result';
 
 /** Key conditions of an index read, every match of a read, and the fetch of the actions themselves. */
 

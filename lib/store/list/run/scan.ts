@@ -1,8 +1,8 @@
-import type { Action } from '../../model/action';
-import { fromItem, type Item, isTombstone } from '../item';
-import { scanTable, segmentsFor } from '../scan';
-import { attr, itemKind } from '../table';
-import type { ReadStats } from './result';
+import type { Action } from '../../../model/action';
+import { fromItem, type Item, isTombstone } from '../../item';
+import { scanTable, segmentsFor } from '../../scan';
+import { attr, itemKind } from '../../table';
+import type { ReadStats } from '../plan/result';
 
 /**
  * Every item of the table, read by one Scan split into many parallel segments (`../scan.ts`),

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { settleAll as all } from '../../fan-out';
-import type { Clause, ListQuery } from '../../filter/query';
-import { canBeKey, tableName } from '../client';
+import { settleAll as all } from '../../../fan-out';
+import type { Clause, ListQuery } from '../../../filter/query';
+import { canBeKey, tableName } from '../../client';
 import {
   byOverdue,
   byStatus,
@@ -11,17 +11,17 @@ import {
   readCount,
   readCounts,
   statusPair,
-} from '../counters/counters';
-import { BudgetSpent, type ReadBudget } from './budget';
-import { MAX_MERGED_VALUES } from './counted';
+} from '../../counters/counters';
+import { Placeholders } from '../plan/expression';
+import { equalityIndexes, type Sizes } from '../plan/plan';
+import type { ReadStats } from '../plan/result';
+import { BudgetSpent, type ReadBudget } from '../run/budget';
+import { MAX_MERGED_VALUES } from '../run/counted';
+import { readPage } from '../run/merge';
 import { countedIntegers, holdingCount } from './counted-integers';
 import { dateTotal, onOneDate } from './date-counts';
-import { Placeholders } from './expression';
 import { locationTotal } from './location-counts';
-import { readPage } from './merge';
-import { equalityIndexes, type Sizes } from './plan';
 import { byRegistry, registryTotal } from './registry-counts';
-import type { ReadStats } from './result';
 
 /** What the counters say about a list: the sizes the planner estimates with, and exact totals. */
 
@@ -37,7 +37,7 @@ const shared = new AsyncLocalStorage<Shared>();
  * Runs lists that share the counters the planner reads (`sizesFor`): each counter is read once
  * for all of them, and, for a list whose count is known already, none of the fields `unread`,
  * whose clauses the planner then estimates by their usual share. A scoped list's parts
- * (`scoped.ts`) plan once a part and again each time a part reads on: every part names the same
+ * (`entry.ts`) plan once a part and again each time a part reads on: every part names the same
  * total and, mostly, the same values, and its scope's own location values, a counter each (a
  * read unit) and a part each.
  */

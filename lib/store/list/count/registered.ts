@@ -1,7 +1,7 @@
-import { settleAll as all, inPool } from '../../fan-out';
-import { readCount } from '../counters/counters';
-import { type RegisteredField, readRegistry } from '../registry';
-import type { ReadStats } from './result';
+import { settleAll as all, inPool } from '../../../fan-out';
+import { readCount } from '../../counters/counters';
+import { type RegisteredField, readRegistry } from '../../registry';
+import type { ReadStats } from '../plan/result';
 
 /** A value some action has, and how many have it. */
 export interface ValueCount {

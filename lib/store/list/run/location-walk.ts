@@ -1,21 +1,21 @@
-import type { Clause, ListQuery } from '../../filter/query';
-import type { LocationField } from '../../model/action';
-import { EMPTY_KEY } from '../catalogue';
-import { indexes } from '../indexes';
-import { clauseIn } from './index-holds';
+import type { Clause, ListQuery } from '../../../filter/query';
+import type { LocationField } from '../../../model/action';
+import { EMPTY_KEY } from '../../catalogue';
+import { indexes } from '../../indexes';
 import {
   countedLocations,
   type LocationCount,
   locationFieldOf,
   locationHoldingCount,
   locationHolds,
-} from './location-counts';
+} from '../count/location-counts';
+import { clauseIn } from '../plan/index-holds';
+import { DEFAULT_SORT, type IndexRead } from '../plan/plan';
+import { checkedPosition } from '../plan/positions';
+import type { ListResult, Position, Row } from '../plan/result';
 import { compareValues } from './merge';
 import { skipTooDeep } from './page';
-import { DEFAULT_SORT, type IndexRead } from './plan';
-import { checkedPosition } from './positions';
 import { walkPageSize } from './reads';
-import type { ListResult, Position, Row } from './result';
 import { partitionStart, readValue, type SortWalk, valuePage } from './value-walk';
 
 /**

@@ -1,19 +1,19 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { settleAll as all } from '../../fan-out';
-import type { Clause, ListQuery } from '../../filter/query';
-import { tableName } from '../client';
-import { isCounted, readCounts } from '../counters/counters';
-import type { StoredClause } from '../fields';
-import { canSearch, type PageReader, search } from '../search/search';
-import { attr, itemKind } from '../table';
+import { settleAll as all } from '../../../fan-out';
+import type { Clause, ListQuery } from '../../../filter/query';
+import { tableName } from '../../client';
+import { isCounted, readCounts } from '../../counters/counters';
+import type { StoredClause } from '../../fields';
+import { canSearch, type PageReader, search } from '../../search/search';
+import { attr, itemKind } from '../../table';
+import { filterExpression, Placeholders } from '../plan/expression';
+import { DEFAULT_SORT } from '../plan/plan';
+import { keyAfter } from '../plan/positions';
+import type { ListResult, Position, ReadStats } from '../plan/result';
 import type { ReadBudget } from './budget';
 import { MAX_MERGED_VALUES } from './counted';
-import { filterExpression, Placeholders } from './expression';
 import { readPage } from './merge';
-import { DEFAULT_SORT } from './plan';
-import { keyAfter } from './positions';
 import { fetchActions } from './reads';
-import type { ListResult, Position, ReadStats } from './result';
 
 /** Search: `*` on title or producer reference, from the n-gram postings (lib/store/search/). */
 

@@ -1,16 +1,16 @@
-import { ValidationError } from '../../errors';
-import { settleAll as all } from '../../fan-out';
-import type { ListQuery } from '../../filter/query';
+import { ValidationError } from '../../../errors';
+import { settleAll as all } from '../../../fan-out';
+import type { ListQuery } from '../../../filter/query';
+import { countedTotal, sizesFor } from '../count/counts';
+import { orderedIndexes } from '../plan/index-holds';
+import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from '../plan/plan';
+import { checkedPosition, comparePositions, keyAfter, positionOf } from '../plan/positions';
+import { deferred, type ListResult, type Position, type ReadStats, type Row } from '../plan/result';
 import { ReadBudget } from './budget';
-import { countedTotal, sizesFor } from './counts';
-import { orderedIndexes } from './index-holds';
 import { listByLocation, sortsByLocation } from './location-walk';
 import { page, skipTooDeep } from './page';
-import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from './plan';
-import { checkedPosition, comparePositions, keyAfter, positionOf } from './positions';
 import { fetchActions, readMatches } from './reads';
 import { listByReference, sortsByReference } from './reference-walk';
-import { deferred, type ListResult, type Position, type ReadStats, type Row } from './result';
 import { listByValue } from './value-walk';
 import { walkInOrder } from './walk';
 

@@ -1,12 +1,12 @@
-import { settleAll as all } from '../../fan-out';
-import type { FieldSpec } from '../../filter/fields';
-import type { Clause } from '../../filter/query';
-import { foldForComparison } from '../../text';
-import { type CountedField, readCount } from '../counters/counters';
-import { storedField } from '../fields';
-import type { Item } from '../item';
-import { clauseHolds } from './expression';
-import type { ReadStats } from './result';
+import { settleAll as all } from '../../../fan-out';
+import type { FieldSpec } from '../../../filter/fields';
+import type { Clause } from '../../../filter/query';
+import { foldForComparison } from '../../../text';
+import { type CountedField, readCount } from '../../counters/counters';
+import { storedField } from '../../fields';
+import type { Item } from '../../item';
+import { clauseHolds } from '../plan/expression';
+import type { ReadStats } from '../plan/result';
 
 /**
  * The values an integer counted field (`status`, `priority`) holds, enumerated from its counters:

@@ -1,5 +1,5 @@
-import { nextMillisecond } from '../../dates';
-import type { Clause, DateValue } from '../../filter/query';
+import { nextMillisecond } from '../../../dates';
+import type { Clause, DateValue } from '../../../filter/query';
 
 /**
  * The arithmetic of counting a date filter by days (`date-counts.ts`), pure: the instants the

@@ -1,13 +1,13 @@
-import { recordIndexEntries } from '../../usage';
-import type { Item } from '../item';
-import { isTombstone } from '../item';
-import { attr } from '../table';
+import { recordIndexEntries } from '../../../usage';
+import type { Item } from '../../item';
+import { isTombstone } from '../../item';
+import { attr } from '../../table';
+import { clauseHolds, Placeholders } from '../plan/expression';
+import type { Walk } from '../plan/plan';
+import type { ReadStats, Row, Rows } from '../plan/result';
 import type { ReadBudget } from './budget';
-import { clauseHolds, Placeholders } from './expression';
 import { mergeInOrder } from './merge';
-import type { Walk } from './plan';
 import { fetchItems, keptShare, queryInput, walkPageSize } from './reads';
-import type { ReadStats, Row, Rows } from './result';
 
 /**
  * The first `window` matches in the list's order, by walking `walk` (see `Walk` in `plan.ts`):

@@ -1,21 +1,21 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { inPool } from '../../fan-out';
-import { type FieldSpec, fieldsByName, type GroupedField } from '../../filter/fields';
-import type { ListQuery } from '../../filter/query';
-import type { Viewer } from '../../model/access';
-import { type Action, UNASSIGNED } from '../../model/action';
-import { storedFields } from '../catalogue';
-import { canBeKey, send, tableName } from '../client';
-import { byOverdue, readCount } from '../counters/counters';
-import { valueAt } from '../item';
-import { isRegistered, readRegistry } from '../registry';
-import { filterPath } from '../table';
+import { inPool } from '../../../fan-out';
+import { type FieldSpec, fieldsByName, type GroupedField } from '../../../filter/fields';
+import type { ListQuery } from '../../../filter/query';
+import type { Viewer } from '../../../model/access';
+import { type Action, UNASSIGNED } from '../../../model/action';
+import { storedFields } from '../../catalogue';
+import { canBeKey, send, tableName } from '../../client';
+import { byOverdue, readCount } from '../../counters/counters';
+import { valueAt } from '../../item';
+import { isRegistered, readRegistry } from '../../registry';
+import { filterPath } from '../../table';
+import { listVisible } from '../entry';
+import { Placeholders } from '../plan/expression';
+import { newStats, type ReadStats } from '../plan/result';
 import { countedIntegers } from './counted-integers';
-import { Placeholders } from './expression';
 import { countedLocations, locationFieldOf } from './location-counts';
 import { registeredValues } from './registered';
-import { newStats, type ReadStats } from './result';
-import { listVisible } from './scoped';
 
 /**
  * The values a `by` field of `GET /api/actions/counts` can group by (contract section 17), as the
