@@ -96,7 +96,7 @@ module.exports = {
       comment: 'The domain reaches the store through its functions, never its table layout.',
       severity: 'error',
       from: { path: '^lib/', pathNot: '^lib/store/' },
-      to: { path: '^lib/store/(table|item|client|list/expression)\\.ts$' },
+      to: { path: '^lib/store/(table|item|client|list/plan/expression)\\.ts$' },
     },
     {
       name: 'the-store-is-below-the-use-cases',

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AGAIN, retry } from '../../lib/retry';
+import { AGAIN, retry } from '../../lib/flow/retry';
 import { fail } from '../command-line';
 import { runningStack } from './stack';
 

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { PayloadTooLargeError, toProblem } from '../../lib/errors';
+import { MAX_BODY_BYTES } from '../../lib/http/limits';
 import { API_RESPONSE_HEADERS } from '../../lib/http/response-headers';
 import { fallbackRoute, matchPath, routes } from '../../lib/http/routes';
-import { MAX_BODY_BYTES } from '../../lib/limits';
 
 /**
  * The local stand-in for API Gateway (HTTP API, payload format 2.0): it turns each HTTP request

@@ -7,7 +7,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { postingsTableOf } from '../../lib/config';
-import { AGAIN, retry } from '../../lib/retry';
+import { AGAIN, retry } from '../../lib/flow/retry';
 import { createOrUpgradeTable, TableUpgradeError } from '../../lib/store/bulk/upgrade';
 
 /**

@@ -11,7 +11,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { backoff } from '../../lib/retry';
+import { backoff } from '../../lib/flow/retry';
 import { localClient } from './store';
 
 /**

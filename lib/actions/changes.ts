@@ -1,8 +1,8 @@
 import { cursorKey, encodeCursor } from '../cursor';
 import { parseDateTime } from '../dates';
 import { ValidationError } from '../errors';
+import { parsePageQuery } from '../filter/page-query';
 import { type Sight, sawChange, type Viewer } from '../model/access';
-import { parsePageQuery } from '../page-query';
 import { type CommentText, commentTextsOf } from '../store/actions/threads';
 import { type FeedEntry, isFeedPosition, readChanges } from '../store/sync/feed';
 import { recordIndexEntries } from '../usage';

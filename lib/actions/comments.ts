@@ -11,11 +11,11 @@ import {
   TooManyRequestsError,
   ValidationError,
 } from '../errors';
+import { parseThreadQuery } from '../filter/page-query';
 import { guardedAt, placementOf, type Rights, rightsOver, type Viewer, type Who } from '../model/access';
 import { type Action, actionLimits, type Comment, type Person } from '../model/action';
 import type { HistoryEntry } from '../model/history';
 import { validateBody } from '../model/validation';
-import { parseThreadQuery } from '../page-query';
 import {
   commentWrites,
   currentCommentTexts,

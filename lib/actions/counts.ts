@@ -1,7 +1,7 @@
 import { clip, type Problem, ValidationError } from '../errors';
-import { inPool } from '../fan-out';
 import { type FieldSpec, fieldsByName, type GroupedField, groupedFields } from '../filter/fields';
 import { type Clause, type ListQuery, parseClause, parseListTerms, splitQueryString } from '../filter/query';
+import { inPool } from '../flow/fan-out';
 import { listScopes, type Viewer } from '../model/access';
 import { type Person, UNASSIGNED } from '../model/action';
 import { countedGroups, groupValues, personName } from '../store/list/count/group-values';

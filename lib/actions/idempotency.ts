@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { HttpError, ValidationError } from '../errors';
+import { AGAIN, retry } from '../flow/retry';
 import type { ApiEvent } from '../http/edge';
 import type { Person } from '../model/action';
-import { AGAIN, retry } from '../retry';
 import { claimKey, completeKey, readKey, releaseKey } from '../store/actions/idempotency';
 import type { GuardedWrite } from '../store/actions/writes';
 

@@ -1,9 +1,9 @@
 import { extendZodWithOpenApi, type OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import { problemTypeBase } from '../errors';
+import { threadLimits } from '../filter/page-query';
+import { MAX_BODY_BYTES } from '../http/limits';
 import type { RouteDefinition, RouteHandler } from '../http/routes';
-import { MAX_BODY_BYTES } from '../limits';
-import { threadLimits } from '../page-query';
 
 /**
  * What every part of the OpenAPI document shares: the problem+json answers, the 429s, a JSON

@@ -1,6 +1,6 @@
 import { getReminderSettings } from '../config';
 import { NotFoundError } from '../errors';
-import { inPool } from '../fan-out';
+import { inPool } from '../flow/fan-out';
 import { errorFields, logger } from '../logger';
 import { openViewer } from '../model/access';
 import { dueBoundFor, ReminderLevel, reminderDue, reminderTypes, SYSTEM_ACTOR } from '../model/reminders';

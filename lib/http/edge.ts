@@ -13,8 +13,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../errors';
-import { settleAll } from '../fan-out';
-import { MAX_BODY_BYTES } from '../limits';
+import { settleAll } from '../flow/fan-out';
 import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from '../logger';
 import type { Viewer } from '../model/access';
 import type { Person } from '../model/action';
@@ -23,6 +22,7 @@ import { BudgetSpent, readsForPage } from '../store/list/run/budget';
 import { rememberCaller } from '../store/people';
 import { enterUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
+import { MAX_BODY_BYTES } from './limits';
 import { type BodyKind, mediaTypeProblem } from './media-type';
 import { admit, charge, type QuotaState, quotaHeaders, readsSpent, reserveMore } from './quotas';
 import { responseHeaders } from './response-headers';

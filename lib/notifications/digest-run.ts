@@ -1,6 +1,6 @@
 import { listActions } from '../actions/action-service';
 import { getConfig } from '../config';
-import { settleAll } from '../fan-out';
+import { settleAll } from '../flow/fan-out';
 import { errorFields, logger } from '../logger';
 import {
   claimDigestDay,

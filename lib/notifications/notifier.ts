@@ -3,7 +3,7 @@ import { viewerFor } from '../access/viewer';
 import { entriesBehind } from '../actions/event-entries';
 import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
-import { settleAll } from '../fan-out';
+import { settleAll } from '../flow/fan-out';
 import { errorFields, logger } from '../logger';
 import { type Placement, placementOf, type Sight, type Viewer } from '../model/access';
 import type { Action } from '../model/action';

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { getConfig } from '../config';
 import { NotFoundError, ValidationError } from '../errors';
-import { settleAll } from '../fan-out';
+import { settleAll } from '../flow/fan-out';
 import type { Person } from '../model/action';
 import { readPreferences, suppressAddress, writePreferences } from '../store/notifications';
 import { applyPreferencesPatch, defaultPreferences, type Preferences } from './preferences';

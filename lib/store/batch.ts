@@ -5,8 +5,8 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '../errors';
-import { inPool } from '../fan-out';
-import { AGAIN, retry } from '../retry';
+import { inPool } from '../flow/fan-out';
+import { AGAIN, retry } from '../flow/retry';
 import { send, tableName } from './client';
 import type { Item } from './item';
 

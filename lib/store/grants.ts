@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { settleAll } from '../fan-out';
+import { settleAll } from '../flow/fan-out';
 import type { Role, Scope } from '../model/access';
 import type { Person } from '../model/action';
 import { canBeKey, send, TransactionCancelled, tableName, transact } from './client';

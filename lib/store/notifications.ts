@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { settleAll } from '../fan-out';
+import { settleAll } from '../flow/fan-out';
 import { canBeKey, send, sendConditional, tableName } from './client';
 import type { Item } from './item';
 import { attr } from './table';

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { AGAIN, retry } from '../retry';
+import { AGAIN, retry } from '../flow/retry';
 import { send, sendIf, tableName } from './client';
 import { attr, itemKind } from './table';
 

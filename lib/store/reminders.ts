@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { settleAll } from '../fan-out';
+import { settleAll } from '../flow/fan-out';
 import { send, tableName } from './client';
 import { indexes } from './indexes';
 import type { Item } from './item';

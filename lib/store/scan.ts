@@ -1,6 +1,6 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { inPool } from '../fan-out';
+import { inPool } from '../flow/fan-out';
 import { getDocumentClient, send, tableName } from './client';
 import type { Item } from './item';
 import { attr } from './table';

@@ -4,7 +4,7 @@ import { viewerFor } from '../access/viewer';
 import { entriesBehind } from '../actions/event-entries';
 import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
-import { settleAll } from '../fan-out';
+import { settleAll } from '../flow/fan-out';
 import { sawChange } from '../model/access';
 import type { RecordedEntry } from '../model/history';
 import { type Delivery, putDelivery } from '../store/webhooks/deliveries';

@@ -1,5 +1,5 @@
 import { getConfig } from '../config';
-import { settleAll } from '../fan-out';
+import { settleAll } from '../flow/fan-out';
 import { errorFields, logger } from '../logger';
 import {
   type Attempt,

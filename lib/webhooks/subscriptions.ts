@@ -3,10 +3,10 @@ import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
 import { getConfig } from '../config';
 import { ConflictError, clip, NotFoundError, TooManyRequestsError } from '../errors';
+import { parseThreadQuery } from '../filter/page-query';
 import type { Person } from '../model/action';
 import { eventTypeOf } from '../model/history';
 import { oneLine, validateBody } from '../model/validation';
-import { parseThreadQuery } from '../page-query';
 import { type Delivery, getDelivery, listDeliveries } from '../store/webhooks/deliveries';
 import { countManualAttempt } from '../store/webhooks/manual-attempts';
 import {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * One helper per mechanism (../shared/style.md, habit 18; issue 40): retries go through
- * `lib/retry.ts`, worker pools through `inPool` in `lib/fan-out.ts`. This reads the service's
+ * `lib/flow/retry.ts`, worker pools through `inPool` in `lib/flow/fan-out.ts`. This reads the service's
  * source for the shapes a hand-written one takes, so a new one fails here instead of in a review.
  * `pending` names the files still to convert (others are changing them); take a file off once
  * it is converted: the test fails while a listed file no longer has the shape.
@@ -33,7 +33,7 @@ const mechanisms = [
       // A pause written out in place.
       /await new Promise(<void>)?\(\((r|resolve)\) => setTimeout\(/,
     ],
-    home: 'lib/retry.ts',
+    home: 'lib/flow/retry.ts',
     pending: [
       // Not retries: the poll interval of an idle reader, and the pause before restarting it.
       'infra/local/stream-reader.ts',
@@ -42,7 +42,7 @@ const mechanisms = [
   {
     name: 'a worker pool of its own',
     shapes: [/Array\.from\(\{ length: [^}]+\}, async/],
-    home: 'lib/fan-out.ts',
+    home: 'lib/flow/fan-out.ts',
     pending: [],
   },
 ];

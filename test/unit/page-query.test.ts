@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseChangesQuery } from '../../lib/actions/changes';
 import { type Problem, ValidationError } from '../../lib/errors';
-import { parsePageQuery, parseThreadQuery } from '../../lib/page-query';
+import { parsePageQuery, parseThreadQuery } from '../../lib/filter/page-query';
 
 /**
  * The one parser of a paged read's query string (a thread, the change feed, a subscription's

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AGAIN, backoffDelay, type RetryOptions, retry } from '../../lib/retry';
+import { AGAIN, backoffDelay, type RetryOptions, retry } from '../../lib/flow/retry';
 
 /**
- * The one retry loop (`lib/retry.ts`), on a clock of its own: the pauses only move that clock,
+ * The one retry loop (`lib/flow/retry.ts`), on a clock of its own: the pauses only move that clock,
  * so no test waits, and each pause is recorded with the random draw that made it.
  */
 function fakeTime(random = () => 1) {

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { cursorKey, encodeCursor } from '../../cursor';
-import { settleAll } from '../../fan-out';
+import { settleAll } from '../../flow/fan-out';
 import { type Placement, placementOf } from '../../model/access';
 import type { Comment } from '../../model/action';
 import type { HistoryEntry } from '../../model/history';

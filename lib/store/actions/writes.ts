@@ -9,13 +9,13 @@ import {
   PreconditionFailedError,
   ServiceUnavailableError,
 } from '../../errors';
+import { AGAIN, type RetryOptions, retry } from '../../flow/retry';
 import { placementOf, type Rights, rightsOver, type Viewer } from '../../model/access';
 import type { Action, Person } from '../../model/action';
 import { type EntryDraft, type RecordedEntry, titleAt } from '../../model/history';
 import { settleClosedAt, settleReminders } from '../../model/reminders';
 import { trendSubjectOf } from '../../model/trends';
 import { etagOf, toView } from '../../model/view';
-import { AGAIN, type RetryOptions, retry } from '../../retry';
 import { canBeKey, send, TransactionCancelled, tableName, transact } from '../client';
 import { counterMoves, counterUpdates } from '../counters/counters';
 import { dayCounterUpdates } from '../counters/days';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getReminderSettings } from '../../config';
-import { inPool } from '../../fan-out';
+import { inPool } from '../../flow/fan-out';
 import type { Action, Person } from '../../model/action';
 import type { RecordedEntry } from '../../model/history';
 import { settleClosedAt } from '../../model/reminders';

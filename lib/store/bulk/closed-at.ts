@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getReminderSettings } from '../../config';
-import { inPool } from '../../fan-out';
+import { inPool } from '../../flow/fan-out';
 import { isOpen } from '../../model/reminders';
 import { DAY_COUNTERS, type DayDeltas, dayFields, daySortKey } from '../counters/days';
 import { fromItem, type Item, isTombstone } from '../item';

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { postingsTableOf } from '../../config';
-import { AGAIN, retry } from '../../retry';
+import { AGAIN, retry } from '../../flow/retry';
 import { batchWriteRequests, type WriteRequest } from '../batch';
 import { cellId, cellKey, cellOf, counterCells } from '../counters/counters';
 import { addDays, type DayDeltas, dayItems } from '../counters/days';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { settleAll } from '../../fan-out';
+import { settleAll } from '../../flow/fan-out';
 import type { Action } from '../../model/action';
 import { type CountedName, countedValue, storedFieldList } from '../catalogue';
 import { canBeKey, send, tableName } from '../client';

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { inPool } from '../../fan-out';
+import { inPool } from '../../flow/fan-out';
 import type { Action } from '../../model/action';
 import { send, tableName } from '../client';
 import { attr, shardOf } from '../table';

@@ -1,7 +1,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { settleAll as all } from '../../fan-out';
 import { type FieldSpec, fieldsByName } from '../../filter/fields';
 import type { Clause, ListQuery } from '../../filter/query';
+import { settleAll as all } from '../../flow/fan-out';
 import { inScope, listScopes, type Scope, scopeFields, type Viewer } from '../../model/access';
 import { type Action, type Location, locationFields } from '../../model/action';
 import { foldForComparison } from '../../text';

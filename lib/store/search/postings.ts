@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { postingsTableOf } from '../../config';
-import { inPool } from '../../fan-out';
+import { inPool } from '../../flow/fan-out';
 import type { RecordedEntry } from '../../model/history';
 import { foldForComparison } from '../../text';
 import { batchWriteRequests, type WriteRequest } from '../batch';

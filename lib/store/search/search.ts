@@ -1,5 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { settleAll } from '../../fan-out';
+import { settleAll } from '../../flow/fan-out';
 import { postingsTableName, tableName } from '../client';
 import type { Item } from '../item';
 import { BudgetSpent } from '../list/run/budget';

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { inPool } from '../../fan-out';
 import { parseListTerms } from '../../filter/query';
+import { inPool } from '../../flow/fan-out';
 import type { Scope } from '../../model/access';
 import { locationFields } from '../../model/action';
 import { send, tableName } from '../client';

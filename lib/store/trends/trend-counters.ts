@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { inPool } from '../../fan-out';
+import { inPool } from '../../flow/fan-out';
+import { AGAIN, retry } from '../../flow/retry';
 import type { Location } from '../../model/action';
 import { locationFields } from '../../model/action';
 import type { RecordedEntry } from '../../model/history';
 import { type TrendCounts, type TrendMove, trendMoveOf } from '../../model/trends';
-import { AGAIN, retry } from '../../retry';
 import { TransactionCancelled, tableName, transact } from '../client';
 import { type CountStats, readPartition } from '../counters/counters';
 import { attr } from '../table';

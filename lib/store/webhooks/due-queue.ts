@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { settleAll } from '../../fan-out';
+import { settleAll } from '../../flow/fan-out';
 import { type Sender, send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
 import { attr, shardOf, webhookKeys } from '../table';

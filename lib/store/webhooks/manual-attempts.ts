@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { AGAIN, retry } from '../../retry';
+import { AGAIN, retry } from '../../flow/retry';
 import { send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
 import { attr, webhookKeys } from '../table';

@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../lib/errors';
 import { type ApiEvent, api, json } from '../../../lib/http/edge';
-import { MAX_BODY_BYTES } from '../../../lib/limits';
+import { MAX_BODY_BYTES } from '../../../lib/http/limits';
 
 /**
  * The HTTP edge (lib/http/edge.ts) of a public route, which needs no token and no quota: what

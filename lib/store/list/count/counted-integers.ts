@@ -1,6 +1,6 @@
-import { settleAll as all } from '../../../fan-out';
 import type { FieldSpec } from '../../../filter/fields';
 import type { Clause } from '../../../filter/query';
+import { settleAll as all } from '../../../flow/fan-out';
 import { foldForComparison } from '../../../text';
 import { type CountedField, readCount } from '../../counters/counters';
 import { storedField } from '../../fields';

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { settleAll as all } from '../../../fan-out';
 import type { Clause, ListQuery } from '../../../filter/query';
+import { settleAll as all } from '../../../flow/fan-out';
 import { canBeKey, tableName } from '../../client';
 import {
   byOverdue,

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getReminderSettings } from '../../../config';
-import { settleAll as all, inPool } from '../../../fan-out';
 import type { Clause, ListQuery } from '../../../filter/query';
+import { settleAll as all, inPool } from '../../../flow/fan-out';
 import { send, tableName } from '../../client';
 import { readCount, readCounts } from '../../counters/counters';
 import { DAY_COUNTERS, type DayField, dayCount, dayFields, dayOfItem, readDays } from '../../counters/days';

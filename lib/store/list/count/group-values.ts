@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { inPool } from '../../../fan-out';
 import { type FieldSpec, fieldsByName, type GroupedField } from '../../../filter/fields';
 import type { ListQuery } from '../../../filter/query';
+import { inPool } from '../../../flow/fan-out';
 import type { Viewer } from '../../../model/access';
 import { type Action, UNASSIGNED } from '../../../model/action';
 import { storedFields } from '../../catalogue';

@@ -1,5 +1,5 @@
-import { settleAll as all } from '../../../fan-out';
 import type { Clause } from '../../../filter/query';
+import { settleAll as all } from '../../../flow/fan-out';
 import { type Location, type LocationField, locationFields } from '../../../model/action';
 import { readCount, readMembers } from '../../counters/counters';
 import { locationCounter } from '../../counters/prefixes';

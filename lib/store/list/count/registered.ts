@@ -1,4 +1,4 @@
-import { settleAll as all, inPool } from '../../../fan-out';
+import { settleAll as all, inPool } from '../../../flow/fan-out';
 import { readCount } from '../../counters/counters';
 import { type RegisteredField, readRegistry } from '../../registry';
 import type { ReadStats } from '../plan/result';

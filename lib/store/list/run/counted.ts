@@ -1,6 +1,6 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { settleAll as all } from '../../../fan-out';
 import type { Clause, ListQuery } from '../../../filter/query';
+import { settleAll as all } from '../../../flow/fan-out';
 import { ReminderLevel } from '../../../model/reminders';
 import { tableName } from '../../client';
 import { type CountedField, isCounted, readCount, readCounts } from '../../counters/counters';

@@ -1,5 +1,5 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { settleAll as all } from '../../../fan-out';
+import { settleAll as all } from '../../../flow/fan-out';
 import { recordIndexEntries } from '../../../usage';
 import { canBeKey, send } from '../../client';
 import type { Item } from '../../item';

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../../errors';
-import { settleAll as all } from '../../../fan-out';
 import type { ListQuery } from '../../../filter/query';
+import { settleAll as all } from '../../../flow/fan-out';
 import { countedTotal, sizesFor } from '../count/counts';
 import { orderedIndexes } from '../plan/index-holds';
 import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from '../plan/plan';

@@ -1,5 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { inPool } from '../../../fan-out';
+import { inPool } from '../../../flow/fan-out';
 import type { Action } from '../../../model/action';
 import { cutToBytes } from '../../../text';
 import { batchGet } from '../../batch';

@@ -1,6 +1,6 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { settleAll as all } from '../../../fan-out';
 import type { Clause, ListQuery } from '../../../filter/query';
+import { settleAll as all } from '../../../flow/fan-out';
 import { tableName } from '../../client';
 import { isCounted, readCounts } from '../../counters/counters';
 import type { StoredClause } from '../../fields';

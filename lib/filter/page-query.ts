@@ -1,5 +1,5 @@
-import { clip, type Problem, ValidationError } from './errors';
-import { splitQueryString } from './filter/query';
+import { clip, type Problem, ValidationError } from '../errors';
+import { splitQueryString } from './query';
 
 /**
  * The query string of a paged read that is not the list (a thread, the change feed, a
