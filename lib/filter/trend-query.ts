@@ -8,8 +8,9 @@ import { splitQueryString } from './query';
  * The trend query of contract section 17, `GET /api/actions/trends?interval=&from=&to=&<filters>`,
  * parsed and checked. Pure: throws only `ValidationError`, naming every parameter that is wrong.
  *
- * Filters are `=` only, each at most once: the location fields as a prefix (a field only with
- * every field before it, as a scope is written), and at most one of producer, priority,
+ * Filters are `=` only, each at most once: any of the location fields (the counters are kept per
+ * location prefix; a field without the ones before it stands for every prefix it is found in),
+ * and at most one of producer, priority,
  * assignee and owner, with a location no deeper than the department. Those are the slices the
  * counters keep (`lib/store/trends/trend-counters.ts`); anything else could not be answered
  * exactly, so it is refused rather than answered wrong.
@@ -25,8 +26,15 @@ export interface TrendQuery {
   interval: TrendInterval;
   from: string;
   to: string;
-  /** The location filters, in field order: a prefix. */
-  prefix: string[];
+  /** The location filters as given (`=` each). */
+  location: Partial<Record<LocationField, string>>;
+  /** How deep the deepest location filter is (1 for the business unit, 0 for none). */
+  depth: number;
+  /**
+   * The location filters as a prefix, when they name every field down to the deepest; otherwise
+   * the prefixes are the stored locations they hold for, found by the trend (`lib/trends/`).
+   */
+  prefix?: string[];
   other?: { field: OtherTrendField; value: string };
 }
 
@@ -112,29 +120,25 @@ export function parseTrendQuery(raw: string, callerId: string, today: string): T
     other = { field: name as OtherTrendField, value: canonical };
   }
 
-  const prefix: string[] = [];
-  for (const field of locationFields) {
-    const value = location.get(field);
-    if (value === undefined) break;
-    prefix.push(value);
-  }
-  for (const field of location.keys())
-    if (locationFields.indexOf(field) >= prefix.length)
-      problems.push({
-        parameter: `location.${field}`,
-        message: `needs every location field before it (${locationFields
-          .slice(0, locationFields.indexOf(field))
-          .map((f) => `location.${f}`)
-          .join(', ')}): trends are kept per location prefix`,
-      });
-  if (other && prefix.length > PAIRED_DEPTH)
+  const depth = locationFields.reduce((deepest, field, i) => (location.has(field) ? i + 1 : deepest), 0);
+  const contiguous = locationFields.slice(0, depth).every((field) => location.has(field));
+  const prefix = contiguous ? locationFields.slice(0, depth).map((field) => location.get(field) as string) : undefined;
+  if (other && depth > PAIRED_DEPTH)
     problems.push({
       parameter: other.field,
       message: `cannot be combined with a location deeper than location.${locationFields[PAIRED_DEPTH - 1]}`,
     });
 
   if (problems.length > 0 || !from || !to || !isTrendInterval(interval)) throw new ValidationError(problems);
-  return { interval, from, to, prefix, ...(other ? { other } : {}) };
+  return {
+    interval,
+    from,
+    to,
+    location: Object.fromEntries(location),
+    depth,
+    ...(prefix ? { prefix } : {}),
+    ...(other ? { other } : {}),
+  };
 }
 
 function isTrendInterval(interval: string | undefined): interval is TrendInterval {

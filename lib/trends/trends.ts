@@ -5,12 +5,14 @@ import { parseListTerms } from '../filter/query';
 import { parseTrendQuery, type TrendQuery } from '../filter/trend-query';
 import { logger } from '../logger';
 import { listScopes, type Scope, scopeFields, type Viewer } from '../model/access';
-import { locationFields, type Person } from '../model/action';
+import { type LocationField, locationFields, type Person } from '../model/action';
 import { bucketsOf } from '../model/trends';
 import { listVisible } from '../store/list/entry';
 import { newStats, type ReadStats } from '../store/list/plan/result';
 import { type DayEnd, readDayEnds, readRecordedDays } from '../store/trends/day-ends';
+import { locatedPrefixes } from '../store/trends/located';
 import { type DayCounts, PAIRED_DEPTH, readTrendDays, type TrendSlice } from '../store/trends/trend-counters';
+import { withinShare } from '../usage';
 
 /**
  * `GET /api/actions/trends` (contract section 17, "Trends"): per bucket, the day counters the
@@ -38,6 +40,12 @@ export interface Trend {
   buckets: TrendBucket[];
 }
 
+/**
+ * The most location prefixes a trend sums when its location filters skip a field: each is a
+ * slice of its own (day counters, day ends and, for today, two counted lists).
+ */
+const MAX_LOCATED_PREFIXES = 50;
+
 const scopePrefix = (scope: Scope): string[] => scopeFields(scope).map((f) => scope[f] as string);
 const startsWith = (long: readonly string[], short: readonly string[]) =>
   short.length <= long.length && short.every((v, i) => long[i] === v);
@@ -59,14 +67,26 @@ export function trendPrefixes(prefix: readonly string[], scopes: readonly Scope[
   return [...found.values()];
 }
 
-/** Open and overdue now for one slice: the list's own counts (its `totalCount`), open mode, the slice's filters. */
-async function countNow(slice: TrendSlice, closed: readonly number[], stats: ReadStats): Promise<DayEnd> {
+/**
+ * Open and overdue now for one slice: the list's own counts (its `totalCount`), open mode, the
+ * slice's filters. Each of the request's `lists` (two a slice, all at once) runs on its share of
+ * the request's read allowance (`withinShare`): with the whole allowance each, the first list's
+ * grant of the read quota took it all and the others answered `0`, `gte`.
+ */
+async function countNow(
+  slice: TrendSlice,
+  closed: readonly number[],
+  stats: ReadStats,
+  lists: number,
+): Promise<DayEnd> {
   const terms: Array<[string, string]> = slice.prefix.map((value, i) => [`location.${locationFields[i]}`, `=${value}`]);
   if (slice.field) terms.push([slice.field, `=${slice.value}`]);
   terms.push(['limit', '0']);
   const [open, overdue] = await Promise.all([
-    listVisible(parseListTerms([...terms, ...closed.map((s): [string, string] => ['status', `!${s}`])]), undefined),
-    listVisible(parseListTerms([...terms, ['overdue', 'true']]), undefined),
+    withinShare(lists, () =>
+      listVisible(parseListTerms([...terms, ...closed.map((s): [string, string] => ['status', `!${s}`])]), undefined),
+    ),
+    withinShare(lists, () => listVisible(parseListTerms([...terms, ['overdue', 'true']]), undefined)),
   ]);
   for (const used of [open.stats, overdue.stats]) {
     stats.readUnits += used.readUnits;
@@ -93,13 +113,14 @@ async function readSlice(
   today: string,
   recorded: Map<string, boolean>,
   stats: ReadStats,
+  lists: number,
 ) {
   const closed = getReminderSettings().closedStatuses;
   const snapshotted = slice.field === undefined && slice.prefix.length <= PAIRED_DEPTH;
   const [days, ends, now] = await Promise.all([
     readTrendDays(slice, query.from, query.to, stats),
     snapshotted ? readDayEnds(slice, query.from, query.to, stats) : undefined,
-    query.to === today ? countNow(slice, closed, stats) : undefined,
+    query.to === today ? countNow(slice, closed, stats, lists) : undefined,
   ]);
   const endOf = (day: string): DayEnd | undefined => {
     if (day === today) return now;
@@ -120,7 +141,20 @@ export async function trendsFor(
 ): Promise<Trend> {
   const today = nowIso().slice(0, 10);
   const query = parseTrendQuery(raw, caller.id, today);
-  const prefixes = trendPrefixes(query.prefix, viewer ? listScopes(viewer) : undefined);
+  const located = query.prefix ? [query.prefix] : await locatedPrefixes(query.location, query.depth, stats);
+  if (located === undefined || located.length > MAX_LOCATED_PREFIXES) {
+    const missing = locationFields.find((field) => query.location[field] === undefined) as LocationField;
+    throw new ValidationError([
+      {
+        parameter: `location.${missing}`,
+        message: `is needed: the location filters hold for ${located ? located.length : 'too many'} locations, more than a trend sums (${MAX_LOCATED_PREFIXES})`,
+      },
+    ]);
+  }
+  const scopes = viewer ? listScopes(viewer) : undefined;
+  const byKey = new Map<string, string[]>();
+  for (const prefix of located.flatMap((p) => trendPrefixes(p, scopes))) byKey.set(JSON.stringify(prefix), prefix);
+  const prefixes = [...byKey.values()];
   if (query.other && prefixes.some((p) => p.length > PAIRED_DEPTH))
     throw new ValidationError([
       {
@@ -133,7 +167,9 @@ export async function trendsFor(
     ...(query.other ? { field: query.other.field, value: query.other.value } : {}),
   }));
   const recorded = await readRecordedDays(query.from, query.to, stats);
-  const read = await Promise.all(slices.map((slice) => readSlice(slice, query, today, recorded, stats)));
+  const read = await Promise.all(
+    slices.map((slice) => readSlice(slice, query, today, recorded, stats, 2 * slices.length)),
+  );
   const buckets = bucketsOf(query.interval, query.from, query.to).map((span): TrendBucket => {
     let counts = zero;
     for (const { days } of read)

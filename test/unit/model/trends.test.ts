@@ -91,9 +91,19 @@ describe('parseTrendQuery', () => {
       interval: 'week',
       from: '2026-01-01',
       to: '2026-11-27',
+      location: { businessUnit: 'A' },
+      depth: 1,
       prefix: ['A'],
       other: { field: 'owner', value: 'me-id' },
     });
+    // A field without the ones before it: no prefix of its own; the trend finds the stored ones.
+    const gap = parseTrendQuery(
+      'interval=day&from=2026-01-01&to=2026-01-01&location.team=x&location.site=N',
+      'x',
+      today,
+    );
+    expect(gap).toMatchObject({ location: { team: 'x', site: 'N' }, depth: 6 });
+    expect(gap.prefix).toBeUndefined();
     expect(parseTrendQuery('interval=day&from=2026-01-01&to=2026-01-01&priority=02', 'x', today).other).toEqual({
       field: 'priority',
       value: '2',
@@ -101,7 +111,7 @@ describe('parseTrendQuery', () => {
   });
   it('names what is wrong', () => {
     expect(problem('interval=day&from=2026-01-01&to=2026-11-28')).toEqual(['to']);
-    expect(problem('interval=day&from=2026-01-01&to=2026-01-01&location.team=x')).toEqual(['location.team']);
+    expect(problem('interval=day&from=2026-01-01&to=2026-01-01&location.team=x&owner=me')).toEqual(['owner']);
     expect(problem('interval=day&from=2026-01-01&to=2026-01-01&assignee=~a,b')).toEqual(['assignee']);
     expect(problem('interval=fortnight&from=2026-01-01&to=2026-01-01')).toEqual(['interval']);
   });
