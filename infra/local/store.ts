@@ -106,7 +106,12 @@ function stopWithParent(store: ChildProcess): ChildProcess {
   });
 }
 
-/** Starts DynamoDB Local: on disk under `path`, or in memory without one. */
+/**
+ * Starts DynamoDB Local: on disk under `path`, or in memory without one. `STORE_JAVA_OPTIONS`
+ * (space-separated) goes to the JVM before the jar: the tests set the client compiler alone and
+ * the serial collector, which cost a short-lived engine about a quarter less CPU on two cores
+ * (`docs/testing.md`).
+ */
 export async function startStore(options: { path?: string } = {}): Promise<LocalStore> {
   if (!javaAvailable()) throw new StoreStartError(JAVA_MISSING);
   const dir = jarDirectory();
@@ -117,6 +122,7 @@ export async function startStore(options: { path?: string } = {}): Promise<Local
   const child = spawn(
     'java',
     [
+      ...(process.env.STORE_JAVA_OPTIONS ?? '').split(' ').filter(Boolean),
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       '-jar',
       join(dir, 'DynamoDBLocal.jar'),
