@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { settleAll } from '../../flow/fan-out';
 import { type Sender, send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
+import { queryInput } from '../query/key-query';
+import { queryAll, queryPage } from '../query/pager';
 import { attr, shardOf, webhookKeys } from '../table';
 
 /**
@@ -145,32 +147,18 @@ export async function readyQueues(now: string): Promise<ReadyQueue[]> {
 
 /** The subscriptions of one ready partition with an attempt due by `now`. */
 async function readyIn(shard: number, now: string): Promise<ReadyQueue[]> {
-  const found: ReadyQueue[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: '#id = :id',
-        FilterExpression: '#next <= :now',
-        ExpressionAttributeNames: { '#id': attr.id, '#next': 'nextDue' },
-        ExpressionAttributeValues: { ':id': webhookKeys.ready(shard), ':now': now },
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      found.push({
-        ownerId: item.ownerId as string,
-        subscriptionId: item[attr.sortKey] as string,
-        nextDue: item.nextDue as string,
-        writes: Number(item.writes ?? 0),
-        shard,
-      });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  const ready = queryInput({
+    partition: webhookKeys.ready(shard),
+    filter: (p) => `${p.name('nextDue')} <= ${p.value(now)}`,
+    consistent: true,
+  });
+  return (await queryAll(ready)).map((item) => ({
+    ownerId: item.ownerId as string,
+    subscriptionId: item[attr.sortKey] as string,
+    nextDue: item.nextDue as string,
+    writes: Number(item.writes ?? 0),
+    shard,
+  }));
 }
 
 /** A stored attempt due, read back from its queue (the subscription is the queue's). */
@@ -185,15 +173,13 @@ export const dueFrom = (subscriptionId: string, item: Item): StoredDue => ({
 
 /** Up to `limit` of a subscription's attempts due by `now`, in due order. */
 export async function dueBy(subscriptionId: string, now: string, limit: number): Promise<StoredDue[]> {
-  const page = await send<{ Items?: Item[] }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id AND #sk <= :now',
-      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+  const page = await queryPage(
+    queryInput({
+      partition: webhookKeys.due(subscriptionId),
       // `~` sorts after `#`: every key of this millisecond and before.
-      ExpressionAttributeValues: { ':id': webhookKeys.due(subscriptionId), ':now': `${now}~` },
-      ConsistentRead: true,
-      Limit: limit,
+      sort: { op: '<=', value: `${now}~` },
+      consistent: true,
+      limit,
     }),
   );
   return (page.Items ?? []).map((item) => dueFrom(subscriptionId, item));
@@ -206,15 +192,8 @@ export async function dueBy(subscriptionId: string, now: string, limit: number):
  * stays due and the next sweep looks again.
  */
 export async function settleQueue(queue: ReadyQueue): Promise<void> {
-  const page = await send<{ Items?: Item[] }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id',
-      ExpressionAttributeNames: { '#id': attr.id },
-      ExpressionAttributeValues: { ':id': webhookKeys.due(queue.subscriptionId) },
-      ConsistentRead: true,
-      Limit: 1,
-    }),
+  const page = await queryPage(
+    queryInput({ partition: webhookKeys.due(queue.subscriptionId), consistent: true, limit: 1 }),
   );
   const first = page.Items?.[0];
   const condition = {
