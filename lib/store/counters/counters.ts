@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { settleAll } from '../../flow/fan-out';
 import type { Action } from '../../model/action';
 import { type CountedName, countedValue, storedFieldList } from '../catalogue';
 import { canBeKey, tableName } from '../client';
 import { queryInput, type SortCondition } from '../query/key-query';
 import { queryAll } from '../query/pager';
-import { attr, itemKind, shardOf } from '../table';
+import { MEMBER_PARTITIONS, shardOf, sliceOf } from '../shards';
+import { attr, itemKind } from '../table';
 import {
   locationCounter,
   type PrefixCounter,
@@ -109,14 +109,8 @@ const storedCounters = countedFields.filter((field) => field !== 'status' && !fi
  */
 const sharedPartitions: ReadonlySet<CountedField> = new Set<CountedField>([locationCounter]);
 
-/** How many partitions a shared counter's values are spread over (DynamoDB's write limit is a partition's). */
-export const MEMBER_PARTITIONS = 16;
-
 /** The partition of one of a shared counter's slices: `n#scope&7@07`. */
 export const memberPartition = (field: CountedField, slice: number) => `n#${field}@${String(slice).padStart(2, '0')}`;
-
-/** The slice a value of a shared counter is kept in: a digest's first byte, so values spread evenly. */
-const sliceOf = (value: string) => (createHash('sha256').update(value).digest()[0] as number) % MEMBER_PARTITIONS;
 
 /** Where a counter is kept: its partition, and which status (a counter kept by status) or value (a shared one) in it. */
 export interface CounterCell {

@@ -5,7 +5,8 @@ import { type Sender, send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
 import { queryInput } from '../query/key-query';
 import { queryAll, queryPage } from '../query/pager';
-import { attr, shardOf, webhookKeys } from '../table';
+import { shardOfSubscription } from '../shards';
+import { attr, webhookKeys } from '../table';
 
 /**
  * Each subscription has its own queue (`wq#<subscription>`, sorted by due time), and a marker in
@@ -34,18 +35,15 @@ export interface StoredDue extends DueAttempt {
   key: string;
 }
 
-/**
- * The ready partition a subscription's queue is listed in: `shardOf` (table.ts), the one hash of
- * the store, folded onto the ready partitions. Markers an earlier version stored where its own
- * hash (x31) put them need no move: the sweep reads every ready partition (`readyQueues`) and
- * settles each marker in the partition it was read from (`ReadyQueue.shard`), so such a marker is
- * moved later, and removed once its queue is empty, as any other. Until then a new attempt of its
- * subscription lists the queue again where this hash says: two markers, each guarding the
- * attempts listed through it by its own `writes`, and the sweep's lanes give a subscription
- * listed twice no more places than one listed once.
+/*
+ * The ready partition a subscription's queue is listed in is `shardOfSubscription` (`../shards.ts`).
+ * Markers an earlier version stored where its own hash (x31) put them need no move: the sweep
+ * reads every ready partition (`readyQueues`) and settles each marker in the partition it was read
+ * from (`ReadyQueue.shard`), so such a marker is moved later, and removed once its queue is empty,
+ * as any other. Until then a new attempt of its subscription lists the queue again where the hash
+ * says: two markers, each guarding the attempts listed through it by its own `writes`, and the
+ * sweep's lanes give a subscription listed twice no more places than one listed once.
  */
-export const shardOfSubscription = (subscriptionId: string): number =>
-  shardOf(subscriptionId) % webhookKeys.readyShards;
 
 /** Where a subscription's marker is: a ready partition (its own by default), under the subscription's id. */
 export const markerKey = (subscriptionId: string, shard = shardOfSubscription(subscriptionId)) => ({

@@ -101,7 +101,11 @@ describe('queryInput', () => {
   });
 
   it('never puts a value into the expression', () => {
-    const input = queryInput({ table: 't', partition: "') OR id = 'x", sort: { op: 'begins_with', prefix: '#n0 :v1' } });
+    const input = queryInput({
+      table: 't',
+      partition: "') OR id = 'x",
+      sort: { op: 'begins_with', prefix: '#n0 :v1' },
+    });
     expect(input.KeyConditionExpression).toBe('#n0 = :v0 AND begins_with(#n1, :v1)');
   });
 });

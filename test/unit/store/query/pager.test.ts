@@ -1,8 +1,8 @@
-import type { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommand, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { newStats } from '../../../../lib/store/list/plan/result';
 import { BudgetSpent, ReadBudget } from '../../../../lib/store/list/run/budget';
-import { type QueryPage, QueryCursor, queryAll, queryPage, queryPages } from '../../../../lib/store/query/pager';
+import { QueryCursor, type QueryPage, queryAll, queryPage, queryPages } from '../../../../lib/store/query/pager';
 
 /**
  * A partition of `size` items served as DynamoDB pages it: at most `Limit` (or `pageSize`)
@@ -88,7 +88,7 @@ describe('the pager', () => {
   it("reads through another owner's reader, passing what each page may read", async () => {
     const asked: number[] = [];
     const { via } = partition(5);
-    const read = async (request: typeof input, want: number) => {
+    const read = async (request: QueryCommandInput, want: number) => {
       asked.push(want);
       return queryPage(request, { via }, want);
     };
