@@ -1,5 +1,5 @@
 import { getReminderSettings } from '../config';
-import { nowIso } from '../dates';
+import { dayOf, nowIso } from '../dates';
 import { ValidationError } from '../errors';
 import { parseListTerms } from '../filter/query';
 import { parseTrendQuery, type TrendQuery } from '../filter/trend-query';
@@ -118,7 +118,7 @@ export async function trendsFor(
   viewer?: Viewer,
   stats: ReadStats = newStats(),
 ): Promise<Trend> {
-  const today = nowIso().slice(0, 10);
+  const today = dayOf(nowIso());
   const query = parseTrendQuery(raw, caller.id, today);
   const prefixes = trendPrefixes(query.prefix, viewer ? listScopes(viewer) : undefined);
   if (query.other && prefixes.some((p) => p.length > PAIRED_DEPTH))

@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getReminderSettings } from '../../config';
+import { dayOf } from '../../dates';
 import { inPool } from '../../flow/fan-out';
 import { isOpen } from '../../model/reminders';
 import type { Sender } from '../client';
@@ -103,7 +104,7 @@ export function closedDayCounting(target: Target): ScanPass {
       for (const item of actions) {
         if (isTombstone(item)) continue;
         const closedAt = fromItem(item).closedAt;
-        if (closedAt !== null) counts.set(closedAt.slice(0, 10), (counts.get(closedAt.slice(0, 10)) ?? 0) + 1);
+        if (closedAt !== null) counts.set(dayOf(closedAt), (counts.get(dayOf(closedAt)) ?? 0) + 1);
       }
     },
     async done() {

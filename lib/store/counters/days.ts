@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dayOf } from '../../dates';
 import { inPool } from '../../flow/fan-out';
 import type { Action } from '../../model/action';
 import { send, tableName } from '../client';
@@ -32,9 +33,6 @@ export const DAY_COUNTERS = 'n#@days';
 export const dayFields = { createdAt: 'c', updatedAt: 'u', dueAt: 'd', closedAt: 'x' } as const;
 export type DayField = keyof typeof dayFields;
 const dayFieldList = Object.keys(dayFields) as DayField[];
-
-/** The UTC day of a canonical instant (`2026-12-01T10:00:00.000Z` -> `2026-12-01`). */
-export const dayOf = (instant: string): string => instant.slice(0, 10);
 
 /** The sort key of a day's item on one shard; a day's items sort together, days in order. */
 export const daySortKey = (day: string, shard: number) => `${day}#${shard}`;
