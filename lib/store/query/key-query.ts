@@ -1,7 +1,6 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../client';
 import type { Item } from '../item';
-import { Placeholders } from '../list/plan/expression';
 import { attr } from '../table';
 
 /**
@@ -10,6 +9,50 @@ import { attr } from '../table';
  * here, so a new access pattern is a new set of parts, not a new expression. Pure: nothing is
  * sent (`pager.ts` sends and pages).
  */
+
+/**
+ * Placeholders for an expression's attribute names and values. The list's `Placeholders`
+ * (`list/plan/expression.ts`, which also counts operators) is one, and is passed in where a
+ * list's filter shares the request; this one serves every other read without pulling the list's
+ * planner into their bundles.
+ */
+export interface ExpressionPlaceholders {
+  readonly names: Record<string, string>;
+  readonly values: Record<string, unknown>;
+  /** A placeholder for an attribute path such as `f.st` (one placeholder per segment). */
+  name(path: string): string;
+  /** A placeholder for a value. */
+  value(value: unknown): string;
+}
+
+/** Fresh placeholders: `#n0`, `#n1`, ... for names (one per distinct segment), `:v0`, ... for values. */
+export function placeholders(): ExpressionPlaceholders {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const nameOf = new Map<string, string>();
+  return {
+    names,
+    values,
+    name: (path) =>
+      path
+        .split('.')
+        .map((segment) => {
+          let placeholder = nameOf.get(segment);
+          if (!placeholder) {
+            placeholder = `#n${nameOf.size}`;
+            nameOf.set(segment, placeholder);
+            names[placeholder] = segment;
+          }
+          return placeholder;
+        })
+        .join('.'),
+    value: (value) => {
+      const placeholder = `:v${Object.keys(values).length}`;
+      values[placeholder] = value;
+      return placeholder;
+    },
+  };
+}
 
 /** A key that can be a partition or sort key value. */
 export type KeyValue = string | number;
@@ -41,7 +84,7 @@ export interface KeyQuery {
   /** The condition on the sort key, if any. */
   sort?: SortCondition;
   /** A filter over what the key condition selects, written with the same placeholders. */
-  filter?: (p: Placeholders) => string | undefined;
+  filter?: (p: ExpressionPlaceholders) => string | undefined;
   /** The attribute paths read (`a.b` for a map's member); every attribute when absent. */
   projection?: readonly string[];
   /** Newest (highest sort key) first. */
@@ -58,7 +101,7 @@ export interface KeyQuery {
 const tableKeys: KeyNames = { partitionKey: { name: attr.id }, sortKey: { name: attr.sortKey } };
 
 /** The key condition on the sort key `key` (a placeholder) for `sort`. */
-function sortKeyCondition(key: string, sort: SortCondition, p: Placeholders): string {
+function sortKeyCondition(key: string, sort: SortCondition, p: ExpressionPlaceholders): string {
   switch (sort.op) {
     case 'between':
       return `${key} BETWEEN ${p.value(sort.from)} AND ${p.value(sort.to)}`;
@@ -73,7 +116,7 @@ function sortKeyCondition(key: string, sort: SortCondition, p: Placeholders): st
  * The Query request of a key query. `p`: placeholders to share with a filter built beside it (the
  * list's filters count their operators there); fresh ones when absent.
  */
-export function queryInput(query: KeyQuery, p = new Placeholders()): QueryCommandInput {
+export function queryInput(query: KeyQuery, p: ExpressionPlaceholders = placeholders()): QueryCommandInput {
   const keys = query.index ?? tableKeys;
   let keyCondition = `${p.name(keys.partitionKey.name)} = ${p.value(query.partition)}`;
   if (query.sort) keyCondition += ` AND ${sortKeyCondition(p.name(keys.sortKey.name), query.sort, p)}`;

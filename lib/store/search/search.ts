@@ -1,9 +1,8 @@
 import { settleAll } from '../../flow/fan-out';
 import { postingsTableName } from '../client';
 import type { Item } from '../item';
-import type { Placeholders } from '../list/plan/expression';
 import { BudgetSpent } from '../list/run/budget';
-import { queryInput } from '../query/key-query';
+import { type ExpressionPlaceholders, queryInput } from '../query/key-query';
 import { type PageReader, QueryCursor, queryAll, queryPage } from '../query/pager';
 import { attr, filterKey, itemKind, lowerKey } from '../table';
 import { probeGrams, RUN_SEPARATOR, searchable } from './grams';
@@ -215,7 +214,7 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
 }
 
 /** Where each searched field keeps its whole folded text on the action item, as a condition that it holds `fragment`. */
-const holdsCondition: Record<SearchField, (p: Placeholders, fragment: string) => string> = {
+const holdsCondition: Record<SearchField, (p: ExpressionPlaceholders, fragment: string) => string> = {
   title: (p, fragment) => `contains(${p.name(attr.titleLower)}, ${p.value(fragment)})`,
   // The reference's folded copy is kept only where folding changed it; else the reference is its own.
   'actionProducer.reference': (p, fragment) => {
