@@ -67,12 +67,50 @@ export function parseDay(text: string): { start: string; end: string } | undefin
   const startIso = toIso(start.getTime());
   if (!startIso) return undefined;
   // The last day of year 9999 ends past the range we can print; its end is an open bound.
-  const endIso = toIso(start.getTime() + 86_400_000) ?? '9999-12-31T23:59:59.999Z\uffff';
+  const endIso = toIso(start.getTime() + DAY_MS) ?? '9999-12-31T23:59:59.999Z\uffff';
   return { start: startIso, end: endIso };
 }
 
 /** The instant one millisecond later, for turning `> t` into `>= t + 1ms`. */
-export const nextMillisecond = (iso: string): string => toIso(Date.parse(iso) + 1) ?? `${iso}\uffff`;
+export const nextMillisecond = (iso: string): string => toIso(instantMs(iso) + 1) ?? `${iso}\uffff`;
+
+/** A day, in milliseconds. */
+export const DAY_MS = 86_400_000;
+
+/**
+ * The instant a time names, in milliseconds since the epoch (`NaN` when it names none): the one
+ * place a stored or received time is read as a number.
+ */
+export const instantMs = (time: string): number => Date.parse(time);
+
+/**
+ * The UTC day (`YYYY-MM-DD`) of an instant: a canonical time's first ten characters (its day is a
+ * string prefix), or the day of a time in milliseconds.
+ */
+export const dayOf = (instant: string | number): string =>
+  (typeof instant === 'number' ? new Date(instant).toISOString() : instant).slice(0, 10);
+
+/** The first instant of a UTC day (`YYYY-MM-DD`), in milliseconds. */
+export const dayStartMs = (day: string): number => instantMs(`${day}T00:00:00.000Z`);
+
+/** The day `days` days after `day` (before it, when negative). */
+export const addDays = (day: string, days: number): string => dayOf(dayStartMs(day) + days * DAY_MS);
+
+/** The Monday that begins the ISO week holding `day`. */
+export function weekStart(day: string): string {
+  const sinceMonday = (new Date(dayStartMs(day)).getUTCDay() + 6) % 7;
+  return addDays(day, -sinceMonday);
+}
+
+/** The first day of the calendar month holding `day`. */
+export const monthStart = (day: string): string => `${day.slice(0, 7)}-01`;
+
+/** The first day of the calendar month after the one holding `day`. */
+export function nextMonthStart(day: string): string {
+  const date = new Date(dayStartMs(day));
+  date.setUTCMonth(date.getUTCMonth() + 1, 1);
+  return dayOf(date.getTime());
+}
 
 /** Now, canonical. */
 export const nowIso = (): string => new Date().toISOString();

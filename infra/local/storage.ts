@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Sha256 } from '@smithy/core/checksum';
 import { createScope, getSigningKey, SignatureV4 } from '@smithy/signature-v4';
 import S3rver from 's3rver';
+import { instantMs } from '../../lib/dates';
 import { LOCAL_STORAGE_CREDENTIALS } from '../../lib/evidence/storage';
 
 /**
@@ -268,7 +269,7 @@ async function checkPost(req: Incoming, bucket: string): Promise<Refusal | undef
   } catch {
     return new Refusal(400, 'InvalidPolicyDocument', 'Invalid Policy: Invalid JSON.');
   }
-  const expiration = typeof document.expiration === 'string' ? Date.parse(document.expiration) : Number.NaN;
+  const expiration = typeof document.expiration === 'string' ? instantMs(document.expiration) : Number.NaN;
   if (!Number.isFinite(expiration))
     return new Refusal(400, 'InvalidPolicyDocument', 'Invalid Policy: Invalid expiration.');
   if (Date.now() > expiration) return policyRefusal('Policy expired.');

@@ -1,3 +1,4 @@
+import { addDays, dayOf } from '../dates';
 import { clip, type Problem, ValidationError } from '../errors';
 import { type FieldSpec, fieldsByName, type GroupedField, groupedFields } from '../filter/fields';
 import { type Clause, type ListQuery, parseClause, parseListTerms, splitQueryString } from '../filter/query';
@@ -35,16 +36,14 @@ type OverdueAge = (typeof overdueAges)[number];
 type ByField = GroupedField | 'overdueAge';
 const byFields: readonly string[] = [...groupedFields, 'overdueAge'];
 
-const DAY_MS = 86_400_000;
-const dayBefore = (today: number, days: number) => new Date(today - days * DAY_MS).toISOString().slice(0, 10);
-
 /**
  * The filters of one overdue-age bucket at `now`, as list terms: `none` is `overdue=false`; the
  * others are overdue with `dueAt` on the UTC days that many whole days before today
  * (`1-7`: due on one of the last 8 days, today included). Pure.
  */
 export function overdueAgeTerms(age: OverdueAge, now: number): Array<[string, string]> {
-  const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00.000Z`);
+  const today = dayOf(now);
+  const dayBefore = (day: string, days: number) => addDays(day, -days);
   const overdue: [string, string] = ['overdue', 'true'];
   switch (age) {
     case 'none':

@@ -1,3 +1,4 @@
+import { instantMs } from '../dates';
 import type { Action, Person } from './action';
 import type { HistoryType } from './history';
 
@@ -61,7 +62,7 @@ export function settleClosedAt(
  * `escalateAfterHours`, overdue once past `dueAt`, due soon within `dueSoonHours` of it.
  */
 export function windowAt(dueAt: string, now: number, settings: ReminderSettings): number {
-  const due = Date.parse(dueAt);
+  const due = instantMs(dueAt);
   if (now >= due + settings.escalateAfterHours * HOUR_MS) return ReminderLevel.escalated;
   if (now >= due) return ReminderLevel.overdue;
   if (now >= due - settings.dueSoonHours * HOUR_MS) return ReminderLevel.dueSoon;

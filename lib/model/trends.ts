@@ -1,3 +1,4 @@
+import { addDays, dayOf, instantMs, monthStart, nextMonthStart, weekStart } from '../dates';
 import type { ActionView } from './action';
 import type { RecordedEntry, TrendSubject } from './history';
 
@@ -42,7 +43,7 @@ const close = (at: string, subject: TrendSubject): TrendCounts => ({
   ...none,
   closed: 1,
   closedOnTime: at <= subject.dueAt ? 1 : 0,
-  secondsToClose: Math.max(0, Math.round((Date.parse(at) - Date.parse(subject.createdAt)) / 1000)),
+  secondsToClose: Math.max(0, Math.round((instantMs(at) - instantMs(subject.createdAt)) / 1000)),
 });
 
 /**
@@ -53,7 +54,7 @@ const close = (at: string, subject: TrendSubject): TrendCounts => ({
  */
 export function trendMoveOf(entry: RecordedEntry, closedStatuses: readonly number[]): TrendMove | undefined {
   const closed = (status: unknown) => closedStatuses.includes(Number(status));
-  const day = entry.time.slice(0, 10);
+  const day = dayOf(entry.time);
   if (entry.type === 'created' && entry.action) {
     const subject = trendSubjectOf(entry.action);
     const counts = closed(entry.action.status) ? close(entry.action.createdAt, subject) : none;
@@ -78,26 +79,18 @@ export interface BucketSpan {
   end: string;
 }
 
-const DAY_MS = 86_400_000;
-const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const dayMs = (day: string) => Date.parse(`${day}T00:00:00.000Z`);
-
 /** The first day of the bucket holding `day`: itself, its week's Monday, its month's first. */
 export function bucketStart(day: string, interval: TrendInterval): string {
   if (interval === 'day') return day;
-  if (interval === 'month') return `${day.slice(0, 7)}-01`;
-  const ms = dayMs(day);
-  const sinceMonday = (new Date(ms).getUTCDay() + 6) % 7;
-  return dayText(ms - sinceMonday * DAY_MS);
+  if (interval === 'month') return monthStart(day);
+  return weekStart(day);
 }
 
 /** The bucket after the one starting on `start`. */
 function nextStart(start: string, interval: TrendInterval): string {
-  if (interval === 'day') return dayText(dayMs(start) + DAY_MS);
-  if (interval === 'week') return dayText(dayMs(start) + 7 * DAY_MS);
-  const date = new Date(dayMs(start));
-  date.setUTCMonth(date.getUTCMonth() + 1, 1);
-  return dayText(date.getTime());
+  if (interval === 'day') return addDays(start, 1);
+  if (interval === 'week') return addDays(start, 7);
+  return nextMonthStart(start);
 }
 
 /** How many buckets `from`..`to` spans, counting no further than `max + 1`. */
@@ -116,7 +109,7 @@ export function bucketsOf(interval: TrendInterval, from: string, to: string): Bu
   const buckets: BucketSpan[] = [];
   for (let start = bucketStart(from, interval); start <= to; ) {
     const next = nextStart(start, interval);
-    const end = dayText(dayMs(next) - DAY_MS);
+    const end = addDays(next, -1);
     buckets.push({ start: start < from ? from : start, end: end > to ? to : end });
     start = next;
   }
@@ -124,4 +117,4 @@ export function bucketsOf(interval: TrendInterval, from: string, to: string): Bu
 }
 
 /** The day before `day`. */
-export const dayBefore = (day: string): string => dayText(dayMs(day) - DAY_MS);
+export const dayBefore = (day: string): string => addDays(day, -1);

@@ -3,6 +3,7 @@ import { viewerFor } from '../access/viewer';
 import { entriesBehind } from '../actions/event-entries';
 import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
+import { instantMs } from '../dates';
 import { settleAll } from '../flow/fan-out';
 import { errorFields, logger } from '../logger';
 import { type Placement, placementOf, type Sight, type Viewer } from '../model/access';
@@ -106,7 +107,7 @@ async function asOfEvent(
 export async function mayEmail(person: KnownPerson): Promise<string | undefined> {
   if (!person.email) return undefined;
   const since = await suppressedSince(person.email);
-  if (since !== undefined && Date.parse(since) >= person.signedInAt * 1000) return undefined;
+  if (since !== undefined && instantMs(since) >= person.signedInAt * 1000) return undefined;
   return person.email;
 }
 

@@ -1,9 +1,11 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { settleAll } from '../flow/fan-out';
 import type { Role, Scope } from '../model/access';
 import type { Person } from '../model/action';
 import { canBeKey, send, TransactionCancelled, tableName, transact } from './client';
 import type { Item } from './item';
+import { queryInput } from './query/key-query';
+import { queryAll, queryPage } from './query/pager';
 import { accessKeys, attr } from './table';
 
 /**
@@ -87,16 +89,13 @@ export async function deleteGrant(grant: Grant): Promise<void> {
   await transact([remove(everyGrantKey(grant.id)), remove(principalItemKey(grant.principal, grant.id))]);
 }
 
-/** Every item of one partition, page by page. */
+/** One page of a partition, after the sort key `after`; `last` is where the next page starts. */
 async function queryPartition(partition: string, after?: string, limit?: number) {
-  const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id',
-      ExpressionAttributeNames: { '#id': attr.id },
-      ExpressionAttributeValues: { ':id': partition },
-      ...(after !== undefined ? { ExclusiveStartKey: { [attr.id]: partition, [attr.sortKey]: after } } : {}),
-      ...(limit !== undefined ? { Limit: limit } : {}),
+  const result = await queryPage(
+    queryInput({
+      partition,
+      ...(after !== undefined ? { startKey: { [attr.id]: partition, [attr.sortKey]: after } } : {}),
+      ...(limit !== undefined ? { limit } : {}),
     }),
   );
   return {
@@ -110,18 +109,7 @@ export async function grantsHeldBy(principals: readonly Principal[]): Promise<Gr
   const partitions = [...new Set(principals.map((p) => accessKeys.principalGrants(principalKey(p))))].filter((p) =>
     canBeKey(p),
   );
-  const pages = await settleAll(
-    partitions.map(async (partition) => {
-      const items: Item[] = [];
-      let after: string | undefined;
-      do {
-        const page = await queryPartition(partition, after);
-        items.push(...page.items);
-        after = page.last;
-      } while (after !== undefined);
-      return items;
-    }),
-  );
+  const pages = await settleAll(partitions.map((partition) => queryAll(queryInput({ partition }))));
   return pages.flat().map(grantFrom);
 }
 

@@ -15,6 +15,7 @@ import type { HistoryEntry, RecordedEntry } from '../model/history';
 import { isOpen } from '../model/reminders';
 import { foldForComparison } from '../text';
 import { type OrderKey, orderedFields, plainProperties, storedFieldList } from './catalogue';
+import { shardOf } from './shards';
 import {
   attr,
   everythingPartition,
@@ -25,7 +26,6 @@ import {
   locationKeys,
   lowerKey,
   reminderPartition,
-  shardOf,
 } from './table';
 
 /**

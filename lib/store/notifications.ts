@@ -1,7 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { settleAll } from '../flow/fan-out';
 import { canBeKey, send, sendConditional, tableName } from './client';
 import type { Item } from './item';
+import { queryInput } from './query/key-query';
+import { queryAll } from './query/pager';
 import { attr } from './table';
 
 /**
@@ -92,29 +94,13 @@ export interface RosterEntry {
 
 /** Everyone who takes a daily digest (one partition; a page at a time). */
 export async function digestRoster(): Promise<RosterEntry[]> {
-  const entries: RosterEntry[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: '#id = :roster',
-        ExpressionAttributeNames: { '#id': attr.id },
-        ExpressionAttributeValues: { ':roster': ROSTER },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      entries.push({
-        personId: String(item[attr.sortKey]),
-        timeZone: String(item.tz),
-        digestHour: Number(item.hr),
-        ...(typeof item.day === 'string' ? { lastDay: item.day } : {}),
-      });
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return entries;
+  const items = await queryAll(queryInput({ partition: ROSTER }));
+  return items.map((item) => ({
+    personId: String(item[attr.sortKey]),
+    timeZone: String(item.tz),
+    digestHour: Number(item.hr),
+    ...(typeof item.day === 'string' ? { lastDay: item.day } : {}),
+  }));
 }
 
 /**
@@ -164,24 +150,8 @@ export async function keepForDigest(personId: string, eventId: string, time: str
 
 /** What waits for a person's digest, oldest first, with the keys to remove once it is sent. */
 export async function waitingForDigest(personId: string): Promise<Array<{ key: string; happening: unknown }>> {
-  const found: Array<{ key: string; happening: unknown }> = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: '#id = :p',
-        ExpressionAttributeNames: { '#id': attr.id },
-        ExpressionAttributeValues: { ':p': `nd#${personId}` },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (live(item)) found.push({ key: String(item[attr.sortKey]), happening: JSON.parse(String(item.h)) });
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
+  const items = await queryAll(queryInput({ partition: `nd#${personId}` }));
+  return items.filter(live).map((item) => ({ key: String(item[attr.sortKey]), happening: JSON.parse(String(item.h)) }));
 }
 
 /** Removes what a sent digest told. */

@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dayOf } from '../dates';
 import type { Person } from '../model/action';
 import { batchGet } from './batch';
 import { canBeKey, sendConditional, tableName } from './client';
@@ -34,7 +35,7 @@ const remembered = new Map<string, string>();
 /** The memo forgets its oldest people past this many, so a long-lived process stays small. */
 const MEMO_MAX = 10_000;
 
-const utcDay = (now = Date.now()) => new Date(now).toISOString().slice(0, 10);
+const utcDay = (now = Date.now()) => dayOf(now);
 
 /**
  * Remembers the caller as their token describes them: at most one write per person per day,

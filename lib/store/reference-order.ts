@@ -1,7 +1,8 @@
 import type { Action } from '../model/action';
 import { tableName, type transact } from './client';
 import { createdKeyOf } from './search/keys';
-import { attr, SHARDS, shardOf } from './table';
+import { SHARDS, shardOf } from './shards';
+import { attr } from './table';
 
 /**
  * The actions in producer reference order (contract section 4: every sort answers), which no

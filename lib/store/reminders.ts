@@ -1,9 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { settleAll } from '../flow/fan-out';
-import { send, tableName } from './client';
 import { indexes } from './indexes';
-import type { Item } from './item';
 import type { ReadStats } from './list/plan/result';
+import { queryInput } from './query/key-query';
+import { queryAll } from './query/pager';
 import { attr, reminderPartitions } from './table';
 
 /**
@@ -24,32 +23,12 @@ export async function actionsOwedReminders(bounds: Record<number, string>, stats
 }
 
 async function readQueue(partition: string, through: string, stats: ReadStats): Promise<string[]> {
-  const index = indexes.remindersByDue;
-  const ids: string[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await send<{
-      Items?: Item[];
-      ScannedCount?: number;
-      LastEvaluatedKey?: Item;
-      ConsumedCapacity?: { CapacityUnits?: number };
-    }>(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: index.name,
-        // Due keys are `<dueAt>#<id>`, and `$` sorts just above `#`: every key of a dueAt up to `through`.
-        KeyConditionExpression: '#p = :partition AND #k < :through',
-        ExpressionAttributeNames: { '#p': index.partitionKey.name, '#k': index.sortKey.name },
-        ExpressionAttributeValues: { ':partition': partition, ':through': `${through}$` },
-        ExclusiveStartKey: startKey,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    stats.requests++;
-    stats.itemsRead += page.ScannedCount ?? 0;
-    stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
-    for (const item of page.Items ?? []) ids.push(item[attr.id] as string);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return ids;
+  const queue = queryInput({
+    index: indexes.remindersByDue,
+    partition,
+    // Due keys are `<dueAt>#<id>`, and `$` sorts just above `#`: every key of a dueAt up to `through`.
+    sort: { op: '<', value: `${through}$` },
+  });
+  const items = await queryAll(queue, { stats, countEntries: true });
+  return items.map((item) => item[attr.id] as string);
 }

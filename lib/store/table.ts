@@ -1,5 +1,6 @@
 import type { LocationField } from '../model/action';
 import { cutToBytes } from '../text';
+import { READY_SHARDS, REMINDER_SHARDS, reminderShardOf, SHARDS } from './shards';
 
 /**
  * The one description of the DynamoDB table: attribute names and key schema (its indexes are
@@ -134,19 +135,8 @@ export const locationKeys: Record<LocationField, string> = {
   crew: filterKey.crew,
 };
 
-/**
- * The indexes that hold every action (`all-by-*`) are spread over this many partitions, `A#0`
- * to `A#15`, chosen from the id; so are the counters. No single partition takes every write,
- * and a list merges the shards in order (see `lib/store/list/run/merge.ts`).
- */
-export const SHARDS = 16;
-
-/** The shard of an action: a stable hash of its id. */
-export function shardOf(id: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
-  return hash % SHARDS;
-}
+/** The shard count, for `list/run/budget.ts` until it imports it from `shards.ts` (the lead moves list/). */
+export { SHARDS };
 
 /** The partition of the all-actions indexes that holds an action. */
 export const everythingPartition = (shard: number) => `A#${shard}`;
@@ -159,8 +149,7 @@ export const everythingPartitions: readonly string[] = Array.from({ length: SHAR
  * overdue actions are exactly partitions `R2#*` and `R3#*`. Fewer shards than the all-actions
  * indexes: a list by due time merges two levels, and these partitions take far fewer writes.
  */
-export const REMINDER_SHARDS = 4;
-export const reminderPartition = (level: number, id: string) => `R${level}#${shardOf(id) % REMINDER_SHARDS}`;
+export const reminderPartition = (level: number, id: string) => `R${level}#${reminderShardOf(id)}`;
 export const reminderPartitions = (level: number): string[] =>
   Array.from({ length: REMINDER_SHARDS }, (_, s) => `R${level}#${s}`);
 
@@ -214,7 +203,7 @@ export const webhookKeys = {
   /** Where the subscriptions with attempts queued are listed, one small marker each. */
   ready: (shard: number) => `wr#${shard}`,
   /** Spreads the markers over this many partitions (each takes 1,000 writes a second). */
-  readyShards: 4,
+  readyShards: READY_SHARDS,
   /** The value of `attr.webhooksEnabledKey` on every enabled subscription. */
   enabled: 'W',
 } as const;

@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { DAY_MS, dayOf } from '../dates';
 import { NotFoundError, type Problem, ValidationError } from '../errors';
 import { parseListQuery, splitQueryString } from '../filter/query';
 import type { Person } from '../model/action';
@@ -13,7 +14,7 @@ import { EXPORT_TYPES, exportKey, fileUrl } from './export-storage';
  */
 
 /** Records and files are deleted after this long. */
-const KEEP_MS = 7 * 86_400_000;
+const KEEP_MS = 7 * DAY_MS;
 /** `GET /api/exports` lists at most this many, newest first. */
 export const LISTED_EXPORTS = 100;
 /** The longest `query` taken (a list query string a browser could send). */
@@ -98,7 +99,7 @@ export async function requestExport(caller: Person, groups: readonly string[], b
   return viewOf(record);
 }
 
-const filename = (record: ExportRecord) => `actions-${record.createdAt.slice(0, 10)}.${record.format}`;
+const filename = (record: ExportRecord) => `actions-${dayOf(record.createdAt)}.${record.format}`;
 
 async function viewOf(record: ExportRecord, withUrl = false): Promise<ExportView> {
   const done = record.status === 'done';

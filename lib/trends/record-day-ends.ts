@@ -1,4 +1,5 @@
 import { getReminderSettings } from '../config';
+import { dayOf } from '../dates';
 import { dayBefore } from '../model/trends';
 import { type DayEndReport, recordDayEnds } from '../store/trends/day-ends';
 
@@ -8,4 +9,4 @@ import { type DayEndReport, recordDayEnds } from '../store/trends/day-ends';
  * cost of one read of a marker item.
  */
 export const recordYesterday = (now = Date.now()): Promise<DayEndReport> =>
-  recordDayEnds(dayBefore(new Date(now).toISOString().slice(0, 10)), getReminderSettings().closedStatuses);
+  recordDayEnds(dayBefore(dayOf(now)), getReminderSettings().closedStatuses);

@@ -1,5 +1,5 @@
 import { getReminderSettings } from '../config';
-import { nowIso } from '../dates';
+import { dayOf, nowIso } from '../dates';
 import { ValidationError } from '../errors';
 import { parseListTerms } from '../filter/query';
 import { parseTrendQuery, type TrendQuery } from '../filter/trend-query';
@@ -139,7 +139,7 @@ export async function trendsFor(
   viewer?: Viewer,
   stats: ReadStats = newStats(),
 ): Promise<Trend> {
-  const today = nowIso().slice(0, 10);
+  const today = dayOf(nowIso());
   const query = parseTrendQuery(raw, caller.id, today);
   const located = query.prefix ? [query.prefix] : await locatedPrefixes(query.location, query.depth, stats);
   if (located === undefined || located.length > MAX_LOCATED_PREFIXES) {

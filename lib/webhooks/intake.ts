@@ -4,6 +4,7 @@ import { viewerFor } from '../access/viewer';
 import { entriesBehind } from '../actions/event-entries';
 import type { PublishedEvent } from '../actions/events';
 import { getConfig } from '../config';
+import { instantMs } from '../dates';
 import { settleAll } from '../flow/fan-out';
 import { sawChange } from '../model/access';
 import type { RecordedEntry } from '../model/history';
@@ -27,7 +28,7 @@ import { payloadOf } from './signing';
  */
 function deliveryIdOf(subscriptionId: string, event: PublishedEvent): string {
   const random = createHash('sha256').update(`${subscriptionId}/${event.id}`).digest().subarray(0, 16);
-  const msecs = Date.parse(event.time);
+  const msecs = instantMs(event.time);
   return uuidv7({ msecs: Number.isFinite(msecs) ? msecs : Date.now(), random });
 }
 

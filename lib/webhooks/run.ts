@@ -1,4 +1,5 @@
 import { getConfig } from '../config';
+import { instantMs } from '../dates';
 import { settleAll } from '../flow/fan-out';
 import { errorFields, logger } from '../logger';
 import {
@@ -127,7 +128,7 @@ async function keepHealth(subscription: Subscription, succeeded: boolean, gone: 
   const now = new Date();
   if (gone) await disable(subscription, 'The endpoint answered 410 Gone.');
   else if (!failingSince) await updateSubscription(owner.id, id, { failingSince: now.toISOString() });
-  else if (now.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_MS) {
+  else if (now.getTime() - instantMs(failingSince) >= DISABLE_AFTER_MS) {
     await disable(subscription, `Every delivery has failed since ${failingSince} (5 days).`);
   }
 }

@@ -2,8 +2,9 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getDocumentClient, tableName } from '../../lib/store/client';
+import { shardOfSubscription } from '../../lib/store/shards';
 import { webhookKeys } from '../../lib/store/table';
-import { markerKey, putDue, shardOfSubscription } from '../../lib/store/webhooks/due-queue';
+import { markerKey, putDue } from '../../lib/store/webhooks/due-queue';
 import {
   actionBody,
   call,

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { nextMillisecond, parseDateTime, parseDay } from '../../lib/dates';
+import {
+  addDays,
+  DAY_MS,
+  dayOf,
+  dayStartMs,
+  instantMs,
+  monthStart,
+  nextMillisecond,
+  nextMonthStart,
+  parseDateTime,
+  parseDay,
+  weekStart,
+} from '../../lib/dates';
 
 describe('parseDateTime', () => {
   it.each([
@@ -108,5 +120,49 @@ describe('nextMillisecond', () => {
 
   it('stays above the last instant rather than overflowing the format', () => {
     expect(nextMillisecond('9999-12-31T23:59:59.999Z') > '9999-12-31T23:59:59.999Z').toBe(true);
+  });
+});
+
+describe('instants and days', () => {
+  it('reads an instant as milliseconds, NaN for none', () => {
+    expect(instantMs('2026-12-01T10:00:00.000Z')).toBe(Date.UTC(2026, 11, 1, 10));
+    expect(instantMs('not a time')).toBeNaN();
+  });
+
+  it('gives the UTC day of a canonical time or of milliseconds', () => {
+    expect(dayOf('2026-12-01T23:59:59.999Z')).toBe('2026-12-01');
+    expect(dayOf(Date.UTC(2026, 11, 1, 23, 59, 59, 999))).toBe('2026-12-01');
+    expect(dayOf(Date.UTC(2026, 11, 2))).toBe('2026-12-02');
+    expect(dayStartMs('2026-12-01')).toBe(Date.UTC(2026, 11, 1));
+    expect(DAY_MS).toBe(24 * 3600 * 1000);
+  });
+
+  it('counts days across months, years and leap days', () => {
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('2028-03-01', -1)).toBe('2028-02-29');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(addDays('2026-01-10', -8)).toBe('2026-01-02');
+    expect(addDays('2026-05-05', 0)).toBe('2026-05-05');
+  });
+
+  it('starts an ISO week on its Monday and a month on its first', () => {
+    // 2026-11-30 is a Monday; 2026-12-06 the Sunday that ends its week.
+    expect(weekStart('2026-11-30')).toBe('2026-11-30');
+    expect(weekStart('2026-12-06')).toBe('2026-11-30');
+    expect(weekStart('2026-12-07')).toBe('2026-12-07');
+    // A week that crosses a year: 2027-01-01 is a Friday.
+    expect(weekStart('2027-01-01')).toBe('2026-12-28');
+    expect(monthStart('2026-12-31')).toBe('2026-12-01');
+    expect(nextMonthStart('2026-12-15')).toBe('2027-01-01');
+    expect(nextMonthStart('2028-01-31')).toBe('2028-02-01');
+  });
+
+  it('keeps every day of a week in that week, for any day', () => {
+    for (let offset = 0; offset < 400; offset++) {
+      const day = addDays('2026-01-01', offset);
+      const start = weekStart(day);
+      expect(new Date(dayStartMs(start)).getUTCDay()).toBe(1);
+      expect(start <= day && addDays(start, 6) >= day).toBe(true);
+    }
   });
 });

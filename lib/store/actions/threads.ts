@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { cursorKey, encodeCursor } from '../../cursor';
 import { settleAll } from '../../flow/fan-out';
 import { type Placement, placementOf } from '../../model/access';
@@ -15,6 +15,8 @@ import {
   isTombstone,
   recordedEntryFrom,
 } from '../item';
+import { queryInput } from '../query/key-query';
+import { queryPage } from '../query/pager';
 import { attr, itemKind } from '../table';
 
 /**
@@ -58,15 +60,13 @@ async function readThread(
   const binding = threadBinding(actionId, prefix, reader);
   const after = cursor === undefined ? undefined : cursorKey(cursor, binding, threadKey(keyShape));
   if (!canBeKey(actionId)) return { items: [] };
-  const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
-      ExpressionAttributeValues: { ':id': actionId, ':prefix': prefix },
-      ConsistentRead: true,
-      Limit: limit,
-      ...(after ? { ExclusiveStartKey: { [attr.id]: actionId, [attr.sortKey]: after } } : {}),
+  const result = await queryPage(
+    queryInput({
+      partition: actionId,
+      sort: { op: 'begins_with', prefix },
+      consistent: true,
+      limit,
+      ...(after ? { startKey: { [attr.id]: actionId, [attr.sortKey]: after } } : {}),
     }),
   );
   const items = result.Items ?? [];
@@ -119,15 +119,13 @@ export async function historyPlacement(actionId: string): Promise<Placement | un
   );
   if (!item) return undefined;
   if (!isTombstone(item)) return placementOf(fromItem(item));
-  const { Items = [] } = await send<{ Items?: Item[] }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
-      ExpressionAttributeValues: { ':id': actionId, ':prefix': itemKind.historyPrefix },
-      ConsistentRead: true,
-      ScanIndexForward: false,
-      Limit: 1,
+  const { Items = [] } = await queryPage(
+    queryInput({
+      partition: actionId,
+      sort: { op: 'begins_with', prefix: itemKind.historyPrefix },
+      consistent: true,
+      descending: true,
+      limit: 1,
     }),
   );
   const last = Items[0] && recordedEntryFrom(Items[0]);
@@ -219,16 +217,14 @@ export async function commentTextsOf(
 
 /** The type of an action's latest history entry (`deleted` once it is deleted), reading that entry alone. */
 async function latestHistoryType(actionId: string): Promise<string | undefined> {
-  const result = await send<{ Items?: Item[] }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey, '#type': 'type' },
-      ExpressionAttributeValues: { ':id': actionId, ':prefix': itemKind.historyPrefix },
-      ProjectionExpression: '#type',
-      ScanIndexForward: false,
-      ConsistentRead: true,
-      Limit: 1,
+  const result = await queryPage(
+    queryInput({
+      partition: actionId,
+      sort: { op: 'begins_with', prefix: itemKind.historyPrefix },
+      projection: ['type'],
+      descending: true,
+      consistent: true,
+      limit: 1,
     }),
   );
   return result.Items?.[0]?.type as string | undefined;
@@ -242,15 +238,13 @@ export async function readComments(actionId: string, wanted: ThreadPage): Promis
 
 /** The latest `count` comments of an action, oldest of them first. */
 export async function latestComments(actionId: string, count: number): Promise<Comment[]> {
-  const result = await send<{ Items?: Item[] }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
-      ExpressionAttributeValues: { ':id': actionId, ':prefix': itemKind.commentPrefix },
-      ConsistentRead: true,
-      ScanIndexForward: false,
-      Limit: count,
+  const result = await queryPage(
+    queryInput({
+      partition: actionId,
+      sort: { op: 'begins_with', prefix: itemKind.commentPrefix },
+      consistent: true,
+      descending: true,
+      limit: count,
     }),
   );
   return (result.Items ?? []).map(commentFrom).reverse();

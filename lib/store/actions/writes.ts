@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getReminderSettings } from '../../config';
-import { nowIso } from '../../dates';
+import { instantMs, nowIso } from '../../dates';
 import {
   ConflictError,
   ForbiddenError,
@@ -185,7 +185,7 @@ export async function putNewAction(
       })),
     ];
     // A first attempt stamped by a caller that took its time is stamped again.
-    if (Date.now() - Date.parse(stamped.createdAt) > STAMP_MAX_AGE_MS && round === 0) return AGAIN;
+    if (Date.now() - instantMs(stamped.createdAt) > STAMP_MAX_AGE_MS && round === 0) return AGAIN;
     try {
       await transact(items);
       return true;
@@ -255,7 +255,7 @@ export interface Mutation {
  */
 export function nextStamp(current: Action, now: string, lastEntryAt?: string): string {
   const floor = lastEntryAt !== undefined && lastEntryAt > current.updatedAt ? lastEntryAt : current.updatedAt;
-  return now > floor ? now : new Date(Date.parse(floor) + 1).toISOString();
+  return now > floor ? now : new Date(instantMs(floor) + 1).toISOString();
 }
 
 /**

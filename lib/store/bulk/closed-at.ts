@@ -1,9 +1,13 @@
-import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getReminderSettings } from '../../config';
+import { dayOf } from '../../dates';
 import { inPool } from '../../flow/fan-out';
 import { isOpen } from '../../model/reminders';
+import type { Sender } from '../client';
 import { DAY_COUNTERS, type DayDeltas, dayFields, daySortKey } from '../counters/days';
 import { fromItem, type Item, isTombstone } from '../item';
+import { queryInput } from '../query/key-query';
+import { queryAll, queryPages } from '../query/pager';
 import type { ScanPass } from '../scan';
 import { attr, filterKey, itemKind } from '../table';
 
@@ -18,6 +22,20 @@ interface Target {
   table: string;
 }
 
+/** What `lastCloseOf` reads of a history entry. */
+interface HistoryRead {
+  type?: string;
+  time?: string;
+  changes?: { status?: { before?: unknown; after?: unknown } };
+  action?: { status?: unknown };
+}
+
+/** Sends through the upgrade's own client (no store timeout: the upgrade simply waits). */
+const viaTarget =
+  (target: Target): Sender =>
+  <T>(command: object) =>
+    target.documents.send(command as never) as Promise<T>;
+
 /**
  * The time the action's history last moves its status into a closed one: a change of `status`
  * from an open to a closed one (its entry's time), or a create that made it closed (its
@@ -26,36 +44,22 @@ interface Target {
 export async function lastCloseOf(target: Target, id: string, createdAt: string): Promise<string | undefined> {
   const closed = (status: unknown) => !isOpen(Number(status), getReminderSettings());
   let last: string | undefined;
-  let start: Item | undefined;
-  do {
-    const page = await target.documents.send(
-      new QueryCommand({
-        TableName: target.table,
-        KeyConditionExpression: '#id = :id AND begins_with(#sk, :h)',
-        ProjectionExpression: '#type, #time, #changes.#status, #action.#status',
-        ExpressionAttributeNames: {
-          '#id': attr.id,
-          '#sk': attr.sortKey,
-          '#type': 'type',
-          '#time': 'time',
-          '#changes': 'changes',
-          '#status': 'status',
-          '#action': 'action',
-        },
-        ExpressionAttributeValues: { ':id': id, ':h': itemKind.historyPrefix },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
+  const history = queryInput({
+    table: target.table,
+    partition: id,
+    sort: { op: 'begins_with', prefix: itemKind.historyPrefix },
+    projection: ['type', 'time', 'changes.status', 'action.status'],
+    consistent: true,
+  });
+  for await (const page of queryPages(history, { via: viaTarget(target) })) {
     // In version order (the sort key pads it), so the last close found is the latest.
-    for (const entry of page.Items ?? []) {
+    for (const entry of (page.Items ?? []) as HistoryRead[]) {
       if (entry.type === 'created' && closed(entry.action?.status)) last = createdAt;
       const status = entry.changes?.status;
       if (entry.type === 'updated' && status && !closed(status.before) && closed(status.after))
         last = String(entry.time);
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return last;
 }
 
@@ -100,26 +104,13 @@ export function closedDayCounting(target: Target): ScanPass {
       for (const item of actions) {
         if (isTombstone(item)) continue;
         const closedAt = fromItem(item).closedAt;
-        if (closedAt !== null) counts.set(closedAt.slice(0, 10), (counts.get(closedAt.slice(0, 10)) ?? 0) + 1);
+        if (closedAt !== null) counts.set(dayOf(closedAt), (counts.get(dayOf(closedAt)) ?? 0) + 1);
       }
     },
     async done() {
-      const stored: Item[] = [];
-      let start: Item | undefined;
-      do {
-        const page = await target.documents.send(
-          new QueryCommand({
-            TableName: target.table,
-            KeyConditionExpression: '#id = :p',
-            ExpressionAttributeNames: { '#id': attr.id },
-            ExpressionAttributeValues: { ':p': DAY_COUNTERS },
-            ConsistentRead: true,
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
-        stored.push(...(page.Items ?? []));
-        start = page.LastEvaluatedKey;
-      } while (start);
+      const stored = await queryAll(queryInput({ table: target.table, partition: DAY_COUNTERS, consistent: true }), {
+        via: viaTarget(target),
+      });
       const x = dayFields.closedAt;
       const writes: Array<{ sk: string; count?: number }> = [];
       for (const item of stored) {

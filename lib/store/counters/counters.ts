@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { settleAll } from '../../flow/fan-out';
 import type { Action } from '../../model/action';
 import { type CountedName, countedValue, storedFieldList } from '../catalogue';
-import { canBeKey, send, tableName } from '../client';
-import { attr, itemKind, shardOf } from '../table';
+import { canBeKey, tableName } from '../client';
+import { queryInput, type SortCondition } from '../query/key-query';
+import { queryAll } from '../query/pager';
+import { MEMBER_PARTITIONS, shardOf, sliceOf } from '../shards';
+import { attr, itemKind } from '../table';
 import {
   locationCounter,
   type PrefixCounter,
@@ -108,14 +109,8 @@ const storedCounters = countedFields.filter((field) => field !== 'status' && !fi
  */
 const sharedPartitions: ReadonlySet<CountedField> = new Set<CountedField>([locationCounter]);
 
-/** How many partitions a shared counter's values are spread over (DynamoDB's write limit is a partition's). */
-export const MEMBER_PARTITIONS = 16;
-
 /** The partition of one of a shared counter's slices: `n#scope&7@07`. */
 export const memberPartition = (field: CountedField, slice: number) => `n#${field}@${String(slice).padStart(2, '0')}`;
-
-/** The slice a value of a shared counter is kept in: a digest's first byte, so values spread evenly. */
-const sliceOf = (value: string) => (createHash('sha256').update(value).digest()[0] as number) % MEMBER_PARTITIONS;
 
 /** Where a counter is kept: its partition, and which status (a counter kept by status) or value (a shared one) in it. */
 export interface CounterCell {
@@ -229,13 +224,12 @@ export interface SortKeyRange {
   to?: string;
 }
 
-/** The key condition's part on the sort key for `range`, and its values. */
-function sortKeyCondition({ from, to }: SortKeyRange): { condition: string; values: Record<string, string> } {
-  if (from !== undefined && to !== undefined)
-    return { condition: ' AND #sk BETWEEN :from AND :to', values: { ':from': from, ':to': to } };
-  if (from !== undefined) return { condition: ' AND #sk >= :from', values: { ':from': from } };
-  if (to !== undefined) return { condition: ' AND #sk <= :to', values: { ':to': to } };
-  return { condition: '', values: {} };
+/** The sort key condition for `range`, if it bounds anything. */
+function sortKeyCondition({ from, to }: SortKeyRange): SortCondition | undefined {
+  if (from !== undefined && to !== undefined) return { op: 'between', from, to };
+  if (from !== undefined) return { op: '>=', value: from };
+  if (to !== undefined) return { op: '<=', value: to };
+  return undefined;
 }
 
 /**
@@ -244,41 +238,18 @@ function sortKeyCondition({ from, to }: SortKeyRange): { condition: string; valu
  * registered values, a range of day counters (`days.ts`); at most `maxItems` of them (each
  * request limited to what is left).
  */
-export async function readPartition(
+export function readPartition(
   table: string,
   partition: string,
   stats?: CountStats,
   range: SortKeyRange = {},
   maxItems = Number.POSITIVE_INFINITY,
 ): Promise<Array<Record<string, unknown>>> {
-  const items: Array<Record<string, unknown>> = [];
-  let startKey: Record<string, unknown> | undefined;
-  const { condition, values } = sortKeyCondition(range);
-  do {
-    const page = await send<{
-      Items?: Array<Record<string, unknown>>;
-      LastEvaluatedKey?: Record<string, unknown>;
-      ConsumedCapacity?: { CapacityUnits?: number };
-    }>(
-      new QueryCommand({
-        TableName: table,
-        KeyConditionExpression: `#id = :key${condition}`,
-        ExpressionAttributeNames: { '#id': attr.id, ...(condition ? { '#sk': attr.sortKey } : {}) },
-        ExpressionAttributeValues: { ':key': partition, ...values },
-        ConsistentRead: true,
-        ReturnConsumedCapacity: 'TOTAL',
-        ExclusiveStartKey: startKey,
-        ...(Number.isFinite(maxItems) ? { Limit: maxItems - items.length } : {}),
-      }),
-    );
-    if (stats) {
-      stats.requests++;
-      stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
-    }
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length < maxItems);
-  return items;
+  const sort = sortKeyCondition(range);
+  return queryAll(queryInput({ table, partition, ...(sort ? { sort } : {}), consistent: true }), {
+    ...(stats ? { stats } : {}),
+    maxItems,
+  });
 }
 
 /** The current value of one counter: every shard, read in one strongly consistent Query. */

@@ -1,8 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dayOf } from '../../dates';
 import { inPool } from '../../flow/fan-out';
 import type { Action } from '../../model/action';
 import { send, tableName } from '../client';
-import { attr, shardOf } from '../table';
+import { dayShardOf } from '../shards';
+import { attr } from '../table';
 import { type CountStats, readPartition } from './counters';
 
 /**
@@ -22,7 +24,6 @@ import { type CountStats, readPartition } from './counters';
 
 /** The partition of every day counter. */
 export const DAY_COUNTERS = 'n#@days';
-export const DAY_SHARDS = 4;
 
 /**
  * The date fields counted by day, and the attribute of a day item that counts each. `closedAt`
@@ -33,17 +34,11 @@ export const dayFields = { createdAt: 'c', updatedAt: 'u', dueAt: 'd', closedAt:
 export type DayField = keyof typeof dayFields;
 const dayFieldList = Object.keys(dayFields) as DayField[];
 
-/** The UTC day of a canonical instant (`2026-12-01T10:00:00.000Z` -> `2026-12-01`). */
-export const dayOf = (instant: string): string => instant.slice(0, 10);
-
 /** The sort key of a day's item on one shard; a day's items sort together, days in order. */
 export const daySortKey = (day: string, shard: number) => `${day}#${shard}`;
 
 /** The day an item of the day partition counts (from its sort key). */
 export const dayOfItem = (item: Record<string, unknown>): string => String(item[attr.sortKey]).slice(0, 10);
-
-/** The shard of an action's day items. */
-export const dayShardOf = (id: string) => shardOf(id) % DAY_SHARDS;
 
 /** `<day>\u0000<field>` -> change: what a write adds to the day counters. */
 export type DayDeltas = Map<string, number>;

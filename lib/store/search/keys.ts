@@ -2,7 +2,8 @@ import type { Action } from '../../model/action';
 import { foldForComparison } from '../../text';
 import type { OrderKey } from '../catalogue';
 import { orderKeys } from '../item';
-import { attr, shardOf } from '../table';
+import { PENDING_SHARDS, pendingShardOf } from '../shards';
+import { attr } from '../table';
 import { type IndexedLimits, indexedPart } from './grams';
 
 /**
@@ -71,16 +72,10 @@ export const postingPartition = (field: SearchField, gram: string) => `g#${searc
 export const createdKeyOf = (text: Pick<IndexedText, 'id' | 'createdAt'>): string =>
   (orderKeys[attr.createdKey] as OrderKey)(text.createdAt, text.createdAt, text.id);
 
-/**
- * Pending marks spread over this many partitions. Few, because every search reads all of them
- * (a query reads at least half a unit); enough that creates at a few thousand a second (three
- * writes each: the mark, then its removal) stay under one partition's 1,000 writes a second each.
- */
-export const PENDING_SHARDS = 4;
 /** Whether a partition key is a posting's (`g#<field>#<gram>`), not a pending mark's. */
 export const isPostingPartition = (id: string): boolean => /^g#[a-z]#/.test(id) && !id.startsWith('g#p#');
 
-export const pendingPartition = (id: string) => `g#p#${shardOf(id) % PENDING_SHARDS}`;
+export const pendingPartition = (id: string) => `g#p#${pendingShardOf(id)}`;
 export const pendingPartitions: readonly string[] = Array.from({ length: PENDING_SHARDS }, (_, s) => `g#p#${s}`);
 
 /**

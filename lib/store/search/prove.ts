@@ -1,6 +1,7 @@
 import { batchWriteRequests, type WriteRequest } from '../batch';
 import { postingsTableName } from '../client';
 import { fromItem, type Item, isTombstone } from '../item';
+import { fnv1a32 } from '../shards';
 import { attr, itemKind } from '../table';
 import { createdKeyOf, foldedTexts, indexedText, isPostingPartition } from './keys';
 import { postingRequests } from './postings';
@@ -17,15 +18,8 @@ import { postingRequests } from './postings';
  * grows with the actions, not their postings; the repair scans again for the few that differ.
  */
 
-/** FNV-1a, 32 bits: a posting's partition and context. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
+/** A posting's digest: its partition and context, hashed (`../shards.ts`). */
+const hash = fnv1a32;
 
 interface Digest {
   count: number;

@@ -1,8 +1,9 @@
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { settleAll } from '../../flow/fan-out';
-import { postingsTableName, tableName } from '../client';
+import { postingsTableName } from '../client';
 import type { Item } from '../item';
 import { BudgetSpent } from '../list/run/budget';
+import { type ExpressionPlaceholders, queryInput } from '../query/key-query';
+import { type PageReader, QueryCursor, queryAll, queryPage } from '../query/pager';
 import { attr, filterKey, itemKind, lowerKey } from '../table';
 import { probeGrams, RUN_SEPARATOR, searchable } from './grams';
 import { pendingPartitions, postingPartition, type SearchField, searchAttr, searchFields } from './keys';
@@ -30,10 +31,7 @@ import { pendingPartitions, postingPartition, type SearchField, searchAttr, sear
  */
 
 /** Reads one page of a query under the list's budget (`lib/store/list/run/merge.ts`), `BudgetSpent` when it is gone. */
-export type PageReader = (
-  input: QueryCommandInput,
-  want: number,
-) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>;
+export type { PageReader };
 
 export interface SearchRequest {
   field: SearchField;
@@ -94,8 +92,7 @@ function spread(grams: string[], count: number): string[] {
 interface Stream {
   gram: string;
   items: Item[];
-  startKey?: Item;
-  done: boolean;
+  postings: QueryCursor;
 }
 
 /** The pending marks: action id -> the mark. Strongly consistent: see the module comment. */
@@ -103,22 +100,8 @@ async function readPending(read: PageReader): Promise<Map<string, Item>> {
   const marks = new Map<string, Item>();
   await settleAll(
     pendingPartitions.map(async (partition) => {
-      let startKey: Item | undefined;
-      do {
-        const page = await read(
-          {
-            TableName: tableName(),
-            KeyConditionExpression: '#id = :p',
-            ExpressionAttributeNames: { '#id': attr.id },
-            ExpressionAttributeValues: { ':p': partition },
-            ConsistentRead: true,
-            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-          },
-          MAX_PAGE,
-        );
-        for (const item of page.Items ?? []) marks.set(item[attr.sortKey] as string, item);
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      const items = await queryAll(queryInput({ partition, consistent: true }), { read, want: MAX_PAGE });
+      for (const item of items) marks.set(item[attr.sortKey] as string, item);
     }),
   );
   return marks;
@@ -128,23 +111,20 @@ async function readPending(read: PageReader): Promise<Map<string, Item>> {
 export async function search(request: SearchRequest, read: PageReader): Promise<SearchResult> {
   const { field, fragment, descending, window, after, verify } = request;
   const code = searchFields[field].code;
-  const postingQuery = (gram: string, startKey?: Item): QueryCommandInput => ({
-    TableName: postingsTableName(),
-    KeyConditionExpression: `#id = :p${after === undefined ? '' : ` AND #sk ${descending ? '<' : '>'} :after`}`,
-    ExpressionAttributeNames: { '#id': attr.id, ...(after === undefined ? {} : { '#sk': attr.sortKey }) },
-    ExpressionAttributeValues: {
-      ':p': postingPartition(field, gram),
-      ...(after === undefined ? {} : { ':after': after }),
-    },
-    ScanIndexForward: !descending,
-    ConsistentRead: true,
-    ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-  });
+  const postingsOf = (gram: string) =>
+    new QueryCursor(
+      queryInput({
+        table: postingsTableName(),
+        partition: postingPartition(field, gram),
+        ...(after === undefined ? {} : { sort: { op: descending ? '<' : '>', value: after } }),
+        descending,
+        consistent: true,
+      }),
+      { read },
+    );
   const readOn = async (stream: Stream, want: number) => {
-    const page = await read(postingQuery(stream.gram, stream.startKey), want);
+    const page = await stream.postings.next(want);
     stream.items.push(...(page.Items ?? []));
-    stream.startKey = page.LastEvaluatedKey;
-    stream.done = page.LastEvaluatedKey === undefined;
   };
 
   // No stored text holds the separator of a posting's runs: a fragment with it matches nothing.
@@ -154,13 +134,13 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   const probes: Stream[] = spread(
     grams.map((g) => g.gram),
     PROBES,
-  ).map((gram) => ({ gram, items: [], done: false }));
+  ).map((gram) => ({ gram, items: [], postings: postingsOf(gram) }));
   // Marks first, then postings: never side by side (see the module comment). A budget too small
   // for the marks and the probes leaves nothing to answer: `BudgetSpent` (a 429 at the edge).
   const pending = await readPending(read);
   await settleAll(probes.map((p) => readOn(p, PROBE_PAGE)));
   const lastKey = (s: Stream) => (s.items[s.items.length - 1]?.[attr.sortKey] as string | undefined) ?? '';
-  const ended = probes.filter((p) => p.done).sort((a, b) => a.items.length - b.items.length);
+  const ended = probes.filter((p) => p.postings.done).sort((a, b) => a.items.length - b.items.length);
   // Not ended: the page that reaches furthest in the read's direction spans the most time, so its gram is the sparsest.
   const furthest = [...probes].sort((a, b) => (descending ? 1 : -1) * (lastKey(a) < lastKey(b) ? -1 : 1));
   const chosen = (ended[0] ?? furthest[0]) as Stream;
@@ -203,14 +183,14 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   };
   try {
     await take();
-    while (!chosen.done && (matches.length < window || postings < COUNT_READ)) {
+    while (!chosen.postings.done && (matches.length < window || postings < COUNT_READ)) {
       const want = Math.min(MAX_PAGE, Math.max(PROBE_PAGE, window - matches.length, postings));
       const before = chosen.items.length;
       await readOn(chosen, want);
       postings += chosen.items.length - before;
       await take();
     }
-    complete = chosen.done;
+    complete = chosen.postings.done;
   } catch (error) {
     if (!(error instanceof BudgetSpent)) throw error;
   }
@@ -233,14 +213,15 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   return { matches, complete, ...(reached ? { reached } : {}), gram: chosen.gram, postings };
 }
 
-/** Where each searched field keeps its whole folded text on the action item, as a condition that it holds `:f`. */
-const holdsCondition: Record<SearchField, { expression: string; names: Record<string, string> }> = {
-  title: { expression: 'contains(#t, :f)', names: { '#t': attr.titleLower } },
+/** Where each searched field keeps its whole folded text on the action item, as a condition that it holds `fragment`. */
+const holdsCondition: Record<SearchField, (p: ExpressionPlaceholders, fragment: string) => string> = {
+  title: (p, fragment) => `contains(${p.name(attr.titleLower)}, ${p.value(fragment)})`,
   // The reference's folded copy is kept only where folding changed it; else the reference is its own.
-  'actionProducer.reference': {
-    expression:
-      '(attribute_exists(#m.#l) AND contains(#m.#l, :f)) OR (attribute_not_exists(#m.#l) AND contains(#m.#r, :f))',
-    names: { '#m': attr.filters, '#l': lowerKey(filterKey.producerReference), '#r': filterKey.producerReference },
+  'actionProducer.reference': (p, fragment) => {
+    const folded = p.name(`${attr.filters}.${lowerKey(filterKey.producerReference)}`);
+    const reference = p.name(`${attr.filters}.${filterKey.producerReference}`);
+    const f = p.value(fragment);
+    return `(attribute_exists(${folded}) AND contains(${folded}, ${f})) OR (attribute_not_exists(${folded}) AND contains(${reference}, ${f}))`;
   },
 };
 
@@ -249,22 +230,17 @@ const holdsCondition: Record<SearchField, { expression: string; names: Record<st
  * query each, charged to the list's budget as one entry, as the other filters' checks are.
  */
 async function holdFragment(ids: string[], field: SearchField, fragment: string, read: PageReader) {
-  const { expression, names } = holdsCondition[field];
   const held = new Set<string>();
   await settleAll(
     ids.map(async (id) => {
-      const page = await read(
-        {
-          TableName: tableName(),
-          KeyConditionExpression: '#id = :id AND #sk = :a',
-          FilterExpression: expression,
-          ProjectionExpression: '#id',
-          ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey, ...names },
-          ExpressionAttributeValues: { ':id': id, ':a': itemKind.action, ':f': fragment },
-          ConsistentRead: true,
-        },
-        1,
-      );
+      const action = queryInput({
+        partition: id,
+        sort: { op: '=', value: itemKind.action },
+        filter: (p) => holdsCondition[field](p, fragment),
+        projection: [attr.id],
+        consistent: true,
+      });
+      const page = await queryPage(action, { read }, 1);
       if (page.Items?.length) held.add(id);
     }),
   );

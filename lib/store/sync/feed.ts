@@ -1,16 +1,15 @@
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { badCursor } from '../../cursor';
 import type { Sight } from '../../model/access';
 import type { HistoryEntry } from '../../model/history';
 import { listReadAllowance, recordIndexEntries } from '../../usage';
 import { batchGet } from '../batch';
-import { MAX_SORT_KEY_BYTES, tableName } from '../client';
+import { MAX_SORT_KEY_BYTES } from '../client';
 import { indexes } from '../indexes';
 import { historyEntryFrom, type Item } from '../item';
-import { Placeholders } from '../list/plan/expression';
 import { newStats, type ReadStats } from '../list/plan/result';
 import { ReadBudget } from '../list/run/budget';
 import { mergeInOrder } from '../list/run/merge';
+import { queryInput, type SortCondition } from '../query/key-query';
 import { attr, feedPartitions } from '../table';
 
 /**
@@ -79,19 +78,9 @@ export async function readChanges(
   const bound = new Date(now - FEED_SETTLE_MS).toISOString();
   if (from >= bound) return { entries: [], next: from, stats };
   const index = indexes.changes;
-  const input = (partition: string | number): QueryCommandInput => {
-    const p = new Placeholders();
-    const key = p.name(index.sortKey.name);
-    // `from` is included here (it may be a bare time, which no key equals) and the entry it names dropped below.
-    const range = from === '' ? `${key} < ${p.value(bound)}` : `${key} BETWEEN ${p.value(from)} AND ${p.value(bound)}`;
-    return {
-      TableName: tableName(),
-      IndexName: index.name,
-      KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(partition)} AND ${range}`,
-      ExpressionAttributeNames: p.names,
-      ExpressionAttributeValues: p.values,
-    };
-  };
+  // `from` is included here (it may be a bare time, which no key equals) and the entry it names dropped below.
+  const range: SortCondition = from === '' ? { op: '<', value: bound } : { op: 'between', from, to: bound };
+  const input = (partition: string | number) => queryInput({ index, partition, sort: range });
   // One more than the page: the entry `from` names, which the page skips, may be among them.
   // The list budget bounds a feed page too (a page reads about `limit` entries plus one page per partition).
   const budget = new ReadBudget(listReadAllowance());

@@ -1,7 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cursorKey, encodeCursor } from '../../cursor';
 import { canBeKey, send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
+import { queryInput } from '../query/key-query';
+import { queryPage } from '../query/pager';
 import { attr, webhookKeys } from '../table';
 
 /**
@@ -107,19 +109,14 @@ export async function listDeliveries(
 ): Promise<{ items: Delivery[]; nextCursor?: string }> {
   const binding = logBinding(subscriptionId, reader);
   const after = cursor === undefined ? undefined : cursorKey(cursor, binding, isDeliveryKey);
-  const result = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
-      ExpressionAttributeValues: {
-        ':id': webhookKeys.deliveries(subscriptionId),
-        ':prefix': webhookKeys.deliveryPrefix,
-      },
-      ScanIndexForward: false,
-      ConsistentRead: true,
-      Limit: limit,
-      ...(after ? { ExclusiveStartKey: { ...deliveryKey(subscriptionId, ''), [attr.sortKey]: after } } : {}),
+  const result = await queryPage(
+    queryInput({
+      partition: webhookKeys.deliveries(subscriptionId),
+      sort: { op: 'begins_with', prefix: webhookKeys.deliveryPrefix },
+      descending: true,
+      consistent: true,
+      limit,
+      ...(after ? { startKey: { ...deliveryKey(subscriptionId, ''), [attr.sortKey]: after } } : {}),
     }),
   );
   const items = result.Items ?? [];

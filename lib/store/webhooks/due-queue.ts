@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { settleAll } from '../../flow/fan-out';
 import { type Sender, send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
-import { attr, shardOf, webhookKeys } from '../table';
+import { queryInput } from '../query/key-query';
+import { queryAll, queryPage } from '../query/pager';
+import { shardOfSubscription } from '../shards';
+import { attr, webhookKeys } from '../table';
 
 /**
  * Each subscription has its own queue (`wq#<subscription>`, sorted by due time), and a marker in
@@ -32,18 +35,15 @@ export interface StoredDue extends DueAttempt {
   key: string;
 }
 
-/**
- * The ready partition a subscription's queue is listed in: `shardOf` (table.ts), the one hash of
- * the store, folded onto the ready partitions. Markers an earlier version stored where its own
- * hash (x31) put them need no move: the sweep reads every ready partition (`readyQueues`) and
- * settles each marker in the partition it was read from (`ReadyQueue.shard`), so such a marker is
- * moved later, and removed once its queue is empty, as any other. Until then a new attempt of its
- * subscription lists the queue again where this hash says: two markers, each guarding the
- * attempts listed through it by its own `writes`, and the sweep's lanes give a subscription
- * listed twice no more places than one listed once.
+/*
+ * The ready partition a subscription's queue is listed in is `shardOfSubscription` (`../shards.ts`).
+ * Markers an earlier version stored where its own hash (x31) put them need no move: the sweep
+ * reads every ready partition (`readyQueues`) and settles each marker in the partition it was read
+ * from (`ReadyQueue.shard`), so such a marker is moved later, and removed once its queue is empty,
+ * as any other. Until then a new attempt of its subscription lists the queue again where the hash
+ * says: two markers, each guarding the attempts listed through it by its own `writes`, and the
+ * sweep's lanes give a subscription listed twice no more places than one listed once.
  */
-export const shardOfSubscription = (subscriptionId: string): number =>
-  shardOf(subscriptionId) % webhookKeys.readyShards;
 
 /** Where a subscription's marker is: a ready partition (its own by default), under the subscription's id. */
 export const markerKey = (subscriptionId: string, shard = shardOfSubscription(subscriptionId)) => ({
@@ -145,32 +145,18 @@ export async function readyQueues(now: string): Promise<ReadyQueue[]> {
 
 /** The subscriptions of one ready partition with an attempt due by `now`. */
 async function readyIn(shard: number, now: string): Promise<ReadyQueue[]> {
-  const found: ReadyQueue[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: '#id = :id',
-        FilterExpression: '#next <= :now',
-        ExpressionAttributeNames: { '#id': attr.id, '#next': 'nextDue' },
-        ExpressionAttributeValues: { ':id': webhookKeys.ready(shard), ':now': now },
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      found.push({
-        ownerId: item.ownerId as string,
-        subscriptionId: item[attr.sortKey] as string,
-        nextDue: item.nextDue as string,
-        writes: Number(item.writes ?? 0),
-        shard,
-      });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  const ready = queryInput({
+    partition: webhookKeys.ready(shard),
+    filter: (p) => `${p.name('nextDue')} <= ${p.value(now)}`,
+    consistent: true,
+  });
+  return (await queryAll(ready)).map((item) => ({
+    ownerId: item.ownerId as string,
+    subscriptionId: item[attr.sortKey] as string,
+    nextDue: item.nextDue as string,
+    writes: Number(item.writes ?? 0),
+    shard,
+  }));
 }
 
 /** A stored attempt due, read back from its queue (the subscription is the queue's). */
@@ -185,15 +171,13 @@ export const dueFrom = (subscriptionId: string, item: Item): StoredDue => ({
 
 /** Up to `limit` of a subscription's attempts due by `now`, in due order. */
 export async function dueBy(subscriptionId: string, now: string, limit: number): Promise<StoredDue[]> {
-  const page = await send<{ Items?: Item[] }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id AND #sk <= :now',
-      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
+  const page = await queryPage(
+    queryInput({
+      partition: webhookKeys.due(subscriptionId),
       // `~` sorts after `#`: every key of this millisecond and before.
-      ExpressionAttributeValues: { ':id': webhookKeys.due(subscriptionId), ':now': `${now}~` },
-      ConsistentRead: true,
-      Limit: limit,
+      sort: { op: '<=', value: `${now}~` },
+      consistent: true,
+      limit,
     }),
   );
   return (page.Items ?? []).map((item) => dueFrom(subscriptionId, item));
@@ -206,15 +190,8 @@ export async function dueBy(subscriptionId: string, now: string, limit: number):
  * stays due and the next sweep looks again.
  */
 export async function settleQueue(queue: ReadyQueue): Promise<void> {
-  const page = await send<{ Items?: Item[] }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id',
-      ExpressionAttributeNames: { '#id': attr.id },
-      ExpressionAttributeValues: { ':id': webhookKeys.due(queue.subscriptionId) },
-      ConsistentRead: true,
-      Limit: 1,
-    }),
+  const page = await queryPage(
+    queryInput({ partition: webhookKeys.due(queue.subscriptionId), consistent: true, limit: 1 }),
   );
   const first = page.Items?.[0];
   const condition = {

@@ -1,5 +1,6 @@
-import { DeleteCommand, type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Item } from '../item';
+import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryInput } from '../query/key-query';
+import { queryPages } from '../query/pager';
 import { attr } from '../table';
 import { type DueTable, dueFrom, storeDue } from './due-queue';
 
@@ -14,25 +15,14 @@ export async function moveSharedDueAttempts(documents: DynamoDBDocumentClient, n
   const table: DueTable = { name, via: <T>(command: object) => documents.send(command as never) as Promise<T> };
   for (let shard = 0; shard < 4; shard++) {
     const partition = `wq#${shard}`;
-    let startKey: Item | undefined;
-    do {
-      const page = await table.via<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-        new QueryCommand({
-          TableName: name,
-          KeyConditionExpression: '#id = :id',
-          ExpressionAttributeNames: { '#id': attr.id },
-          ExpressionAttributeValues: { ':id': partition },
-          ConsistentRead: true,
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      );
+    const shared = queryInput({ table: name, partition, consistent: true });
+    for await (const page of queryPages(shared, { via: table.via })) {
       for (const item of page.Items ?? []) {
         await storeDue(table, dueFrom(item.subscriptionId as string, item), Number(item[attr.expiresAt]), true);
         await table.via(
           new DeleteCommand({ TableName: name, Key: { [attr.id]: partition, [attr.sortKey]: item[attr.sortKey] } }),
         );
       }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    }
   }
 }

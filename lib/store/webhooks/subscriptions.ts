@@ -1,9 +1,11 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../errors';
 import type { Person } from '../../model/action';
 import { canBeKey, send, sendIf, TransactionCancelled, tableName, transact } from '../client';
 import { indexes } from '../indexes';
 import type { Item } from '../item';
+import { queryInput } from '../query/key-query';
+import { queryAll, queryPage } from '../query/pager';
 import { attr, webhookKeys } from '../table';
 
 /**
@@ -115,16 +117,11 @@ export async function getSubscription(ownerId: string, id: string): Promise<Subs
 
 /** The owner's subscriptions (at most the cap, so one page), oldest first. */
 export async function listSubscriptions(ownerId: string): Promise<Subscription[]> {
-  const result = await send<{ Items?: Item[] }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
-      ExpressionAttributeValues: {
-        ':id': webhookKeys.subscriptions(ownerId),
-        ':prefix': webhookKeys.subscriptionPrefix,
-      },
-      ConsistentRead: true,
+  const result = await queryPage(
+    queryInput({
+      partition: webhookKeys.subscriptions(ownerId),
+      sort: { op: 'begins_with', prefix: webhookKeys.subscriptionPrefix },
+      consistent: true,
     }),
   );
   return (result.Items ?? []).map(subscriptionFrom).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -207,27 +204,10 @@ export async function deleteSubscription(ownerId: string, id: string): Promise<b
 
 /** Every enabled subscription and the event types it names, from the sparse index. */
 export async function enabledSubscriptions(): Promise<Array<{ ownerId: string; id: string; events: string[] }>> {
-  const found: Array<{ ownerId: string; id: string; events: string[] }> = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Item }>(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: indexes.webhooksEnabled.name,
-        KeyConditionExpression: '#kw = :kw',
-        ExpressionAttributeNames: { '#kw': attr.webhooksEnabledKey },
-        ExpressionAttributeValues: { ':kw': webhookKeys.enabled },
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      found.push({
-        ownerId: (item[attr.id] as string).slice(webhookKeys.subscriptions('').length),
-        id: (item[attr.sortKey] as string).slice(webhookKeys.subscriptionPrefix.length),
-        events: (item.events as string[]) ?? [],
-      });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  const enabled = await queryAll(queryInput({ index: indexes.webhooksEnabled, partition: webhookKeys.enabled }));
+  return enabled.map((item) => ({
+    ownerId: (item[attr.id] as string).slice(webhookKeys.subscriptions('').length),
+    id: (item[attr.sortKey] as string).slice(webhookKeys.subscriptionPrefix.length),
+    events: (item.events as string[]) ?? [],
+  }));
 }

@@ -8,7 +8,6 @@ import {
   cellOfItem,
   cellSortKey,
   counterCells,
-  MEMBER_PARTITIONS,
 } from '../../../../lib/store/counters/counters';
 import { locationCounter, prefixCounters } from '../../../../lib/store/counters/prefixes';
 import {
@@ -18,6 +17,7 @@ import {
   locationHolds,
 } from '../../../../lib/store/list/count/location-counts';
 import { decodeLocation, encodeLocation } from '../../../../lib/store/location-tuple';
+import { MEMBER_PARTITIONS } from '../../../../lib/store/shards';
 import { attr } from '../../../../lib/store/table';
 import { anAction } from '../../action-fixture';
 

@@ -1,13 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attr, shardOf, webhookKeys } from '../../../../lib/store/table';
-import {
-  dueFrom,
-  dueItem,
-  markerKey,
-  type StoredDue,
-  shardOfSubscription,
-} from '../../../../lib/store/webhooks/due-queue';
+import { shardOf, shardOfSubscription } from '../../../../lib/store/shards';
+import { attr, webhookKeys } from '../../../../lib/store/table';
+import { dueFrom, dueItem, markerKey, type StoredDue } from '../../../../lib/store/webhooks/due-queue';
 
 /**
  * Attempts due as stored: each in its subscription's queue with its due time leading the sort key,
