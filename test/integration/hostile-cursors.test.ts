@@ -276,10 +276,14 @@ describe('issue 54: the lows of lists under a small budget and a scope', () => {
       }
       // Every page moves forward: no action twice, each page's after the last one's in the
       // list's order, and together they are the whole list, in the oracle's order.
-      const expected = evaluate(visible, query);
-      if ('refused' in expected) throw new Error(`the oracle refuses ${query}`);
+      const expected: string[] = [];
+      for (let skip = 0; skip === 0 || expected.length === skip; skip += 100) {
+        const answer = evaluate(visible, `${query}${query ? '&' : ''}limit=100&skip=${skip}`);
+        if ('refused' in answer) throw new Error(`the oracle refuses ${query}`);
+        expected.push(...answer.ids);
+      }
       expect(new Set(walked.ids).size, `${query}: an action shown twice`).toBe(walked.ids.length);
-      expect(walked.ids, query).toEqual(expected.ids);
+      expect(walked.ids, query).toEqual(expected);
       expect(walked.pages[0]?.body.totalCount, query).toBeGreaterThan(0);
     }
   }, 600_000);
