@@ -284,7 +284,8 @@ describe('issue 54: the lows of lists under a small budget and a scope', () => {
       }
       expect(new Set(walked.ids).size, `${query}: an action shown twice`).toBe(walked.ids.length);
       expect(walked.ids, query).toEqual(expected);
-      expect(walked.pages[0]?.body.totalCount, query).toBeGreaterThan(0);
+      // The walk had something to find (a first page under this budget may be sure of nothing, and count 0 as a lower bound).
+      expect(expected.length, query).toBeGreaterThan(0);
     }
   }, 600_000);
 
