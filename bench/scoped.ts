@@ -5,8 +5,13 @@ import { startSeededStack } from '../infra/local/seeded';
 import { parseListQuery } from '../lib/filter/query';
 import { listed, type Scope, type Viewer } from '../lib/model/access';
 import type { Action } from '../lib/model/action';
+import { batchWriteRequests } from '../lib/store/batch';
+import { postingsTableName } from '../lib/store/client';
 import { listVisible } from '../lib/store/list/entry';
 import { listActions } from '../lib/store/list/run/open';
+import { gramsOf } from '../lib/store/search/grams';
+import { createdKeyOf, foldedTexts, indexedText, postingPartition } from '../lib/store/search/keys';
+import { postingRequests } from '../lib/store/search/postings';
 import { baselineAnswer, scanTable } from './baseline';
 import { generateActions } from './generate';
 
@@ -41,36 +46,60 @@ const shapes = (person: string, site: string): Array<[string, string]> => [
   ['what they own, by due date', `owner=${enc(person)}&sort=dueAt`],
   ["a site's open ones", `location.site=${enc(site)}&status=~1,2`],
   ["a site's overdue ones", `location.site=${enc(site)}&overdue=true`],
+  ['by title', 'sort=title'],
+  [`title search (${SEARCHED})`, `title=${enc(SEARCHED)}`],
 ];
+
+/**
+ * The one search the benchmark asks. Only the postings of its grams are written (every action's
+ * posting of each of them, so the search reads what it would over a whole index): all of an
+ * action's postings are four fifths of a load, which at 100,000 actions would take hours.
+ */
+const SEARCHED = '*guard';
+
+/** Every action's postings of the grams `SEARCHED` reads, and no other. */
+async function writeSearchedPostings(actions: readonly Action[]) {
+  const wanted = new Set(gramsOf(SEARCHED.replaceAll('*', '')).map((gram) => postingPartition('title', gram)));
+  const requests = actions.flatMap((action) => {
+    const text = indexedText(action);
+    return postingRequests(createdKeyOf(text), undefined, foldedTexts(text)).filter((request) =>
+      wanted.has(String(request.PutRequest?.Item?.id)),
+    );
+  });
+  await batchWriteRequests(requests, { width: 4, maxAttempts: 20, table: postingsTableName() });
+  return requests.length;
+}
 
 async function main() {
   const actions: Action[] = [...generateActions(ACTIONS, 37)].map((a) => ({ ...a, initiator: a.owner }));
   const started = Date.now();
   // No query here searches: the actions go in without their search postings (four fifths of a load).
   const stack = await startSeededStack('bench-scoped', actions, { postings: false });
+  const postings = await writeSearchedPostings(actions);
   const seededSeconds = (Date.now() - started) / 1000;
   const lines: string[] = [];
   let failures = 0;
   let outside = 0;
+  let overTight = 0;
   try {
     const table = await scanTable(actions.length * 4);
     const sites = [
       ...new Map(actions.map((a) => [`${a.location.businessUnit}\u0000${a.location.site}`, a.location])).values(),
     ];
     const person = actions[0]?.assignee?.id ?? (actions[0]?.owner.id as string);
-    lines.push(
-      `# Scoped lists at ${ACTIONS} actions`,
-      '',
-      `Seeded in ${seededSeconds.toFixed(0)} s (bulk load, without search postings: no query here searches); ${sites.length} sites. Read units are DynamoDB Local's.`,
-      `Reproduce: \`npm run bench:scoped -- --actions ${ACTIONS}\`.`,
-      '',
-      '| scopes | shape | RU scoped | entries | RU open | ratio | bound (RU) | count | exact |',
-      '|---|---|---|---|---|---|---|---|---|',
-    );
     // Contract section 14's bound: 25 read units, plus one per scope, plus the person's own actions.
     const own = actions.filter(
       (a) => a.owner.id === person || a.assignee?.id === person || a.initiator?.id === person,
     ).length;
+    lines.push(
+      `# Scoped lists at ${ACTIONS} actions`,
+      '',
+      `Seeded in ${seededSeconds.toFixed(0)} s on a loaded machine (bulk load; of the search postings only the ${postings} of the grams of \`${SEARCHED}\`, every action's, the only search asked); ${sites.length} sites; the person owns, initiates or is assigned ${own} actions. Read units are DynamoDB Local's.`,
+      `Reproduce: \`npm run bench:scoped -- --actions ${ACTIONS}\`.`,
+      '',
+      '| scopes | shape | RU scoped | entries | RU open | ratio | 25 + scopes | bound (RU) | count | exact |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
     for (const count of [1, 5, 20]) {
       const scopes: Scope[] = Array.from({ length: count }, (_, i) => {
         const at = sites[(i * 7) % sites.length] as Action['location'];
@@ -94,8 +123,10 @@ async function main() {
         const bound = 25 + count + own;
         const within = scoped.stats.readUnits <= bound;
         if (!within) outside++;
+        const tight = scoped.stats.readUnits <= 25 + count;
+        if (!tight) overTight++;
         lines.push(
-          `| ${count} | ${name} | ${scoped.stats.readUnits} | ${scoped.stats.indexEntries} | ${open.stats.readUnits} | ${ratio} | ${bound} ${within ? 'within' : '**over**'} | ${scoped.totalCount} | ${exact && page ? 'yes' : `NO (oracle ${expected.totalCount})`} |`,
+          `| ${count} | ${name} | ${scoped.stats.readUnits} | ${scoped.stats.indexEntries} | ${open.stats.readUnits} | ${ratio} | ${25 + count} ${tight ? 'within' : '**over**'} | ${bound} ${within ? 'within' : '**over**'} | ${scoped.totalCount} | ${exact && page ? 'yes' : `NO (oracle ${expected.totalCount})`} |`,
         );
       }
     }
@@ -104,7 +135,7 @@ async function main() {
   }
   lines.push(
     '',
-    `${outside} of ${3 * shapes('', '').length} queries over the bound of 25 RU + 1 per scope + the person's own actions.`,
+    `${outside} of ${3 * shapes('', '').length} queries over the bound of 25 RU + 1 per scope + the person's own actions; ${overTight} over 25 RU + 1 per scope alone.`,
   );
   const report = `${lines.join('\n')}\n`;
   const dir = join(import.meta.dirname, 'results');

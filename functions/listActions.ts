@@ -1,4 +1,4 @@
-import { listActions } from '../lib/actions/action-service';
+import { listActions } from '../lib/actions/list';
 import { api, json } from '../lib/http/edge';
 
 /**

@@ -1,9 +1,7 @@
 import { patchRefusal, refusal } from '../access/refusals';
 import { getConfig } from '../config';
-import { badCursor, encodeCursor, openCursor } from '../cursor';
 import { nowIso } from '../dates';
 import { noSuchAction, ValidationError } from '../errors';
-import { type ListQuery, parseListQuery, parseListTerms } from '../filter/query';
 import { logger } from '../logger';
 import { type Rights, rightsOver, type Viewer, type Who } from '../model/access';
 import type { Action, ActionView, Person } from '../model/action';
@@ -19,8 +17,6 @@ import { requireEvidence } from '../model/evidence';
 import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from '../model/validation';
 import { toView } from '../model/view';
 import { type GuardedWrite, getAction as getStored, mutate, putNewAction } from '../store/actions/writes';
-import { listVisible } from '../store/list/entry';
-import type { Position } from '../store/list/plan/result';
 
 /**
  * What the service does to actions, independent of how it is called: the HTTP handlers and the
@@ -65,81 +61,6 @@ export async function ingestActionRequested(
   const created = await putNewAction(action, owner, undefined, [legacyProducerActionId(name, reference)]);
   if (!created) logger.info('duplicate action request ignored', { actionId: id });
   return { id, created };
-}
-
-/** The most a list page may weigh; Lambda's response limit is 6 MB. */
-const MAX_LIST_PAGE_BYTES = 5_500_000;
-
-/** What a list cursor is bound to, beside its caller: its filters and sort travel inside it, sealed. */
-const LIST_CURSOR = 'list';
-
-/** Filters and sort as a cursor carries them: `[parameter, value]` pairs in a canonical order. */
-const isTerms = (terms: unknown): terms is Array<[string, string]> =>
-  Array.isArray(terms) &&
-  terms.every((t) => Array.isArray(t) && t.length === 2 && t.every((v) => typeof v === 'string'));
-
-/**
- * The query a cursor continues, and where: the request may repeat the cursor's filters and sort
- * exactly, or leave them out; any other filter or sort beside it is a 400 naming `cursor`. A
- * cursor opens only for the caller it was given to (lib/cursor.ts).
- */
-function continued(
-  query: ListQuery,
-  cursor: string,
-  callerId: string,
-): { query: ListQuery; after: Position | undefined } {
-  const { key, carried } = openCursor(cursor, { scope: LIST_CURSOR, caller: callerId });
-  if (!isTerms(carried)) throw badCursor();
-  // `null`: a cursor that starts the list again (one the budget stopped before its first sure match).
-  const after = key === null ? undefined : (key as Position);
-  if (query.terms.length > 0) {
-    if (JSON.stringify(query.terms) !== JSON.stringify(carried))
-      throw badCursor('belongs to another list: repeat its filters and sort exactly, or leave them out');
-    return { query, after };
-  }
-  return { query: { ...parseListTerms([...carried, ['limit', String(query.limit)]], callerId), cursor }, after };
-}
-
-/**
- * A list for `caller`, who is `me` in its owner and assignee filters and the one its cursors are
- * bound to, of what `viewer` sees (section 14).
- */
-export async function listActions(rawQueryString: string, caller: Pick<Person, 'id'>, viewer?: Viewer) {
-  const parsed = parseListQuery(rawQueryString, caller.id);
-  const { query, after } =
-    parsed.cursor === undefined ? { query: parsed, after: undefined } : continued(parsed, parsed.cursor, caller.id);
-  const result = await listVisible(query, after, viewer);
-  logger.info('list cost', {
-    strategy: result.strategy,
-    index: result.index,
-    partitions: result.partitions,
-    matched: result.totalCount,
-    relation: result.totalCountRelation,
-    ...result.stats,
-  });
-  // A list the budget (or the read quota) stopped before it was sure of any match still continues:
-  // its cursor starts where this page began (`null`: the beginning), so no cut page ends a walk.
-  const next = result.next ?? (result.cut && query.limit > 0 ? (after ?? null) : undefined);
-  const page = {
-    actions: result.actions.map(toView),
-    totalCount: result.totalCount,
-    totalCountRelation: result.totalCountRelation,
-    ...(next !== undefined
-      ? { nextCursor: encodeCursor({ scope: LIST_CURSOR, caller: caller.id }, next, query.terms) }
-      : {}),
-  };
-  // Lambda answers at most 6 MB; a page of the largest actions can pass that, and is then refused.
-  const bytes = Buffer.byteLength(JSON.stringify(page), 'utf8');
-  if (bytes > MAX_LIST_PAGE_BYTES) {
-    const fits = Math.max(1, Math.floor((query.limit * MAX_LIST_PAGE_BYTES) / bytes));
-    throw new ValidationError([
-      {
-        parameter: 'limit',
-        message: `this page would be ${bytes} bytes, more than a response can carry; use limit=${fits} or less`,
-      },
-    ]);
-  }
-  return page;
 }
 
 /** One action, as the caller may see it: one they may not see is the 404 of an id that never existed. */

@@ -1,4 +1,4 @@
-import { listActions } from '../actions/action-service';
+import { listActions } from '../actions/list';
 import { getConfig } from '../config';
 import { settleAll } from '../flow/fan-out';
 import { errorFields, logger } from '../logger';

@@ -1,5 +1,5 @@
 import { viewerOf } from '../access/viewer';
-import { listActions } from '../actions/action-service';
+import { listActions } from '../actions/list';
 import { getConfig } from '../config';
 import { nowIso } from '../dates';
 import { HttpError } from '../errors';

@@ -9,7 +9,7 @@ import { listReadAllowance } from '../../usage';
 import { tableName } from '../client';
 import { sortAttributeOf } from '../fields';
 import { type IndexDefinition, indexes } from '../indexes';
-import { type Item, toItem, valueAt } from '../item';
+import { fromItem, type Item, toItem, valueAt } from '../item';
 import { attr, locationKeys, lowerKey } from '../table';
 import { sharingSizes, sizesFor } from './count/counts';
 import { scopeCount } from './count/scope-count';
@@ -18,10 +18,11 @@ import { DEFAULT_SORT } from './plan/plan';
 import { comparePositions, positionOf } from './plan/positions';
 import { type ListResult, newStats, type Position, positionsOnly, type ReadStats } from './plan/result';
 import { BudgetSpent, ReadBudget, readsForPage } from './run/budget';
-import { combinedWalk, readCombined } from './run/combined';
+import { combinedWalk, fetchingWalk, readCombined, readFetching } from './run/combined';
 import { readPage } from './run/merge';
 import { listWithin } from './run/open';
 import { fetchActions } from './run/reads';
+import { searchKept } from './run/searched';
 
 /**
  * A scoped list (contract section 14): the caller sees the actions in any of their scopes
@@ -227,8 +228,13 @@ async function readInOrder(
 }
 
 /**
- * The scopes as one part (`combined.ts`), when every scope's count is known and one walk of the
- * list's own index is expected to read less than a part a scope; `undefined` otherwise.
+ * The scopes as one part (`combined.ts`): one walk of the list's own index filtered to the scopes
+ * where that index holds their fields, else that walk fetching each entry's action to test it
+ * (`fetchingWalk`), when expected to read less than a part a scope, or when the parts would be
+ * `crowded` in what the budget has left (then even a scope the counters do not count: the one
+ * walk is sure of every entry it reads, and so always moves a cursor on, where parts of a page
+ * each might be sure of none). Counted as the sum of the scopes' counts where each is known,
+ * else as a lower bound. `undefined` when the parts serve the list.
  */
 async function asOne(
   list: ListQuery,
@@ -239,19 +245,83 @@ async function asOne(
   stats: ReadStats,
   after?: Position,
 ): Promise<Part | undefined> {
-  if (counts.some((c) => c === undefined)) return undefined;
-  const known = counts as number[];
   // Each part reads about a page a shard of its share of the window (`readsForPage`).
   const crowded = scopes.length * readsForPage(Math.ceil(window / scopes.length) + 1) > budget.available;
-  const walk = combinedWalk(list, scopes, known, scopeClauses, await sizesFor(list, stats, true), crowded);
-  if (!walk) return undefined;
-  const total = known.reduce((a, b) => a + b, 0);
+  const unknown = counts.some((c) => c === undefined);
+  if (unknown && !crowded) return undefined;
+  const known = counts.map((c) => c ?? 1);
+  const total = counts.reduce<number>((a, b) => a + (b ?? 0), 0);
+  const sizes = await sizesFor(list, stats, true);
   const forward = !(list.sort ?? DEFAULT_SORT).descending;
   // One more than the window says whether more follow.
-  const read = await readCombined(walk, scopes, scopeClauses, window + 1, forward, total, budget, stats, after);
-  if (!read) return undefined;
-  const more = read.matches.length > window;
-  return { matches: read.matches, totalCount: total, exact: true, more, cut: read.cut, reached: read.reached };
+  const walk = combinedWalk(list, scopes, known, scopeClauses, sizes, crowded);
+  const read = walk
+    ? await readCombined(walk, scopes, scopeClauses, window + 1, forward, total, budget, stats, after)
+    : undefined;
+  const fetching = read ? undefined : fetchingWalk(list, scopes, counts, scopeClauses, sizes, crowded);
+  const fetched = fetching
+    ? await readFetching(
+        fetching,
+        (item) => scopes.some((scope) => inScope(locationOf(item), scope)),
+        window + 1,
+        forward,
+        budget,
+        stats,
+        after,
+      )
+    : undefined;
+  const one = read ?? fetched;
+  if (!one) return undefined;
+  const more = one.matches.length > window;
+  const matches: Match[] = one.matches.map((m) => {
+    const item = fetched?.fetched.get(m.id);
+    return { ...m, ...(item ? { action: fromItem(item) } : {}) };
+  });
+  // A walk that read to the end of its index found every match: then it counted them too.
+  const whole = !unknown || (!one.cut && !more && after === undefined);
+  return {
+    matches,
+    totalCount: unknown ? matches.length : total,
+    exact: whole,
+    more,
+    cut: one.cut,
+    ...(one.reached !== undefined ? { reached: one.reached } : {}),
+  };
+}
+
+/**
+ * The scopes' part of a title search (`*`), when the list has one the postings serve: the postings
+ * read once, each candidate kept when it lies in a scope (`searchKept`), where a part a scope
+ * would read them and verify their candidates once a scope. `undefined` otherwise.
+ */
+async function searchedPart(
+  list: ListQuery,
+  scopes: readonly Scope[],
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<Part | undefined> {
+  const found = await searchKept(
+    list,
+    (item) => scopes.some((scope) => inScope(locationOf(item), scope)),
+    budget,
+    stats,
+    after,
+  );
+  if (!found) return undefined;
+  const matches: Match[] = found.matches.map((m) => ({ at: m.key, id: m.id, action: m.action }));
+  // It stops once it holds the window and one more; short of that without the end, the budget stopped it.
+  const full = matches.length > window;
+  const cut = !found.complete && !full;
+  return {
+    matches,
+    totalCount: matches.length,
+    exact: found.complete && after === undefined,
+    more: !found.complete || full,
+    cut,
+    ...(cut && found.reached !== undefined ? { reached: found.reached } : {}),
+  };
 }
 
 /** Each scope as a part of its own, read on in order until the merge is sure of the window (`readInOrder`). */
@@ -365,7 +435,11 @@ export async function listScoped(
   const live = scopes.filter((s) => scopeMayMatch(list, s));
   // The counters count most shapes of a part exactly; then a count reads nothing, and a page only its page.
   const counts = await all(live.map((scope) => scopeCount(list, scope, stats)));
-  const one = window === 0 ? undefined : await asOne(list, live, counts, window, budget, stats, after);
+  const one =
+    window === 0
+      ? undefined
+      : ((live.length > 1 ? await searchedPart(list, live, window, budget, stats, after) : undefined) ??
+        (await asOne(list, live, counts, window, budget, stats, after)));
   const parts = one ? [own, one] : [own, ...(await inParts(list, own, live, counts, window, budget, stats, after))];
   // Where every cut part is sure of its matches: the merged page stops at the nearest such place.
   const cuts = parts.filter((p) => p.cut);

@@ -47,6 +47,11 @@ export interface SearchRequest {
    * absent when the fragment is the only filter.
    */
   verify?: (ids: string[]) => Promise<Set<string>>;
+  /**
+   * Postings read at least, past the window, to count the matches (default `COUNT_READ`): a
+   * search whose every candidate costs a fetch to verify (a scoped list's) reads only its window.
+   */
+  countRead?: number;
 }
 
 export interface Match {
@@ -110,6 +115,7 @@ async function readPending(read: PageReader): Promise<Map<string, Item>> {
 /** Finds the matches of a fragment; see the module comment. */
 export async function search(request: SearchRequest, read: PageReader): Promise<SearchResult> {
   const { field, fragment, descending, window, after, verify } = request;
+  const countRead = request.countRead ?? COUNT_READ;
   const code = searchFields[field].code;
   const postingsOf = (gram: string) =>
     new QueryCursor(
@@ -183,7 +189,7 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   };
   try {
     await take();
-    while (!chosen.postings.done && (matches.length < window || postings < COUNT_READ)) {
+    while (!chosen.postings.done && (matches.length < window || postings < countRead)) {
       const want = Math.min(MAX_PAGE, Math.max(PROBE_PAGE, window - matches.length, postings));
       const before = chosen.items.length;
       await readOn(chosen, want);

@@ -3,6 +3,7 @@ import { ValidationError } from '../../../errors';
 import type { Clause, ListQuery } from '../../../filter/query';
 import type { Scope } from '../../../model/access';
 import type { StoredClause } from '../../fields';
+import type { Item } from '../../item';
 import { attr } from '../../table';
 import { expressionLimits, filterExpression, Placeholders } from '../plan/expression';
 import { clauseIn } from '../plan/index-holds';
@@ -12,6 +13,7 @@ import type { Position, ReadStats } from '../plan/result';
 import type { ReadBudget } from './budget';
 import { mergeInOrder } from './merge';
 import { keptShare, queryInput, walkPageSize } from './reads';
+import { walkInOrder } from './walk';
 
 /**
  * A scoped list's scopes read as one part (contract section 14, "Cost"): the walk the list takes
@@ -136,5 +138,74 @@ export async function readCombined(
     matches: merged.items.map((item) => ({ at: item[sortKey] as string, id: item[attr.id] as string })),
     cut: merged.cut,
     ...(merged.reached !== undefined ? { reached: merged.reached } : {}),
+  };
+}
+
+/**
+ * What a fetching walk reads for an action it fetches, as billed: a fetched item costs half a
+ * read unit however small (4 KB), beside its key entry.
+ */
+const FETCHED_BYTES = 4_196;
+
+/**
+ * The walk that serves every scope at once by fetching, where the list's own walk in open mode
+ * is over an index that does not hold the scopes' fields (`sort=title`, the default order): its
+ * entries in the list's order, a run at a time, each one's action fetched and kept when it lies in
+ * a scope. It reads about `window / share` entries and actions, `share` being the scopes' part of
+ * the entries it walks (from their counts); each scope's part would read its own partition whole
+ * to sort it. Chosen when cheaper than the parts, or when `crowded` (see `combinedWalk`): then it
+ * is sure of every entry it reads, where the parts may be sure of none. With unknown `counts`
+ * (a scope the counters do not count) only when crowded. Pure.
+ */
+export function fetchingWalk(
+  list: ListQuery,
+  scopes: readonly Scope[],
+  counts: ReadonlyArray<number | undefined>,
+  clausesOf: ScopeClauses,
+  sizes: Sizes,
+  crowded = false,
+): { walk: Walk; share: number } | undefined {
+  const window = list.skip + list.limit + 1;
+  const { walk } = plan(list, sizes);
+  if (!walk || walk.fetch || list.limit === 0 || scopes.length < 2) return undefined;
+  const known = counts.every((c) => c !== undefined) ? (counts as number[]) : undefined;
+  const matches = known?.reduce((a, b) => a + b, 0);
+  if (matches === 0) return undefined;
+  const share = matches === undefined ? 0.5 : Math.min(1, matches / Math.max(1, walk.entries));
+  const fetched = { ...walk, fetch: true, clauses: [] };
+  if (crowded) return { walk: fetched, share };
+  if (known === undefined) return undefined;
+  const examined = Math.min(walk.entries, Math.ceil(window / share) + walk.read.partitions.length);
+  const bytes = examined * FETCHED_BYTES + walk.read.partitions.length * QUERY_BYTES;
+  const shareOf = Math.ceil(window / scopes.length) + 1;
+  const parts = scopes.reduce((sum, scope, i) => {
+    const chosen = plan({ ...list, filters: [...list.filters, ...clausesOf(scope)] }, sizes);
+    return sum + partBytes(chosen, known[i] as number, shareOf);
+  }, 0);
+  return bytes < parts ? { walk: fetched, share } : undefined;
+}
+
+/**
+ * The first `window` matches of a fetching walk (`fetchingWalk`) that lie in one of the scopes,
+ * after `after`, with the actions it fetched; how far it is sure, as `readCombined` says.
+ */
+export async function readFetching(
+  chosen: { walk: Walk; share: number },
+  inScopes: (item: Item) => boolean,
+  window: number,
+  forward: boolean,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<Combined & { fetched: Map<string, Item> }> {
+  const walked = await walkInOrder(chosen.walk, forward, window, budget, stats, keyAfter(after), undefined, {
+    keep: inScopes,
+    share: chosen.share,
+  });
+  return {
+    matches: walked.rows.map((row) => ({ at: row.value as string, id: row.id })),
+    cut: walked.cut,
+    ...(walked.reached !== undefined ? { reached: walked.reached } : {}),
+    fetched: walked.fetched ?? new Map(),
   };
 }

@@ -1,19 +1,21 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
+import { recordIndexEntries } from '../../../usage';
 import { tableName } from '../../client';
 import { isCounted, readCounts } from '../../counters/counters';
 import type { StoredClause } from '../../fields';
+import { fromItem, type Item, isTombstone } from '../../item';
 import { canSearch, type PageReader, search } from '../../search/search';
 import { attr, itemKind } from '../../table';
-import { filterExpression, Placeholders } from '../plan/expression';
+import { clauseHolds, filterExpression, Placeholders } from '../plan/expression';
 import { DEFAULT_SORT } from '../plan/plan';
 import { keyAfter } from '../plan/positions';
 import type { ListResult, Position, ReadStats } from '../plan/result';
-import type { ReadBudget } from './budget';
+import { BudgetSpent, type ReadBudget } from './budget';
 import { MAX_MERGED_VALUES } from './counted';
 import { readPage } from './merge';
-import { fetchActions } from './reads';
+import { fetchActions, fetchItems } from './reads';
 
 /** Search: `*` on title or producer reference, from the n-gram postings (lib/store/search/). */
 
@@ -25,7 +27,7 @@ const SMALL_PARTITION = 100;
  * order) or only counts: a fragment of 3 or more characters on `title` or
  * `actionProducer.reference`. Shorter fragments, and other sorts, go to the planner.
  */
-function searchClause(list: ListQuery): Clause | undefined {
+export function searchClause(list: ListQuery): Clause | undefined {
   if (list.limit !== 0 && (list.sort ?? DEFAULT_SORT).field.name !== 'createdAt') return undefined;
   return list.filters.find((c) => c.op === '*' && canSearch(c.field.name, String(c.values[0])));
 }
@@ -106,5 +108,69 @@ export async function listSearched(
     stats,
     ...(next !== undefined ? { next } : {}),
     ...(found.complete ? {} : { cut: true }),
+  };
+}
+
+/** A scoped search's matches (`searchKept`): in creation order, each with its fetched action. */
+export interface KeptSearch {
+  matches: Array<{ id: string; key: string; action: ReturnType<typeof fromItem> }>;
+  /** Every posting of the chosen gram was read: the matches are all of them (after `after`). */
+  complete: boolean;
+  reached?: string;
+}
+
+/**
+ * A scoped list's search (contract section 14, "Cost"; `entry.ts`): the postings read once for
+ * every scope, not once a scope, each candidate's action fetched (charged to the budget as an
+ * entry, as a fetching walk's) and kept when the list's other filters and `keep` (in one of the
+ * caller's scopes) hold on it. It reads postings only until the window is found, as a fetch a
+ * candidate makes counting past it cost a read per match: the count is then a lower bound, which
+ * a `*` on free text may answer (section 4). `undefined` when the list has no such search.
+ */
+export async function searchKept(
+  list: ListQuery,
+  keep: (item: Item) => boolean,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after?: Position,
+): Promise<KeptSearch | undefined> {
+  const clause = searchClause(list);
+  if (!clause) return undefined;
+  const others = list.filters.filter((c) => c !== clause);
+  const fetched = new Map<string, Item>();
+  const verify = async (ids: string[]) => {
+    const granted = await budget.take(ids.length);
+    budget.settle(granted, granted);
+    recordIndexEntries(granted);
+    if (granted < ids.length) throw new BudgetSpent(budget.limit);
+    const items = await fetchItems(ids, stats);
+    const kept = new Set<string>();
+    for (const [id, item] of items) {
+      if (isTombstone(item) || !others.every((c) => clauseHolds(c, item)) || !keep(item)) continue;
+      kept.add(id);
+      fetched.set(id, item);
+    }
+    return kept;
+  };
+  const read: PageReader = (input, want) => readPage(input, want, budget, stats);
+  const found = await search(
+    {
+      field: clause.field.name as 'title',
+      fragment: String(clause.values[0]),
+      descending: (list.sort ?? DEFAULT_SORT).descending,
+      window: list.limit === 0 ? 0 : list.skip + list.limit + 1,
+      ...(after === undefined ? {} : { after: keyAfter(after) }),
+      verify,
+      countRead: 0,
+    },
+    read,
+  );
+  return {
+    matches: found.matches.flatMap((m) => {
+      const item = fetched.get(m.id);
+      return item ? [{ id: m.id, key: m.key, action: fromItem(item) }] : [];
+    }),
+    complete: found.complete,
+    ...(found.reached !== undefined ? { reached: found.reached } : {}),
   };
 }

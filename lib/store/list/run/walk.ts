@@ -10,6 +10,16 @@ import { mergeInOrder } from './merge';
 import { fetchItems, keptShare, queryInput, walkPageSize } from './reads';
 
 /**
+ * What a fetching walk may be told besides its walk: `keep`, a test each fetched action must
+ * also pass (a scoped list's scopes, `combined.ts`), and `share`, about the part of the walk's
+ * entries that pass, so that a run of keys fetches about what the window needs, not 100 at least.
+ */
+export interface FetchingOptions {
+  keep?: (item: Item) => boolean;
+  share?: number;
+}
+
+/**
  * The first `window` matches in the list's order, by walking `walk` (see `Walk` in `plan.ts`):
  * its partitions merged by their sort key with the filter applied as they are read, or, for a
  * fetching walk, a run of keys at a time whose actions are fetched (each charged to the budget
@@ -23,6 +33,7 @@ export async function walkInOrder(
   stats: ReadStats,
   after: string | undefined,
   matches?: number,
+  fetching: FetchingOptions = {},
 ): Promise<Rows & { fetched?: Map<string, Item> }> {
   const { read } = walk;
   const sortKey = read.index.sortKey.name;
@@ -52,11 +63,11 @@ export async function walkInOrder(
   let from = after;
   while (rows.length < window) {
     // A run of keys, then its actions: half the budget left each, less the merge's read-ahead.
-    const run = Math.min(
-      1000,
-      Math.max(100, (window - rows.length) * 4),
-      Math.floor((budget.available - 2 * read.partitions.length) / 2),
-    );
+    const wanted =
+      fetching.share === undefined
+        ? Math.max(100, (window - rows.length) * 4)
+        : Math.ceil((window - rows.length) / Math.max(0.01, fetching.share)) + 1;
+    const run = Math.min(1000, wanted, Math.floor((budget.available - 2 * read.partitions.length) / 2));
     if (run < 1) return { rows, cut: true, ...(from === undefined ? {} : { reached: from }), fetched };
     const keys = await mergeInOrder(
       read.partitions,
@@ -79,6 +90,7 @@ export async function walkInOrder(
       const id = idOf(entry);
       const item = items.get(id);
       if (item === undefined || isTombstone(item) || !walk.clauses.every((c) => clauseHolds(c, item))) continue;
+      if (fetching.keep && !fetching.keep(item)) continue;
       rows.push({ id, value: entry[sortKey] });
       fetched.set(id, item);
       if (rows.length === window) return { rows, cut: false, fetched };
