@@ -4,6 +4,7 @@ import { settleAll } from '../../flow/fan-out';
 import type { Action } from '../../model/action';
 import { type CountedName, countedValue, storedFieldList } from '../catalogue';
 import { canBeKey, send, tableName } from '../client';
+import { sharedRead } from '../shared-reads';
 import { attr, itemKind, shardOf } from '../table';
 import {
   locationCounter,
@@ -250,6 +251,18 @@ export async function readPartition(
   stats?: CountStats,
   range: SortKeyRange = {},
   maxItems = Number.POSITIVE_INFINITY,
+): Promise<Array<Record<string, unknown>>> {
+  // The lists of one counts request read each counter once (`sharingReads`).
+  const key = JSON.stringify([table, partition, range.from ?? null, range.to ?? null, maxItems]);
+  return sharedRead(`counter#${key}`, () => readWhole(table, partition, stats, range, maxItems));
+}
+
+async function readWhole(
+  table: string,
+  partition: string,
+  stats: CountStats | undefined,
+  range: SortKeyRange,
+  maxItems: number,
 ): Promise<Array<Record<string, unknown>>> {
   const items: Array<Record<string, unknown>> = [];
   let startKey: Record<string, unknown> | undefined;
