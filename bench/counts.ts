@@ -96,6 +96,46 @@ interface Row {
 }
 
 const rows: Row[] = [];
+const other = ACTIONS === 10_000 ? 100_000 : ACTIONS === 100_000 ? 10_000 : undefined;
+const otherFile = other === undefined ? undefined : join(import.meta.dirname, 'results', `counts-${other}.json`);
+const before: Row[] | undefined =
+  otherFile && existsSync(otherFile)
+    ? (JSON.parse(readFileSync(otherFile, 'utf8')) as { rows: Row[] }).rows
+    : undefined;
+const ratioOf = (row: Row): string => {
+  const small = ACTIONS > (other ?? 0) ? before : undefined;
+  const match = small?.find((r) => r.viewer === row.viewer && r.by === row.by);
+  if (!match) return '-';
+  return match.readUnits === 0 ? '-' : `${(row.readUnits / match.readUnits).toFixed(2)}x`;
+};
+const dir = join(import.meta.dirname, 'results');
+mkdirSync(dir, { recursive: true });
+
+function introduction(): string[] {
+  return [
+    `# Counts by group at ${ACTIONS} actions`,
+    '',
+    `\`npm run bench:counts -- --actions ${ACTIONS}\`, ${new Date().toISOString()}. Seeded in ${seededSeconds.toFixed(0)} s (bulk load); ${sites.length} sites. Read units are DynamoDB Local's, of every read a count made (counters, registry, index entries, labels); times were measured on a loaded 2-core machine shared by 5 sessions. The bound is contract section 17's: 25 read units plus 1 per group returned (limit 100). "exact": \`totalCount\` is \`eq\`, the groups and \`otherCount\` add up to it, and the 3 largest groups equal the list's \`totalCount\` with their filter.`,
+  ];
+}
+
+function countsTable(): string[] {
+  return [
+    `| caller | by | read units | requests | groups | bound | within | complete, exact | ms | ratio to ${other ?? '-'} |`,
+    '| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |',
+    ...rows.map(
+      (r) =>
+        `| ${r.viewer} | ${r.by} | ${r.readUnits} | ${r.requests} | ${r.groups} | ${r.bound} | ${r.readUnits <= r.bound ? 'yes' : '**over**'} | ${r.complete && r.exact ? 'yes' : '**NO**'} | ${r.ms} | ${ratioOf(r)} |`,
+    ),
+  ];
+}
+
+/** The rows so far, written after each: a long run cut short still leaves its numbers. */
+function writePartial(): void {
+  const note = '**Partial**: the run was still counting when this was written.';
+  writeFileSync(join(dir, `counts-${ACTIONS}.md`), [...introduction(), '', note, '', ...countsTable(), ''].join('\n'));
+}
+
 for (const [label, viewer] of viewers) {
   for (const by of bys) {
     process.stderr.write(`counts by ${by.join(' and ')}, ${label}...\n`);
@@ -127,6 +167,8 @@ for (const [label, viewer] of viewers) {
       complete: answer.complete !== false,
       exact,
     });
+    process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
+    writePartial();
   }
 }
 
@@ -173,32 +215,13 @@ rmSync(dataDir, { recursive: true, force: true });
 
 // ---- the report ----------------------------------------------------------------------------
 
-const other = ACTIONS === 10_000 ? 100_000 : ACTIONS === 100_000 ? 10_000 : undefined;
-const otherFile = other === undefined ? undefined : join(import.meta.dirname, 'results', `counts-${other}.json`);
-const before: Row[] | undefined =
-  otherFile && existsSync(otherFile)
-    ? (JSON.parse(readFileSync(otherFile, 'utf8')) as { rows: Row[] }).rows
-    : undefined;
-const ratioOf = (row: Row): string => {
-  const small = ACTIONS > (other ?? 0) ? before : undefined;
-  const match = small?.find((r) => r.viewer === row.viewer && r.by === row.by);
-  if (!match) return '-';
-  return match.readUnits === 0 ? '-' : `${(row.readUnits / match.readUnits).toFixed(2)}x`;
-};
 const over = rows.filter((r) => r.readUnits > r.bound);
 const wrong = rows.filter((r) => !r.complete || !r.exact);
 const create = summarize(creates.costs);
 const lines = [
-  `# Counts by group at ${ACTIONS} actions`,
+  ...introduction(),
   '',
-  `\`npm run bench:counts -- --actions ${ACTIONS}\`, ${new Date().toISOString()}. Seeded in ${seededSeconds.toFixed(0)} s (bulk load); ${sites.length} sites. Read units are DynamoDB Local's, of every read a count made (counters, registry, index entries, labels); times were measured on a loaded 2-core machine shared by 5 sessions. The bound is contract section 17's: 25 read units plus 1 per group returned (limit 100). "exact": \`totalCount\` is \`eq\`, the groups and \`otherCount\` add up to it, and the 3 largest groups equal the list's \`totalCount\` with their filter.`,
-  '',
-  `| caller | by | read units | requests | groups | bound | within | complete, exact | ms | ratio to ${other ?? '-'} |`,
-  '| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |',
-  ...rows.map(
-    (r) =>
-      `| ${r.viewer} | ${r.by} | ${r.readUnits} | ${r.requests} | ${r.groups} | ${r.bound} | ${r.readUnits <= r.bound ? 'yes' : '**over**'} | ${r.complete && r.exact ? 'yes' : '**NO**'} | ${r.ms} | ${ratioOf(r)} |`,
-  ),
+  ...countsTable(),
   '',
   `${over.length} of ${rows.length} answers over the bound; ${wrong.length} incomplete or not exact. Slowest: ${Math.max(...rows.map((r) => r.ms))} ms.`,
   '',
@@ -213,8 +236,6 @@ const lines = [
   `| close, created today | ${summarize(closeNew.costs).total} | ${closedAtOnly(closeNew.costs)} | ${per(trendCloses, SAMPLES)} |`,
   '',
 ];
-const dir = join(import.meta.dirname, 'results');
-mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, `counts-${ACTIONS}.md`), lines.join('\n'));
 writeFileSync(join(dir, `counts-${ACTIONS}.json`), `${JSON.stringify({ actions: ACTIONS, rows }, null, 2)}\n`);
 process.stdout.write(lines.join('\n'));

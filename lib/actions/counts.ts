@@ -279,7 +279,7 @@ async function countParsed(
       if (overdue.totalCountRelation !== 'eq') group.overdueRelation = overdue.totalCountRelation;
     },
   );
-  await labelPeople(by, shown, started + COUNTING_MS + 1_500, stats, people);
+  await labelPeople(by, shown, started + COUNTING_MS + 3_000, stats, people);
   const counts = (gs: Group[]) => gs.reduce((sum, g) => sum + g.count, 0);
   return {
     by,
