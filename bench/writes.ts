@@ -6,6 +6,7 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, send, tableName } from '../lib/store/client';
+import { DAY_COUNTERS, dayFields } from '../lib/store/counters/days';
 import { indexList } from '../lib/store/indexes';
 import { type Item, recordedEntryFrom } from '../lib/store/item';
 import { attr, itemKind } from '../lib/store/table';
@@ -39,6 +40,8 @@ export interface TransactionCost {
   counterItems: number;
   /** What DynamoDB Local reported for the transaction. */
   reported: number;
+  /** Write units of the day-counter items whose every added attribute is `closedAt`'s: what it alone adds. */
+  closedAtOnly: number;
 }
 
 type Send = (command: unknown, options?: unknown) => Promise<unknown>;
@@ -81,6 +84,7 @@ export async function recordingTransactions<T>(
       items: entries.length,
       counterItems: 0,
       reported: (answer.ConsumedCapacity ?? []).reduce((s, c) => s + (c.CapacityUnits ?? 0), 0),
+      closedAtOnly: 0,
     };
     entries.forEach((entry, i) => {
       if (entry.ConditionCheck) return;
@@ -90,6 +94,12 @@ export async function recordingTransactions<T>(
       const id = String(keys[i]?.[attr.id] ?? '');
       const sort = String(keys[i]?.[attr.sortKey] ?? '');
       if (id.startsWith('n#')) {
+        const added = Object.values(
+          ((entry.Update as { ExpressionAttributeNames?: Record<string, string> } | undefined)
+            ?.ExpressionAttributeNames ?? {}) as Record<string, string>,
+        );
+        if (id === DAY_COUNTERS && added.length > 0 && added.every((a) => a === dayFields.closedAt))
+          cost.closedAtOnly += units;
         cost.counters += units;
         cost.counterItems++;
       } else if (sort === itemKind.action) cost.item += units;

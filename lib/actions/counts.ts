@@ -5,9 +5,16 @@ import { type Clause, type ListQuery, parseClause, parseListTerms, splitQueryStr
 import { inPool } from '../flow/fan-out';
 import { listScopes, type Viewer } from '../model/access';
 import { type Person, UNASSIGNED } from '../model/action';
-import { countedGroups, groupValues, personName } from '../store/list/count/group-values';
+import {
+  countedGroups,
+  groupValueOf,
+  groupValues,
+  matchingActions,
+  personName,
+} from '../store/list/count/group-values';
 import { listVisible } from '../store/list/entry';
-import type { CountRelation } from '../store/list/plan/result';
+import { type CountRelation, newStats, type ReadStats } from '../store/list/plan/result';
+import { sharingReads } from '../store/shared-reads';
 import { withinShare } from '../usage';
 
 /**
@@ -164,81 +171,118 @@ function compareGroups(by: readonly ByField[]) {
 const COUNTING_MS = 6_000;
 
 /** Counts the actions `viewer` sees, grouped as `raw` asks; `caller` is `me` in its filters. */
-export async function countActions(raw: string, caller?: Pick<Person, 'id'>, viewer?: Viewer): Promise<CountsAnswer> {
-  const { by, limit, query } = parseCountsQuery(raw, caller?.id);
+export async function countActions(
+  raw: string,
+  caller?: Pick<Person, 'id'>,
+  viewer?: Viewer,
+  stats: ReadStats = newStats(),
+): Promise<CountsAnswer> {
+  const request = parseCountsQuery(raw, caller?.id);
+  // Every group's list reads the same counters (and a scoped caller's own actions): once for all (`sharingReads`).
+  return sharingReads(() => countParsed(request, viewer, stats));
+}
+
+/** Adds what one list read to the request's stats. */
+function addStats(to: ReadStats, from: ReadStats): void {
+  to.itemsRead += from.itemsRead;
+  to.indexEntries += from.indexEntries;
+  to.readUnits += from.readUnits;
+  to.requests += from.requests;
+}
+
+async function countParsed(
+  { by, limit, query }: CountsRequest,
+  viewer: Viewer | undefined,
+  stats: ReadStats,
+): Promise<CountsAnswer> {
   const started = Date.now();
-  const count = (clauses: Clause[]) =>
-    withinShare(WIDTH, () =>
+  const late = () => Date.now() - started > COUNTING_MS;
+  // The list's own count of each group: `limit=0`, so no page is read, only its count.
+  const count = async (clauses: Clause[]) => {
+    const listed = await withinShare(WIDTH, () =>
       listVisible({ ...query, filters: [...query.filters, ...clauses], limit: 0 }, undefined, viewer),
     );
-  const overdueOf = (clauses: Clause[]) => count([...clauses, overdueTrue]);
+    addStats(stats, listed.stats);
+    return listed;
+  };
 
   /** Each `by` field's values, with the clauses each adds. */
-  const partsOf = async (name: ByField): Promise<Part[]> => {
+  const partsOf = async (name: ByField, present?: Set<string>): Promise<Part[]> => {
     const values =
       name === 'overdueAge'
         ? overdueAges.map((age) => ({
             value: age as string,
             clauses: overdueAgeTerms(age, started).map(([f, v]) => parseClause(field(f), v)),
           }))
-        : (await groupValues(name, query, viewer)).map((value) => ({ value, clauses: equalTo(name, value) }));
+        : (present ? [...present] : await groupValues(name, query, viewer, stats)).map((value) => ({
+            value,
+            clauses: equalTo(name, value),
+          }));
     return values.map((v) => ({ field: name, ...v }));
   };
 
-  const groups: Group[] = [];
+  /** People's names as the matches read show them (`presentValues`), for the labels. */
+  const people = new Map<string, string>();
+  /** A group counted, with the clauses that pick it (for its overdue). */
+  type Counted = Group & { clauses: Clause[] };
+  const groups: Counted[] = [];
   let complete = true;
-  const [total, counted] = await Promise.all([count([]), fromCounters(by, query, viewer)]);
+  const [total, counted] = await Promise.all([count([]), fromCounters(by, query, viewer, stats)]);
   if (counted) {
-    // Every action, one counted field: the counters the list reads, the overdue from the list where no counter holds it.
+    // Every action, one counted field: the counters the list reads for each group.
     const name = by[0] as GroupedField;
-    const queue = [...counted];
-    await inPool(
-      WIDTH,
-      () => {
-        if (queue.length > 0 && Date.now() - started > COUNTING_MS) complete = false;
-        return complete ? queue.pop() : undefined;
-      },
-      async (g) => {
-        const overdue = g.overdue ?? (await overdueOf(equalTo(name, g.value))).totalCount;
-        groups.push({ key: { [name]: g.value }, label: {}, count: g.count, overdue });
-      },
-    );
-  } else {
-    const fieldParts = await Promise.all(by.map(partsOf));
-    // With two fields, only the values that have a match alone are paired.
-    const alive = fieldParts.length === 1 ? fieldParts : await Promise.all(fieldParts.map(matched));
+    for (const g of counted)
+      groups.push({ key: { [name]: g.value }, label: {}, count: g.count, overdue: 0, clauses: equalTo(name, g.value) });
+  } else if (total.totalCount > 0) {
+    // Few matches: the values they hold (every one of them read), so no value without a match is counted.
+    const present = await presentValues(by, total.totalCount, total.totalCountRelation);
+    const fieldParts = await Promise.all(by.map((name) => partsOf(name, present?.get(name))));
+    // With two fields, only the values that have a match alone are paired (or that some match holds together).
+    const alive = fieldParts.length === 1 || present?.pairs ? fieldParts : await Promise.all(fieldParts.map(matched));
     const combos: Part[][] = (alive[0] as Part[]).flatMap((a) =>
-      alive.length === 1 ? [[a]] : (alive[1] as Part[]).map((b) => [a, b]),
+      alive.length === 1
+        ? [[a]]
+        : (alive[1] as Part[]).filter((b) => present?.pairs?.has(pairKey(a, b)) ?? true).map((b) => [a, b]),
     );
     await inPool(
       WIDTH,
       () => {
-        if (combos.length > 0 && Date.now() - started > COUNTING_MS) complete = false;
+        if (combos.length > 0 && late()) complete = false;
         return complete ? combos.pop() : undefined;
       },
       async (combo) => {
         const clauses = combo.flatMap((p) => p.clauses);
         const listed = await count(clauses);
         if (listed.totalCount === 0) return;
-        const overdue = await overdueOf(clauses);
         groups.push({
           key: Object.fromEntries(combo.map((p) => [p.field, p.value])),
           label: {},
           count: listed.totalCount,
-          overdue: overdue.totalCount,
+          overdue: 0,
+          clauses,
           ...(listed.totalCountRelation === 'eq' ? {} : { countRelation: listed.totalCountRelation }),
-          ...(overdue.totalCountRelation === 'eq' ? {} : { overdueRelation: overdue.totalCountRelation }),
         });
       },
     );
   }
   groups.sort(compareGroups(by));
   const shown = groups.slice(0, limit);
-  await labelPeople(by, shown, started + COUNTING_MS + 1_500);
+  // Only the groups shown need their overdue: each the list's count with `overdue=true` added.
+  const queue = [...shown];
+  await inPool(
+    WIDTH,
+    () => queue.pop(),
+    async (group) => {
+      const overdue = await count([...group.clauses, overdueTrue]);
+      group.overdue = overdue.totalCount;
+      if (overdue.totalCountRelation !== 'eq') group.overdueRelation = overdue.totalCountRelation;
+    },
+  );
+  await labelPeople(by, shown, started + COUNTING_MS + 3_000, stats, people);
   const counts = (gs: Group[]) => gs.reduce((sum, g) => sum + g.count, 0);
   return {
     by,
-    groups: shown,
+    groups: shown.map(({ clauses: _, ...group }) => group),
     totalCount: total.totalCount,
     totalCountRelation: total.totalCountRelation,
     // Cut short, the groups not counted are the rest of the total.
@@ -252,29 +296,89 @@ export async function countActions(raw: string, caller?: Pick<Person, 'id'>, vie
     const queue = [...parts];
     await inPool(
       WIDTH,
-      () => queue.pop(),
+      () => {
+        if (queue.length > 0 && late()) complete = false;
+        return complete ? queue.pop() : undefined;
+      },
       async (part) => {
         if ((await count(part.clauses)).totalCount > 0) kept.push(part);
       },
     );
     return kept;
   }
+
+  /**
+   * Where every match can be read in a few pages (`recentValues`, up to `PRESENT_MAX`, counted
+   * exactly): the values of each grouped field the matches hold (and the pairs they hold
+   * together), so that only groups that have a match are counted, each by its list. Read only
+   * where the candidates are many (people, deep location fields): `undefined` otherwise.
+   */
+  async function presentValues(
+    names: readonly ByField[],
+    matches: number,
+    relation: CountRelation,
+  ): Promise<(Map<ByField, Set<string>> & { pairs?: Set<string> }) | undefined> {
+    if (relation !== 'eq' || matches > PRESENT_MAX) return undefined;
+    const grouped = names.filter((n): n is GroupedField => n !== 'overdueAge');
+    if (!grouped.some((n) => MANY_VALUES.has(n))) return undefined;
+    const actions = await matchingActions(query, viewer, stats);
+    if (actions === undefined || actions.length !== matches) return undefined;
+    for (const action of actions) {
+      people.set(`assignee\u0000${(action.assignee ?? UNASSIGNED).id}`, (action.assignee ?? UNASSIGNED).name);
+      people.set(`owner\u0000${action.owner.id}`, action.owner.name);
+    }
+    const found: Map<ByField, Set<string>> & { pairs?: Set<string> } = new Map();
+    for (const name of grouped) found.set(name, new Set(actions.map((a) => groupValueOf(name, a))));
+    if (names.length === 2) {
+      // An overdue age can be any bucket: a pair is each field's value, the age left out.
+      const [a, b] = names as [ByField, ByField];
+      found.pairs = new Set(
+        actions.map((action) =>
+          JSON.stringify([
+            a === 'overdueAge' ? '' : groupValueOf(a, action),
+            b === 'overdueAge' ? '' : groupValueOf(b, action),
+          ]),
+        ),
+      );
+    }
+    return found;
+  }
 }
+
+/** The key of a pair of parts in `presentValues`'s pairs (an overdue age left out). */
+const pairKey = (a: Part, b: Part) =>
+  JSON.stringify([a.field === 'overdueAge' ? '' : a.value, b.field === 'overdueAge' ? '' : b.value]);
+
+/** The most matches `presentValues` reads (pages of 100) to learn which values they hold. */
+const PRESENT_MAX = 1_000;
+
+/**
+ * The fields whose values are many and whose groups the counters do not count under a filter or a
+ * scope (people): worth learning which ones match. A location field's groups are counted from the
+ * locations' counters, read once for all of them, and a producer's values are few.
+ */
+const MANY_VALUES: ReadonlySet<string> = new Set(['assignee', 'owner']);
 
 /**
  * One counted field, no filter, a caller who sees every action (open access, or an admin of
  * everything): the groups from the counters alone (`countedGroups`), which are what the list
  * reads for each group. `undefined` for any other request.
  */
-async function fromCounters(by: readonly ByField[], query: ListQuery, viewer?: Viewer) {
+async function fromCounters(by: readonly ByField[], query: ListQuery, viewer: Viewer | undefined, stats: ReadStats) {
   const [name] = by;
   if (by.length !== 1 || name === undefined || name === 'overdueAge' || query.filters.length > 0) return undefined;
   if (viewer !== undefined && listScopes(viewer) !== undefined) return undefined;
-  return countedGroups(name);
+  return countedGroups(name, stats);
 }
 
 /** Labels the groups of people with their names (`personName`). */
-async function labelPeople(by: readonly ByField[], groups: Group[], until: number): Promise<void> {
+async function labelPeople(
+  by: readonly ByField[],
+  groups: Group[],
+  until: number,
+  stats: ReadStats,
+  known: ReadonlyMap<string, string>,
+): Promise<void> {
   const people = by.filter((b): b is 'owner' | 'assignee' => b === 'assignee' || b === 'owner');
   if (people.length === 0) return;
   const queue = groups.flatMap((group) => people.map((name) => ({ group, name })));
@@ -283,12 +387,14 @@ async function labelPeople(by: readonly ByField[], groups: Group[], until: numbe
     () => queue.pop(),
     async ({ group, name }) => {
       const id = group.key[name] as string;
+      // A name the matches read already show costs nothing more.
+      const shown = known.get(`${name}\u0000${id}`);
       // Past the time to count, a person is labelled by their id rather than the answer come too late.
       const late = Date.now() > until;
       group.label[name] =
         id === UNASSIGNED.id && name === 'assignee'
           ? UNASSIGNED.name
-          : ((late ? undefined : await personName(name, id)) ?? id);
+          : (shown ?? (late ? undefined : await personName(name, id, stats)) ?? id);
     },
   );
 }

@@ -196,8 +196,10 @@ describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
     const all = await send('GET', '/api/actions/counts?by=assignee&limit=1000', { token: admin });
     const top = await send('GET', '/api/actions/counts?by=assignee&limit=3', { token: admin });
     expect(top.status).toBe(200);
+    // Labels aside: past the time to count, either answer may label a person by their id (docs/dashboards.md).
+    const unlabelled = (groups: Group[]) => groups.map(({ label: _, ...g }) => g);
     if (all.body.complete !== false && top.body.complete !== false)
-      expect(top.body.groups).toEqual(all.body.groups.slice(0, 3));
+      expect(unlabelled(top.body.groups)).toEqual(unlabelled(all.body.groups.slice(0, 3)));
     const shown = top.body.groups.reduce((s: number, g: Group) => s + g.count, 0);
     expect(top.body.otherCount).toBe(SEEDED - shown);
     expect(top.body.otherCount).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { canBeKey, tableName } from '../client';
 import { queryInput, type SortCondition } from '../query/key-query';
 import { queryAll } from '../query/pager';
 import { MEMBER_PARTITIONS, shardOf, sliceOf } from '../shards';
+import { sharedRead } from '../shared-reads';
 import { attr, itemKind } from '../table';
 import {
   locationCounter,
@@ -245,10 +246,14 @@ export function readPartition(
   range: SortKeyRange = {},
   maxItems = Number.POSITIVE_INFINITY,
 ): Promise<Array<Record<string, unknown>>> {
-  const sort = sortKeyCondition(range);
-  return queryAll(queryInput({ table, partition, ...(sort ? { sort } : {}), consistent: true }), {
-    ...(stats ? { stats } : {}),
-    maxItems,
+  // The lists of one counts request read each counter once (`sharingReads`).
+  const key = JSON.stringify([table, partition, range.from ?? null, range.to ?? null, maxItems]);
+  return sharedRead(`counter#${key}`, () => {
+    const sort = sortKeyCondition(range);
+    return queryAll(queryInput({ table, partition, ...(sort ? { sort } : {}), consistent: true }), {
+      ...(stats ? { stats } : {}),
+      maxItems,
+    });
   });
 }
 

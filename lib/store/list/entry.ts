@@ -10,6 +10,7 @@ import { tableName } from '../client';
 import { sortAttributeOf } from '../fields';
 import { type IndexDefinition, indexes } from '../indexes';
 import { fromItem, type Item, toItem, valueAt } from '../item';
+import { sharedRead } from '../shared-reads';
 import { attr, locationKeys, lowerKey } from '../table';
 import { sharingSizes, sizesFor } from './count/counts';
 import { scopeCount } from './count/scope-count';
@@ -390,9 +391,12 @@ async function ownPart(
   const direction = (list.sort ?? DEFAULT_SORT).descending ? -1 : 1;
   let entries: Item[][];
   try {
+    // The lists of one counts request read them once (`sharingReads`).
     entries = await all([
-      readPerson(indexes.byOwner, personId, budget, stats),
-      readPerson(indexes.byAssignee, personId, budget, stats),
+      sharedRead(`own#${indexes.byOwner.name}#${personId}`, () => readPerson(indexes.byOwner, personId, budget, stats)),
+      sharedRead(`own#${indexes.byAssignee.name}#${personId}`, () =>
+        readPerson(indexes.byAssignee, personId, budget, stats),
+      ),
     ]);
   } catch (error) {
     if (!(error instanceof BudgetSpent)) throw error;

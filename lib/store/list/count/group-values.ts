@@ -1,12 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type FieldSpec, fieldsByName, type GroupedField } from '../../../filter/fields';
 import type { ListQuery } from '../../../filter/query';
-import { inPool } from '../../../flow/fan-out';
 import type { Viewer } from '../../../model/access';
 import { type Action, UNASSIGNED } from '../../../model/action';
 import { storedFields } from '../../catalogue';
 import { canBeKey, send, tableName } from '../../client';
-import { byOverdue, readCount } from '../../counters/counters';
 import { valueAt } from '../../item';
 import { isRegistered, readRegistry } from '../../registry';
 import { filterPath } from '../../table';
@@ -43,26 +41,60 @@ export function groupValueOf(field: GroupedField, action: Action): string {
 /** How many of the latest changed matches an unproven enumeration reads, at most (pages of 100). */
 const RECENT_PAGES = 10;
 
+/** Adds what one list read to `stats`. */
+function addStats(to: ReadStats, from: ReadStats): void {
+  to.itemsRead += from.itemsRead;
+  to.indexEntries += from.indexEntries;
+  to.readUnits += from.readUnits;
+  to.requests += from.requests;
+}
+
+/** The matches of `list` (its order), a page of 100 at a time, up to `pages` pages; whether that was all of them. */
+async function readMatches(
+  list: ListQuery,
+  viewer: Viewer | undefined,
+  stats: ReadStats,
+  pages: number,
+): Promise<{ actions: Action[]; all: boolean }> {
+  const actions: Action[] = [];
+  let after: Parameters<typeof listVisible>[1];
+  for (let page = 0; page < pages; page++) {
+    const result = await listVisible({ ...list, skip: 0, limit: 100 }, after, viewer);
+    addStats(stats, result.stats);
+    actions.push(...result.actions);
+    if (result.next === undefined) return { actions, all: true };
+    after = result.next;
+  }
+  return { actions, all: false };
+}
+
 /**
  * The values of the matching actions changed last (newest `updatedAt` first, every page the list
  * reads): what a lagging registry may not hold yet. At small sizes, every match.
  */
-async function recentValues(field: GroupedField, query: ListQuery, viewer: Viewer | undefined): Promise<string[]> {
-  const values = new Set<string>();
-  const list: ListQuery = {
-    ...query,
-    sort: { field: fieldsByName.get('updatedAt') as FieldSpec, descending: true },
-    skip: 0,
-    limit: 100,
-  };
-  let after: Parameters<typeof listVisible>[1];
-  for (let page = 0; page < RECENT_PAGES; page++) {
-    const result = await listVisible(list, after, viewer);
-    for (const action of result.actions) values.add(groupValueOf(field, action));
-    if (result.next === undefined) break;
-    after = result.next;
-  }
-  return [...values];
+async function recentValues(
+  field: GroupedField,
+  query: ListQuery,
+  viewer: Viewer | undefined,
+  stats: ReadStats,
+): Promise<string[]> {
+  const sort = { field: fieldsByName.get('updatedAt') as FieldSpec, descending: true };
+  const { actions } = await readMatches({ ...query, sort }, viewer, stats, RECENT_PAGES);
+  return [...new Set(actions.map((action) => groupValueOf(field, action)))];
+}
+
+/**
+ * Every action matching `query` that `viewer` sees, when they fit `RECENT_PAGES` pages of the
+ * list in its default order (newest first); `undefined` when more follow.
+ */
+export async function matchingActions(
+  query: ListQuery,
+  viewer: Viewer | undefined,
+  stats: ReadStats,
+): Promise<Action[] | undefined> {
+  const { sort: _, ...list } = query;
+  const { actions, all } = await readMatches(list, viewer, stats, RECENT_PAGES);
+  return all ? actions : undefined;
 }
 
 /** The candidate values of `field`: every value some action has (see above). */
@@ -75,34 +107,36 @@ export async function groupValues(
   if (field === 'status' || field === 'priority') {
     const counted = await countedIntegers(field, stats);
     if (counted) return counted.map((v) => String(v.value));
-    return recentValues(field, query, viewer);
+    return recentValues(field, query, viewer, stats);
   }
   if (isRegistered(field)) {
     const proven = await registeredValues(field, stats);
     if (proven) return proven.map((v) => v.value);
-    const [registered, recent] = await Promise.all([readRegistry(field, stats), recentValues(field, query, viewer)]);
+    const [registered, recent] = await Promise.all([
+      readRegistry(field, stats),
+      recentValues(field, query, viewer, stats),
+    ]);
     return [...new Set(['', ...registered, ...recent])];
   }
   const location = locationFieldOf(field);
   const locations = await countedLocations(stats);
   if (locations && location !== undefined) return [...new Set(locations.map((l) => l.location[location]))];
-  return recentValues(field, query, viewer);
+  return recentValues(field, query, viewer, stats);
 }
 
-/** A group straight from the counters: its value, its count, and its overdue count where a counter holds it. */
+/** A group straight from the counters: its value and its count. */
 export interface CountedGroup {
   value: string;
   count: number;
-  overdue?: number;
 }
 
 /**
  * The groups of one field over every action (no filter, a caller who sees everything), from the
- * very counters the list reads for `<field>=<value>` (`counts.ts`: `countedTotal`, `pairedTotal`),
- * so each equals that list's `totalCount`: a registered field's values with their counters
- * (`registered.ts`) and, for the paired fields, their overdue counters; `status` and `priority`
- * from their counters (overdue left to the list); a location field's values summed over the
- * whole locations' counters (`location-counts.ts`). `undefined` where those are not proven complete.
+ * very counters the list reads for `<field>=<value>` (`counts.ts`: `countedTotal`), so each
+ * equals that list's `totalCount`: a registered field's values with their counters
+ * (`registered.ts`), `status` and `priority` from their counters, a location field's values
+ * summed over the whole locations' counters (`location-counts.ts`). `undefined` where those are
+ * not proven complete.
  */
 export async function countedGroups(
   field: GroupedField,
@@ -110,20 +144,7 @@ export async function countedGroups(
 ): Promise<CountedGroup[] | undefined> {
   if (field === 'status' || field === 'priority')
     return (await countedIntegers(field, stats))?.map((v) => ({ value: String(v.value), count: v.count }));
-  if (isRegistered(field)) {
-    const proven = await registeredValues(field, stats);
-    if (!proven) return undefined;
-    const groups: CountedGroup[] = [];
-    const queue = proven.filter((v) => v.count > 0);
-    await inPool(
-      16,
-      () => queue.pop(),
-      async ({ value, count }) => {
-        groups.push({ value, count, overdue: await readCount(byOverdue(field), value, stats) });
-      },
-    );
-    return groups;
-  }
+  if (isRegistered(field)) return (await registeredValues(field, stats))?.filter((v) => v.count > 0);
   const location = locationFieldOf(field);
   const locations = await countedLocations(stats);
   if (!locations || location === undefined) return undefined;
@@ -137,14 +158,19 @@ export async function countedGroups(
  * of its equality index, which holds every filter value (the name beside the id). For a group's
  * label; `undefined` when no action has them.
  */
-export async function personName(field: 'owner' | 'assignee', id: string): Promise<string | undefined> {
+export async function personName(
+  field: 'owner' | 'assignee',
+  id: string,
+  stats?: ReadStats,
+): Promise<string | undefined> {
   const spec = storedFields[field];
   const index = spec.equality.index;
   if (!canBeKey(id)) return undefined;
   const p = new Placeholders();
   const nameAt = p.name(filterPath(spec.sortBy.key));
-  const page = await send<{ Items?: Array<Record<string, unknown>> }>(
+  const page = await send<{ Items?: Array<Record<string, unknown>>; ConsumedCapacity?: { CapacityUnits?: number } }>(
     new QueryCommand({
+      ReturnConsumedCapacity: 'TOTAL',
       TableName: tableName(),
       IndexName: index.name,
       KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(id)}`,
@@ -155,6 +181,10 @@ export async function personName(field: 'owner' | 'assignee', id: string): Promi
       Limit: 1,
     }),
   );
+  if (stats) {
+    stats.requests++;
+    stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
+  }
   const item = page.Items?.[0];
   const name = item === undefined ? undefined : valueAt(item, filterPath(spec.sortBy.key));
   return typeof name === 'string' ? name : undefined;
