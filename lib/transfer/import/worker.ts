@@ -83,6 +83,30 @@ export async function runImport(id: string, timeLeftMs: () => number): Promise<W
   }
 }
 
+/**
+ * Ends an import the queue will not deliver again (its last delivery failed, or ran out of
+ * deliveries): `failed`, with a reason the importer reads and how to go on. Its position stays,
+ * so asking for the same import again (`startImport`) resumes it, and every row's key keeps a
+ * row from being created twice.
+ */
+export async function giveUpImport(id: string, why: string): Promise<void> {
+  const record = await readImport(id);
+  if (!record || record.status === 'done' || record.status === 'failed') return;
+  const made =
+    record.phase === 'check'
+      ? 'nothing was created'
+      : `${record.created} of its ${record.valid} valid rows were created, each once`;
+  const again = record.dryRun
+    ? 'Ask for the dry run again.'
+    : 'Ask for it again (POST /api/imports with the same uploadId and dryRun false) to go on from there.';
+  logger.error('import given up', { importId: id, why });
+  await updateImport(id, {
+    status: 'failed',
+    error: `The import stopped before it finished (${why}); ${made}. ${again}`,
+    finishedAt: nowIso(),
+  });
+}
+
 /** The data rows of the file, numbered as the report numbers them (the header is row 1), blank rows skipped. */
 async function* dataRows(record: ImportRecord): AsyncGenerator<{ row: number; body: Record<string, unknown> }, Header> {
   let header: Header | undefined;
