@@ -5,13 +5,16 @@ import { startSeededStack } from '../infra/local/seeded';
 import type { Action } from '../lib/model/action';
 import { exportOf, requestExport } from '../lib/transfer/exports';
 import { generateActions } from './generate';
+import { countingReads } from './reads';
 
 /**
  * `npm run bench:export [-- --actions N]`: how fast an export runs (contract section 18, issue 51):
  * seeds N actions into a stack of its own (in memory), asks for an export of every action in CSV
  * and in XLSX, and reports rows a second (from asking to done, the worker's whole walk of the
  * list by cursor and its multipart upload to the local storage) and the peak memory of the
- * process the worker runs in, sampled every 20 ms. Writes bench/results/export-<N>.md.
+ * process the worker runs in, sampled every 20 ms, and the read units per 1,000 rows (DynamoDB
+ * Local's `ReturnConsumedCapacity`, every read of the process while the export runs: the list's
+ * pages, its counts, the record). Writes bench/results/export-<N>.md after each format.
  */
 
 const { values: args } = commandLine(
@@ -37,9 +40,13 @@ async function main() {
     '',
     `Seeded in ${seededSeconds.toFixed(0)} s (bulk load). Each export: every action, newest first (query ""), parts of EXPORT_PART_BYTES (default 8 MiB), the local storage.`,
     '',
-    '| format | rows | seconds | rows a second | peak RSS (MiB) | peak heap (MiB) | RSS before (MiB) |',
-    '|---|---|---|---|---|---|---|',
+    '| format | rows | seconds | rows a second | peak RSS (MiB) | peak heap (MiB) | RSS before (MiB) | read units | per 1,000 rows |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
+  const save = () => {
+    mkdirSync(join('bench', 'results'), { recursive: true });
+    writeFileSync(join('bench', 'results', `export-${ACTIONS}.md`), `${lines.join('\n')}\n`);
+  };
   let failed = false;
   try {
     for (const format of ['csv', 'xlsx'] as const) {
@@ -52,6 +59,7 @@ async function main() {
         peakRss = Math.max(peakRss, now.rss);
         peakHeap = Math.max(peakHeap, now.heapUsed);
       }, 20);
+      const reads = countingReads();
       const started = Date.now();
       const asked = await requestExport(caller, [], { format, query: '' });
       let state = await exportOf(caller, asked.id);
@@ -61,19 +69,21 @@ async function main() {
       }
       const seconds = (Date.now() - started) / 1000;
       clearInterval(sampler);
+      reads.stop();
+      const perThousand = state.rows > 0 ? (reads.units.read * 1000) / state.rows : 0;
       if (state.status !== 'done' || state.rows !== ACTIONS) {
         failed = true;
         console.error(`${format}: ${state.status} with ${state.rows} rows${state.error ? `: ${state.error}` : ''}`);
       }
-      const row = `| ${format} | ${state.rows} | ${seconds.toFixed(1)} | ${(state.rows / seconds).toFixed(0)} | ${mib(peakRss)} | ${mib(peakHeap)} | ${mib(before.rss)} |`;
+      const row = `| ${format} | ${state.rows} | ${seconds.toFixed(1)} | ${(state.rows / seconds).toFixed(0)} | ${mib(peakRss)} | ${mib(peakHeap)} | ${mib(before.rss)} | ${reads.units.read} | ${perThousand.toFixed(1)} |`;
       console.log(row);
       lines.push(row);
+      save();
     }
   } finally {
     await stack.close();
   }
-  mkdirSync(join('bench', 'results'), { recursive: true });
-  writeFileSync(join('bench', 'results', `export-${ACTIONS}.md`), `${lines.join('\n')}\n`);
+  save();
   console.log(lines.join('\n'));
   if (failed) process.exit(1);
 }

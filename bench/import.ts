@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -6,6 +6,7 @@ import { issueToken } from '../infra/local/issuer';
 import { startLocalStack } from '../infra/local/stack';
 import { getDocumentClient } from '../lib/store/client';
 import { itemBytes, stored, writeUnitsOf } from './item-size';
+import { countingReads } from './reads';
 import { recordingTransactions, summarize } from './writes';
 
 /**
@@ -13,13 +14,15 @@ import { recordingTransactions, summarize } from './writes';
  * stack in this process (DynamoDB Local in memory), through the API as a client does it (a
  * presigned POST, then `POST /api/imports`):
  * - rows a second of a dry run and of a real run of N generated rows (default 10,000), from the
- *   POST to `status: done`;
- * - read and write units per 1,000 rows of a real run of M rows (default 1,000): every
+ *   POST to `status: done`, with read units per 1,000 rows (DynamoDB Local's
+ *   `ReturnConsumedCapacity`, `reads.ts`);
+ * - write units per 1,000 rows of the dry run and of a real run of M rows (default 1,000): every
  *   transaction by DynamoDB's rules (`writes.ts`: the item, history, counters, the idempotency
- *   key and the indexes), and every other call at 1 write unit per started KB of its item and 1
- *   read unit per started 4 KB read (strongly consistent; eventually consistent reads counted
- *   the same, an upper bound). Everything the stack did meanwhile counts: the worker, the stream
- *   consumer (events, search postings) and the notifier.
+ *   key and the indexes; it reads each item's images beside the transaction, so that run is
+ *   slower and only its units count), every other write at 1 unit per started KB of its item.
+ *   Everything the stack did meanwhile counts: the worker, the stream consumer (events, search
+ *   postings) and the notifier.
+ * Writes bench/results/import-<N>.md after each run (dry, sample, real), so a long run keeps what it measured.
  */
 
 const { values: args } = parseArgs({
@@ -34,7 +37,19 @@ process.env.RATE_LIMIT_REQUESTS = '1000000000';
 const stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
 const token = issueToken(stack.issuer, { sub: 'bench-importer', name: 'Bench Importer', email: 'bench@example.com' });
 
-async function api(method: string, path: string, body?: unknown) {
+async function api(method: string, path: string, body?: unknown): Promise<Record<string, any>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await apiOnce(method, path, body);
+    } catch (error) {
+      // A loaded machine's local gateway may drop a connection: a GET is asked again.
+      if (method !== 'GET' || attempt >= 5 || !(error instanceof TypeError)) throw error;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
+
+async function apiOnce(method: string, path: string, body?: unknown) {
   const response = await fetch(`${stack.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -59,7 +74,11 @@ function csv(rows: number, producer: string): Uint8Array {
   return new TextEncoder().encode(`${lines.join('\r\n')}\r\n`);
 }
 
-async function importRows(rows: number, dryRun: boolean): Promise<{ seconds: number; report: Record<string, any> }> {
+async function importRows(
+  rows: number,
+  dryRun: boolean,
+  progress?: (created: number, seconds: number) => void,
+): Promise<{ seconds: number; report: Record<string, any> }> {
   const bytes = csv(rows, `bench-${dryRun ? 'dry' : 'real'}-${rows}-${Date.now()}`);
   const upload = await api('POST', '/api/imports/uploads', {
     name: 'bench.csv',
@@ -78,28 +97,20 @@ async function importRows(rows: number, dryRun: boolean): Promise<{ seconds: num
     const report = await api('GET', `/api/imports/${id}`);
     if (report.status === 'failed') throw new Error(`import failed: ${report.error}`);
     if (report.status === 'done') return { seconds: (Date.now() - started) / 1000, report };
+    progress?.(report.created, (Date.now() - started) / 1000);
   }
 }
 
-/** Every call but transactions, counted by DynamoDB's unit rules (see above). */
-function countingOtherCalls() {
+/** Every write but transactions, counted by DynamoDB's unit rules (see above). */
+function countingOtherWrites() {
   const client = getDocumentClient() as unknown as { send: (command: any, options?: unknown) => Promise<any> };
   const original = client.send.bind(client);
-  const units = { read: 0, write: 0 };
-  const readUnits = (items: Array<Record<string, unknown>> = []) =>
-    items.reduce((sum, item) => sum + Math.max(1, Math.ceil(itemBytes(stored(item)) / 4096)), 0);
+  const units = { write: 0 };
   client.send = async (command, options) => {
     const answer = await original(command, options);
     const name = command.constructor.name as string;
     const input = command.input ?? {};
-    if (name === 'GetCommand') units.read += readUnits(answer.Item ? [answer.Item] : []) || 1;
-    else if (name === 'QueryCommand') units.read += Math.max(1, Math.ceil(readUnits(answer.Items) / 1));
-    else if (name === 'BatchGetCommand')
-      units.read += Object.values(answer.Responses ?? {}).reduce(
-        (s: number, items) => s + readUnits(items as never),
-        0,
-      );
-    else if (name === 'PutCommand') units.write += writeUnitsOf(itemBytes(stored(input.Item)));
+    if (name === 'PutCommand') units.write += writeUnitsOf(itemBytes(stored(input.Item)));
     else if (name === 'UpdateCommand' || name === 'DeleteCommand') units.write += 1;
     else if (name === 'BatchWriteCommand')
       for (const requests of Object.values(input.RequestItems ?? {}) as Array<Array<Record<string, any>>>)
@@ -110,33 +121,85 @@ function countingOtherCalls() {
   return { units, stop: () => (client.send = original) };
 }
 
+const lines = [
+  `# Import of ${ROWS} rows`,
+  '',
+  'Generated rows through the API (presigned POST, then `POST /api/imports`) on a local stack in this process (DynamoDB Local in memory), timed from the POST to `status: done`. ' +
+    "Read units are DynamoDB Local's (`ReturnConsumedCapacity`) for every read of the process meanwhile (the worker, the stream consumer, the notifier, the polling GETs); " +
+    "write units by DynamoDB's rules: transactions from their items' images (bench/writes.ts), other writes per started KB.",
+  `Reproduce: \`npm run bench:import -- --rows ${ROWS} --sample ${SAMPLE}\`.`,
+  '',
+  '| run | rows | seconds | rows a second | read units per 1,000 rows | write units per 1,000 rows |',
+  '|---|---|---|---|---|---|',
+];
+const notes: string[] = [];
+const save = () => {
+  mkdirSync(join('bench', 'results'), { recursive: true });
+  writeFileSync(join('bench', 'results', `import-${ROWS}.md`), `${[...lines, '', ...notes].join('\n')}\n`);
+};
+const row = (run: string, rows: number, seconds: number, reads: number | string, writes: number | string) => {
+  const per = (units: number | string) => (typeof units === 'number' ? Math.round((units * 1000) / rows) : units);
+  const line = `| ${run} | ${rows} | ${seconds.toFixed(1)} | ${Math.round(rows / seconds)} | ${per(reads)} | ${per(writes)} |`;
+  console.log(line);
+  lines.push(line);
+  save();
+};
+
 try {
   await api('GET', '/api/me');
-  const dry = await importRows(ROWS, true);
-  console.log(`dry run, ${ROWS} rows: ${dry.seconds.toFixed(1)} s, ${Math.round(ROWS / dry.seconds)} rows a second`);
-  const real = await importRows(ROWS, false);
-  if (real.report.created !== ROWS) throw new Error(`created ${real.report.created} of ${ROWS}`);
-  console.log(`real run, ${ROWS} rows: ${real.seconds.toFixed(1)} s, ${Math.round(ROWS / real.seconds)} rows a second`);
-
-  // Counted inside the transactions' recorder, so the images it reads are not counted.
-  let others: ReturnType<typeof countingOtherCalls> | undefined;
-  const { costs } = await recordingTransactions(async () => {
-    others = countingOtherCalls();
-    try {
-      return await importRows(SAMPLE, false);
-    } finally {
-      others.stop();
-    }
-  });
-  const units = (others as ReturnType<typeof countingOtherCalls>).units;
-  const transactions = summarize(costs);
-  const per = 1000 / SAMPLE;
-  const transactionWrites = transactions.total * transactions.samples;
-  console.log(
-    `per 1,000 rows (a real run of ${SAMPLE}): ${Math.round((transactionWrites + units.write) * per)} write units ` +
-      `(${Math.round(transactionWrites * per)} in ${transactions.samples} transactions: ${transactions.total} each; ` +
-      `${Math.round(units.write * per)} other), ${Math.round(units.read * per)} read units`,
-  );
+  {
+    const reads = countingReads();
+    const writes = countingOtherWrites();
+    const dry = await importRows(ROWS, true);
+    reads.stop();
+    writes.stop();
+    row('dry run', ROWS, dry.seconds, reads.units.read, writes.units.write);
+  }
+  {
+    // Counted inside the transactions' recorder, so the images it reads are not counted.
+    let reads: ReturnType<typeof countingReads> | undefined;
+    let writes: ReturnType<typeof countingOtherWrites> | undefined;
+    const { result, costs } = await recordingTransactions(async () => {
+      reads = countingReads();
+      writes = countingOtherWrites();
+      try {
+        return await importRows(SAMPLE, false);
+      } finally {
+        writes.stop();
+        reads.stop();
+      }
+    });
+    if (result.report.created !== SAMPLE) throw new Error(`created ${result.report.created} of ${SAMPLE}`);
+    const transactions = summarize(costs);
+    const transactionWrites = transactions.total * transactions.samples;
+    const other = (writes as ReturnType<typeof countingOtherWrites>).units.write;
+    row(
+      "real run, units measured (the transactions' images read beside it slow it)",
+      SAMPLE,
+      result.seconds,
+      (reads as ReturnType<typeof countingReads>).units.read,
+      transactionWrites + other,
+    );
+    notes.push(
+      `In the sample run: ${transactions.samples} transactions of ${transactions.total} write units each on average ` +
+        `(${Math.round((transactionWrites * 1000) / SAMPLE)} per 1,000 rows), other writes ${Math.round((other * 1000) / SAMPLE)} per 1,000 rows.`,
+    );
+    save();
+  }
+  {
+    const reads = countingReads();
+    let shown = 0;
+    const real = await importRows(ROWS, false, (created, seconds) => {
+      if (seconds - shown < 30) return;
+      shown = seconds;
+      notes[1] = `Real run of ${ROWS} so far: ${created} created in ${seconds.toFixed(0)} s (${(created / seconds).toFixed(1)} rows a second).`;
+      save();
+    });
+    notes.splice(1, 1);
+    reads.stop();
+    if (real.report.created !== ROWS) throw new Error(`created ${real.report.created} of ${ROWS}`);
+    row('real run', ROWS, real.seconds, reads.units.read, "(the sample's)");
+  }
 } finally {
   await stack.close();
   rmSync(dataDir, { recursive: true, force: true });

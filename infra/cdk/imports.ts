@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { IMPORTS_PREFIX } from '../../lib/http/evidence-routes';
 import { importFunction } from '../../lib/http/import-routes';
 import type { TableAccess } from '../../lib/http/routes';
+import { ACTIONS_IMPORTED } from '../../lib/notifications/imported';
 import { IMPORT_QUEUED, importEventSource } from '../../lib/transfer/import/queue';
 import type { EvidenceStorage } from './evidence';
 import type { ServiceNotifications } from './notifications';
@@ -21,8 +22,10 @@ import type { ServiceFunction } from './service-function';
  * from its last saved row; after `maxReceives` deliveries it waits in the dead-letter queue.
  * Files and problem reports live under `imports/` in the evidence bucket, deleted after 7 days by
  * a lifecycle rule; the records expire after 7 days through the table's TTL. Least privilege: the
- * worker reads and writes only that prefix, the table calls `importFunction` lists, and (with
- * email on) sends only as the notifier's identity and configuration set.
+ * worker reads and writes only that prefix and the table calls `importFunction` lists, and puts
+ * only its own source's events on the bus: one `ActionsImported` per assignee, which a rule
+ * hands to the notifier's queue (with email on). The notifier is the one sender; the worker has
+ * no SES rights.
  */
 
 export interface ImportsProps {
@@ -34,7 +37,7 @@ export interface ImportsProps {
   functions: Record<string, ServiceFunction>;
   /** Makes a function of `functions/` with the service's environment and exactly these table calls. */
   handlerFunction: (handler: string, access: readonly TableAccess[], timeout: Duration) => ServiceFunction;
-  /** Email to assignees, when the deployment sends email: as the notifier's sender, identity and configuration set. */
+  /** The notifier, when the deployment sends email: its queue takes the import's notices to assignees. */
   notifications?: ServiceNotifications;
 }
 
@@ -48,7 +51,6 @@ export class ServiceImports extends Construct {
 
   constructor(scope: Construct, id: string, props: ImportsProps) {
     super(scope, id);
-    const { account, region, partition } = Stack.of(this);
     props.evidence.bucket.addLifecycleRule({ id: 'imports', prefix: IMPORTS_PREFIX, expiration: Duration.days(7) });
 
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
@@ -98,21 +100,25 @@ export class ServiceImports extends Construct {
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${IMPORTS_PREFIX}*]`,
       reason: 'Imported files have no fixed names: the worker reads and writes the imports prefix only.',
     });
-    if (props.notifications) {
-      const { sender, configurationSet } = props.notifications;
-      fn.addEnvironment('NOTIFICATIONS_FROM', sender.from);
-      fn.addEnvironment('SES_CONFIGURATION_SET', configurationSet.ref);
-      if (sender.consoleUrl) fn.addEnvironment('CONSOLE_URL', sender.consoleUrl);
-      this.worker.role.addToPrincipalPolicy(
-        new PolicyStatement({
-          actions: ['ses:SendEmail'],
-          resources: [
-            `arn:${partition}:ses:${region}:${account}:identity/${sender.identity}`,
-            `arn:${partition}:ses:${region}:${account}:configuration-set/${configurationSet.ref}`,
-          ],
-        }),
-      );
-    }
+    // The worker tells assignees through the notifier: it may put only its own source's events
+    // (`ActionsImported`, and nothing another rule takes for a change or a producer's request),
+    // and sends no email itself.
+    this.worker.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['events:PutEvents'],
+        resources: [props.eventBus.eventBusArn],
+        conditions: { StringEquals: { 'events:source': importEventSource(props.eventSource) } },
+      }),
+    );
+    fn.addEnvironment('EVENT_BUS_NAME', props.eventBus.eventBusName);
+    fn.addEnvironment('EVENT_SOURCE', props.eventSource);
+    if (props.notifications)
+      new Rule(this, 'Assigned', {
+        eventBus: props.eventBus,
+        description: "An import's notices to its assignees (one per assignee), to the notifier",
+        eventPattern: { source: [importEventSource(props.eventSource)], detailType: [ACTIONS_IMPORTED] },
+        targets: [new SqsQueue(props.notifications.queue, { deadLetterQueue: props.notifications.deadLetterQueue })],
+      });
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: "This queue is a dead-letter queue: the imports queue's and the rule's.",

@@ -45,12 +45,9 @@ export class ServiceNotifications extends Construct {
   readonly notifier: ServiceFunction;
   readonly feedbackTopic: Topic;
   readonly configurationSet: CfnConfigurationSet;
-  /** Who sends, and as which identity: another sender (the import worker) is held to the same. */
-  readonly sender: Pick<NotificationsProps, 'from' | 'identity' | 'consoleUrl'>;
 
   constructor(scope: Construct, id: string, props: NotificationsProps) {
     super(scope, id);
-    this.sender = { from: props.from, identity: props.identity, consoleUrl: props.consoleUrl };
     const { account, region, partition } = Stack.of(this);
     this.configurationSet = new CfnConfigurationSet(this, 'ConfigurationSet', {});
 

@@ -1,11 +1,14 @@
-import { runImportsLocally } from '../../lib/transfer/import/queue';
+import { notifyPeople } from '../../lib/notifications/notifier';
+import { notifyImportsLocally, runImportsLocally } from '../../lib/transfer/import/queue';
 import { runImport } from '../../lib/transfer/import/worker';
 
 /**
  * The import worker as `npm start` runs it, in the stack's own process: what the imports queue
  * and its Lambda function do in AWS (infra/cdk/imports.ts). Each queued import runs in slices of
  * `sliceSeconds`, as invocations do there, and one that is not finished (or failed on a busy
- * store) goes to the back of the queue and resumes from its last saved row.
+ * store) goes to the back of the queue and resumes from its last saved row. The events an
+ * import publishes for its assignees go to the notifier here, as the rule on the bus sends them
+ * to the notifier's queue there; a failed notice fails the worker's step, which runs again.
  */
 export function startImportWorker(options: { sliceSeconds?: number; concurrency?: number } = {}): {
   stop(): Promise<void>;
@@ -49,10 +52,14 @@ export function startImportWorker(options: { sliceSeconds?: number; concurrency?
     queue.push(id);
     kick();
   });
+  notifyImportsLocally(async (events) => {
+    if ((await notifyPeople(events)).failed.length > 0) throw new Error('some import notices failed; they come again');
+  });
   return {
     stop: async () => {
       stopped = true;
       runImportsLocally(undefined);
+      notifyImportsLocally(undefined);
       for (const timer of retries) clearTimeout(timer);
       while (running.size > 0) await Promise.all([...running]);
     },

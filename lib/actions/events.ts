@@ -61,11 +61,11 @@ let eventBridge: EventBridgeClient | undefined;
 const PUT_EVENTS_MAX = 10;
 
 /**
- * Publishes events in order: to the EventBridge bus in AWS, or as lines of
+ * Publishes events in order, from `source` (the service's own by default): to the EventBridge bus in AWS, or as lines of
  * `$DATA_DIR/events.ndjson` locally. Throws on the first event that could not be published,
  * saying how many before it were, so the caller retries from there and keeps the order.
  */
-export async function publish(events: PublishedEvent[]): Promise<void> {
+export async function publish(events: PublishedEvent[], source = getConfig().eventSource): Promise<void> {
   const config = getConfig();
   if (config.eventBusName) {
     eventBridge ??= new EventBridgeClient({ region: config.region });
@@ -75,7 +75,7 @@ export async function publish(events: PublishedEvent[]): Promise<void> {
         new PutEventsCommand({
           Entries: batch.map((event) => ({
             EventBusName: config.eventBusName,
-            Source: config.eventSource,
+            Source: source,
             DetailType: event.detailType,
             Time: new Date(event.time),
             Resources: [],
@@ -94,7 +94,7 @@ export async function publish(events: PublishedEvent[]): Promise<void> {
         version: '0',
         id: event.id,
         'detail-type': event.detailType,
-        source: config.eventSource,
+        source,
         account: '000000000000',
         time: event.time,
         region: config.region,

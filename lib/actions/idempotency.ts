@@ -4,7 +4,7 @@ import { HttpError, ValidationError } from '../errors';
 import { AGAIN, retry } from '../flow/retry';
 import type { ApiEvent } from '../http/edge';
 import type { Person } from '../model/action';
-import { claimKey, completeKey, readKey, releaseKey } from '../store/actions/idempotency';
+import { claimKey, completeKey, readKey, releaseKey, takeKey } from '../store/actions/idempotency';
 import type { GuardedWrite } from '../store/actions/writes';
 
 /**
@@ -131,6 +131,49 @@ export async function once<T>(
       if (record.fingerprint !== fingerprint) throw reused();
       if (record.state === 'pending') throw inFlight();
       await replayable?.();
+      return expand(record.response as StoredReply, request.body);
+    },
+    {
+      attempts: 3,
+      exhausted: () => {
+        throw inFlight();
+      },
+    },
+  );
+}
+
+/** The key was taken before this create's transaction: what it holds decides the answer. */
+class KeyTaken extends Error {}
+
+/**
+ * `once` for a create the service makes itself with no client waiting on the key (an import's
+ * rows): no claim before it. The completed record joins the create's transaction on the
+ * condition a claim would have (the key free, expired, or a lapsed claim), so a row costs one
+ * write instead of two and no lease. It is the record `once` writes (same caller, key and
+ * fingerprint), so either way a repeat gets the first response and creates nothing; the key
+ * held by a request still running is the same `409`.
+ */
+export async function onceInOneWrite<T>(
+  request: IdempotentRequest & { header: string },
+  reply: (made: T) => Reply,
+  create: (remember: (made: T) => GuardedWrite) => Promise<T>,
+): Promise<Reply> {
+  const key = idempotencyKeyFrom(request.header) as string;
+  const keyDigest = digest(request.caller.id, key);
+  const fingerprint = digest(request.method, request.path, canonical(request.body));
+  const taken = () => new KeyTaken();
+  return retry(
+    async () => {
+      try {
+        return reply(await create((made) => takeKey(keyDigest, fingerprint, shrink(reply(made), request.body), taken)));
+      } catch (error) {
+        if (!(error instanceof KeyTaken)) throw error;
+      }
+      const record = await readKey(keyDigest);
+      // Expired or released between the write and the read: write again.
+      if (!record) return AGAIN;
+      if (record.fingerprint !== fingerprint) throw reused();
+      if (record.state === 'pending') throw inFlight();
       return expand(record.response as StoredReply, request.body);
     },
     {

@@ -3,6 +3,7 @@ import {
   type Email,
   escapeHtml,
   type Happening,
+  happeningLink,
   type Links,
   oneLine,
   sentences,
@@ -59,7 +60,7 @@ export function digestEmail(
   const happened = events.map((h) => ({
     when: formatTime(h.time, timeZone),
     said: sentences(h, timeZone).join(' '),
-    link: actionLink(links.consoleUrl, h.actionId),
+    link: happeningLink(links.consoleUrl, h),
   }));
   const lateLines = late.map((a) => ({
     said: `"${a.title}" was due ${formatTime(a.dueAt, timeZone)}.`,

@@ -21,6 +21,8 @@ export interface Happening {
   status?: { before: string; after: string };
   /** For the reminders: the due time they are about. */
   dueAt?: string;
+  /** For an import (section 18): how many of its actions were assigned; `actionId` and `title` are then empty. */
+  imported?: { count: number };
 }
 
 export interface Email {
@@ -50,12 +52,23 @@ const subjectOf: Record<Topic, string> = {
 export const actionLink = (consoleUrl: string, actionId: string) =>
   `${consoleUrl.replace(/\/+$/, '')}/actions/${encodeURIComponent(actionId)}`;
 
+/** The console's list of the person's own actions: where an import's notice points. */
+const assignedLink = (consoleUrl: string) => `${consoleUrl.replace(/\/+$/, '')}/?assignee=me`;
+
+/** Where a happening's line links: its action, or for an import the person's own actions. */
+export const happeningLink = (consoleUrl: string, happening: Happening) =>
+  happening.imported ? assignedLink(consoleUrl) : actionLink(consoleUrl, happening.actionId);
+
+const assignedByImport = (count: number, importerName: string) =>
+  `${count} ${count === 1 ? 'action was' : 'actions were'} assigned to you by ${importerName}'s import.`;
+
 /** One sentence per topic: what happened and by whom. */
 export function sentences(happening: Happening, timeZone: string): string[] {
   const { actorName: actor, title } = happening;
   const due = happening.dueAt ? formatTime(happening.dueAt, timeZone) : 'its due time';
   const say: Record<Topic, () => string> = {
-    assigned: () => `${actor} assigned "${title}" to you.`,
+    assigned: () =>
+      happening.imported ? assignedByImport(happening.imported.count, actor) : `${actor} assigned "${title}" to you.`,
     status: () =>
       happening.status
         ? `${actor} changed the status of "${title}" from ${happening.status.before} to ${happening.status.after}.`
@@ -122,8 +135,8 @@ export function importedEmail(
   links: { consoleUrl: string; unsubscribeUrl: string },
 ): Email {
   const told = `${count} ${count === 1 ? 'action was' : 'actions were'} assigned to you`;
-  const sentence = `${told} by ${importerName}'s import.`;
-  const link = `${links.consoleUrl.replace(/\/+$/, '')}/?assignee=me`;
+  const sentence = assignedByImport(count, importerName);
+  const link = assignedLink(links.consoleUrl);
   const text = [`Hello ${recipientName},`, '', sentence, '', `See them: ${link}`, '', FOOTER].join('\n');
   const html = [
     `<p>Hello ${escapeHtml(recipientName)},</p>`,

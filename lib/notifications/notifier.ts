@@ -12,14 +12,16 @@ import { type RecordedEntry, titleAt } from '../model/history';
 import { getAction } from '../store/actions/writes';
 import { claimSend, keepForDigest, markSent, releaseSend, suppressedSince } from '../store/notifications';
 import { type KnownPerson, knownPeople } from '../store/people';
-import { type Happening, noticeEmail } from './email';
+import { type Happening, importedEmail, noticeEmail } from './email';
+import { type ImportedDetail, importedDetail } from './imported';
 import { sendEmail } from './mailer';
 import { preferencesFor, unsubscribeUrl } from './people-preferences';
 import { wanted } from './preferences';
 import { mayTell, type Notice, peopleConcerned, whoIsTold } from './recipients';
 
 /**
- * The notifier (contract section 16): fed by the published events, the same path as webhooks, it
+ * The notifier (contract section 16), the one sender of email: fed by the published events (and
+ * an import's `ActionsImported`, imported.ts), the same path as webhooks, it
  * decides who is told (`whoIsTold`), keeps what a daily digest will tell, and sends the rest by
  * email at once, once per person per event: a claim per (person, event id) is put on condition
  * before the send, and marked sent after it, so a redelivered event sends nothing; a send that
@@ -131,34 +133,80 @@ async function notifyOne(event: PublishedEvent, entry: RecordedEntry | undefined
     const topics = wanted(preferences.preferences, notice.topics);
     if (topics.length === 0) continue;
     const happening = happeningOf(event, { ...notice, topics }, title);
-    if (preferences.preferences.email === 'daily') {
-      await keepForDigest(person.id, event.id, event.time, happening);
-      report.kept++;
-      continue;
-    }
-    const address = await mayEmail(person);
-    if (!address) {
-      report.skipped++;
-      continue;
-    }
-    const token = randomUUID();
-    if (!(await claimSend(person.id, event.id, token))) {
-      report.skipped++;
-      continue;
-    }
-    try {
-      const email = noticeEmail(happening, person.name, preferences.preferences.timeZone, {
-        consoleUrl: getConfig().consoleUrl ?? '',
-        unsubscribeUrl: unsubscribeUrl(person.id, preferences.unsubscribeToken),
-      });
-      await sendEmail(address, email);
-    } catch (error) {
-      await releaseSend(person.id, event.id, token);
-      throw error;
-    }
-    await markSent(person.id, event.id, token);
-    report.sent++;
+    await deliver(person, preferences, event, happening, report, (links) =>
+      noticeEmail(happening, person.name, preferences.preferences.timeZone, links),
+    );
   }
+}
+
+/**
+ * Tells the assignee of an import's actions how many it assigned them (section 18: one notice per
+ * import, not one per row), by the rules of every notice: not the importer of their own import,
+ * only with `assigned` on, in their digest when they take one, once per (person, event). An
+ * action assigned to someone shows it to them (section 14), so nothing here is out of their sight;
+ * the email names no action.
+ */
+async function notifyImported(event: PublishedEvent, imported: ImportedDetail, report: NotifyReport): Promise<void> {
+  if (imported.assignee.id === imported.importer.id) return;
+  const person = (await knownPeople([imported.assignee.id])).get(imported.assignee.id);
+  // Someone who never signed in has no proved address.
+  if (!person) return;
+  const preferences = await preferencesFor(person.id);
+  if (wanted(preferences.preferences, ['assigned']).length === 0) return;
+  const happening: Happening = {
+    eventId: event.id,
+    actionId: '',
+    title: '',
+    topics: ['assigned'],
+    actorName: imported.importer.name,
+    time: event.time,
+    imported: { count: imported.count },
+  };
+  await deliver(person, preferences, event, happening, report, (links) =>
+    importedEmail(imported.count, imported.importer.name, person.name, links),
+  );
+}
+
+/**
+ * Sends one person one happening, or keeps it for their daily digest: only to their proved
+ * address, never twice for one event (a claim per person and event before the send, marked sent
+ * after it; a send that fails gives the claim back and throws, so the event comes again).
+ */
+async function deliver(
+  person: KnownPerson,
+  preferences: Awaited<ReturnType<typeof preferencesFor>>,
+  event: PublishedEvent,
+  happening: Happening,
+  report: NotifyReport,
+  render: (links: { consoleUrl: string; unsubscribeUrl: string }) => ReturnType<typeof noticeEmail>,
+): Promise<void> {
+  if (preferences.preferences.email === 'daily') {
+    await keepForDigest(person.id, event.id, event.time, happening);
+    report.kept++;
+    return;
+  }
+  const address = await mayEmail(person);
+  if (!address) {
+    report.skipped++;
+    return;
+  }
+  const token = randomUUID();
+  if (!(await claimSend(person.id, event.id, token))) {
+    report.skipped++;
+    return;
+  }
+  try {
+    const email = render({
+      consoleUrl: getConfig().consoleUrl ?? '',
+      unsubscribeUrl: unsubscribeUrl(person.id, preferences.unsubscribeToken),
+    });
+    await sendEmail(address, email);
+  } catch (error) {
+    await releaseSend(person.id, event.id, token);
+    throw error;
+  }
+  await markSent(person.id, event.id, token);
+  report.sent++;
 }
 
 /**
@@ -174,6 +222,10 @@ export async function notifyPeople(
   // Most events concern nobody (an edit of neither assignee nor status, a create with no
   // assignee): known from the detail alone, before any read.
   const telling = events.filter((event) => TOLD_BY.has(event.detailType) && mayTell(event));
+  const imports = events.flatMap((event) => {
+    const imported = importedDetail(event);
+    return imported ? [{ event, imported }] : [];
+  });
   let entries: Map<string, RecordedEntry>;
   try {
     entries = await entriesBehind(telling);
@@ -182,9 +234,12 @@ export async function notifyPeople(
     return { report, failed: telling.map((event) => event.id) };
   }
   await Promise.all(
-    telling.map(async (event) => {
+    [
+      ...telling.map((event) => ({ event, tell: () => notifyOne(event, entries.get(event.id), report) })),
+      ...imports.map(({ event, imported }) => ({ event, tell: () => notifyImported(event, imported, report) })),
+    ].map(async ({ event, tell }) => {
       try {
-        await notifyOne(event, entries.get(event.id), report);
+        await tell();
       } catch (error) {
         failed.push(event.id);
         logger.error('a notification could not be sent; the event comes again', {

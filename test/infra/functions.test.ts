@@ -58,7 +58,8 @@ const declared = new Map<
   [scanResultFunction.handler, { access: scanResultFunction.access, publishes: false }],
   [webhookFunctions.deliver.handler, { access: webhookFunctions.deliver.access, publishes: false }],
   [webhookFunctions.sweep.handler, { access: webhookFunctions.sweep.access, publishes: false }],
-  [importFunction.handler, { access: importFunction.access, publishes: false }],
+  // The import worker publishes its notices to assignees (ActionsImported), for the notifier.
+  [importFunction.handler, { access: importFunction.access, publishes: true }],
   [exportWorker.handler, { access: exportWorker.access, publishes: true, postings: exportWorker.postings }],
 ]);
 
@@ -171,6 +172,8 @@ describe('the functions', () => {
         ...(handler === scanResultFunction.handler ? ['EVIDENCE_BUCKET'] : []),
         // It hands each import to the worker through the bus (infra/cdk/imports.ts).
         ...(handler === 'createImport' ? ['EVENT_BUS_NAME', 'EVENT_SOURCE'] : []),
+        // The import worker publishes its notices to assignees there, for the notifier.
+        ...(handler === importFunction.handler ? ['EVENT_BUS_NAME', 'EVENT_SOURCE'] : []),
         // Exports: the bus their events go on; the worker writes the bucket and links rows to the console.
         ...(exportPublishers.includes(handler) ? ['EVENT_BUS_NAME', 'EVENT_SOURCE'] : []),
         ...(handler === exportWorker.handler ? ['EVIDENCE_BUCKET', 'CONSOLE_URL'] : []),

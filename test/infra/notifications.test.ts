@@ -33,11 +33,9 @@ describe('notifications in AWS', () => {
     ).toEqual([]);
   });
 
-  it('let the notifier and the import worker alone send, only as the identity and through its configuration set', () => {
+  it('let the notifier alone send, only as the identity and through its configuration set', () => {
     const notifier = on.service.functions[notificationFunctions.notify.handler]!;
     const roleId = on.id(notifier.role);
-    // The import worker tells each assignee once per import (section 18), as the same identity.
-    const importerRoleId = on.id(on.service.functions.importActions!.role);
     const granted = on
       .ofType('AWS::IAM::Policy')
       .flatMap(([, p]) =>
@@ -45,19 +43,37 @@ describe('notifications in AWS', () => {
           .filter(sends)
           .map((s) => ({ roles: p.Properties.Roles.map(render), s })),
       );
-    expect(granted.map((g) => g.roles).sort()).toEqual([[roleId], [importerRoleId]].sort());
-    for (const role of [roleId, importerRoleId]) {
-      const statement = statementsOf(on, role).find(sends)!;
-      expect(statement.Action).toBe('ses:SendEmail');
-      const resources = [statement.Resource].flat().map((r) => JSON.stringify(r));
-      expect(resources.some((r) => r.includes(':identity/example.com'))).toBe(true);
-      expect(resources.some((r) => r.includes(':configuration-set/'))).toBe(true);
-      expect(resources.some((r) => r.includes('*'))).toBe(false);
-    }
+    // The import worker included: it tells assignees through the notifier (section 18).
+    expect(granted.map((g) => g.roles)).toEqual([[roleId]]);
+    const statement = statementsOf(on, roleId).find(sends)!;
+    expect(statement.Action).toBe('ses:SendEmail');
+    const resources = [statement.Resource].flat().map((r) => JSON.stringify(r));
+    expect(resources.some((r) => r.includes(':identity/example.com'))).toBe(true);
+    expect(resources.some((r) => r.includes(':configuration-set/'))).toBe(true);
+    expect(resources.some((r) => r.includes('*'))).toBe(false);
     const env = on.resources[on.id(notifier.function)]!.Properties.Environment.Variables;
     expect(env.NOTIFICATIONS_FROM).toBe(FROM);
     expect(env.CONSOLE_URL).toBeDefined();
     expect(env.SES_CONFIGURATION_SET).toBeDefined();
+    const worker = on.resources[on.id(on.service.functions.importActions!.function)]!.Properties.Environment.Variables;
+    expect(worker.NOTIFICATIONS_FROM).toBeUndefined();
+  });
+
+  it("hand an import's notices to assignees (its own source, ActionsImported only) to the notifier's queue", () => {
+    const queueId = on.id(on.service.notifications!.queue);
+    const patterns = on
+      .ofType('AWS::Events::Rule')
+      .map(([, r]) => r.Properties)
+      .filter((r) => (r.Targets ?? []).some((t: { Arn: unknown }) => render(t.Arn) === `${queueId}.Arn`))
+      .map((r) => r.EventPattern);
+    expect(patterns).toEqual(
+      expect.arrayContaining([{ source: ['action-tracking.imports'], 'detail-type': ['ActionsImported'] }]),
+    );
+    const puts = statementsOf(on, on.id(on.service.functions.importActions!.role)).filter((s) =>
+      [s.Action].flat().includes('events:PutEvents'),
+    );
+    expect(puts).toHaveLength(1);
+    expect(puts[0]!.Condition).toEqual({ StringEquals: { 'events:source': 'action-tracking.imports' } });
   });
 
   it('feed every published event to the notifier through a queue that reports failed items', () => {
@@ -65,7 +81,11 @@ describe('notifications in AWS', () => {
     const rule = on
       .ofType('AWS::Events::Rule')
       .map(([, r]) => r.Properties)
-      .find((r) => (r.Targets ?? []).some((t: { Arn: unknown }) => render(t.Arn) === `${queueId}.Arn`))!;
+      .find(
+        (r) =>
+          (r.Targets ?? []).some((t: { Arn: unknown }) => render(t.Arn) === `${queueId}.Arn`) &&
+          !r.EventPattern['detail-type'],
+      )!;
     expect(rule.EventPattern).toEqual({ source: ['action-tracking'] });
     const mapping = on
       .ofType('AWS::Lambda::EventSourceMapping')

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import { handler as importWorker } from '../../functions/importActions';
 import { issueToken, type LocalUser } from '../../infra/local/issuer';
+import { importFunction } from '../../lib/http/import-routes';
 import { readImport, updateImport } from '../../lib/store/imports';
 import { runImport } from '../../lib/transfer/import/worker';
 import { actionBody, call, dataDir, expectProblem, issuerFiles, useOwnStack } from '../support/client';
@@ -375,7 +377,7 @@ describe('imports', () => {
     for (;;) {
       slices++;
       calls = 0;
-      // Each slice has time for two batches, then runs out.
+      // Each slice has time for a row or two (the worker asks the clock before each stretch and each row), then runs out.
       const outcome = await runImport(real.id, () => (++calls <= 2 ? 60_000 : 0));
       if (outcome === 'finished') break;
       const saved = await readImport(real.id);
@@ -384,7 +386,8 @@ describe('imports', () => {
     expect(slices).toBeGreaterThan(2);
     expect((await readImport(real.id))?.created).toBe(validTitles.length);
     expect((await producerActions(admin, producer)).totalCount).toBe(validTitles.length);
-  });
+    // A POST per bad kind, two imports and a resume: on a machine shared by several test runs, past a minute.
+  }, 180_000);
 
   it('a semicolon file with a BOM is read; a latin-1 file, a missing required column and 100,001 rows fail whole, naming why', async () => {
     const admin = await person('Abe', ['action-admins']);
@@ -525,6 +528,55 @@ describe('imports', () => {
     expect(sent.find((e) => e.destination.to.includes(bob.email))?.body.text).toContain(
       "3 actions were assigned to you by Ann's import.",
     );
+  });
+
+  it('an import on its last delivery that cannot go on ends failed with a reason, and asking again resumes it', async () => {
+    const admin = await person('Lea', ['action-admins']);
+    const producer = `dlq-${randomUUID().slice(0, 8)}`;
+    const rows = [EXPORT_COLUMNS, ...['D1', 'D2', 'D3'].map((t) => exportRow(goodCells(producer, t)))];
+    const uploadId = await upload(admin, utf8(csvOf(rows)));
+    const real = await importFile(admin, uploadId, false);
+    expect(real).toMatchObject({ status: 'done', created: 3 });
+    // As if its worker had stopped after row 2, and its file could no longer be read (the store or storage failing).
+    const fileKey = (await readImport(real.id))?.fileKey as string;
+    await updateImport(real.id, {
+      status: 'running',
+      phase: 'create',
+      nextRow: 3,
+      created: 1,
+      fileKey: 'imports/gone',
+    });
+    const delivery = (receiveCount: number) => ({
+      Records: [
+        {
+          messageId: `m-${receiveCount}`,
+          body: JSON.stringify({ detail: { importId: real.id } }),
+          attributes: { ApproximateReceiveCount: String(receiveCount) },
+        },
+      ],
+    });
+    const context = { getRemainingTimeInMillis: () => 600_000 };
+    // Not its last delivery: reported failed, so the queue delivers it again; the import is still running.
+    expect(await importWorker(delivery(1) as never, context as never)).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'm-1' }],
+    });
+    expect((await readImport(real.id))?.status).toBe('running');
+    // Its last: ended failed, with a reason the importer reads, and nothing left for the dead-letter queue.
+    expect(await importWorker(delivery(importFunction.maxReceives) as never, context as never)).toEqual({
+      batchItemFailures: [],
+    });
+    const failed = await call('GET', `/api/imports/${real.id}`, { token: admin.token });
+    expect(failed.body).toMatchObject({ status: 'failed', created: 1 });
+    expect(failed.body.error).toBe(
+      'The import stopped before it finished (the store or the storage kept failing); 1 of its 3 valid rows were created, each once. ' +
+        'Ask for it again (POST /api/imports with the same uploadId and dryRun false) to go on from there.',
+    );
+    // Asked again, it goes on from row 3: every row made once.
+    await updateImport(real.id, { fileKey });
+    const resumed = await importFile(admin, uploadId, false);
+    expect(resumed).toMatchObject({ id: real.id, status: 'done', created: 3 });
+    expect(resumed.error).toBeUndefined();
+    expect((await producerActions(admin, producer)).totalCount).toBe(3);
   });
 
   it('a scoped importer is refused each row outside what they manage; another person cannot see the import', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { canBeKey, send, sendConditional, tableName } from '../client';
 import type { Item } from '../item';
@@ -65,11 +66,42 @@ export async function claimKey(digest: string, fingerprint: string, token: strin
         leaseUntil: now + leaseMs,
         [attr.expiresAt]: expiry(now),
       },
-      ConditionExpression: 'attribute_not_exists(#id) OR #ttl <= :nowSeconds OR (#state = :pending AND #lease < :now)',
-      ExpressionAttributeNames: { '#id': attr.id, '#ttl': attr.expiresAt, '#state': 'state', '#lease': 'leaseUntil' },
-      ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':pending': 'pending', ':now': now },
+      ...keyFree(now),
     }),
   );
+}
+
+/** The condition under which a key may be taken: free, expired, or a pending claim whose lease ran out. */
+const keyFree = (now: number) => ({
+  ConditionExpression: 'attribute_not_exists(#id) OR #ttl <= :nowSeconds OR (#state = :pending AND #lease < :now)',
+  ExpressionAttributeNames: { '#id': attr.id, '#ttl': attr.expiresAt, '#state': 'state', '#lease': 'leaseUntil' },
+  ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':pending': 'pending', ':now': now },
+});
+
+/**
+ * The completed record without a claim before it, for the create's own transaction: it takes
+ * the key on the condition a claim would (free, expired, or a claim whose lease ran out), so the
+ * create and its key are one write. `refusal` when the key is taken.
+ */
+export function takeKey(digest: string, fingerprint: string, response: unknown, refusal: () => Error): GuardedWrite {
+  const now = Date.now();
+  return {
+    write: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keyOf(digest),
+          state: 'done',
+          fingerprint,
+          token: randomUUID(),
+          response: JSON.stringify(response),
+          [attr.expiresAt]: expiry(now),
+        },
+        ...keyFree(now),
+      },
+    },
+    refusal,
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import { IMPORTS_PREFIX } from '../../http/evidence-routes';
 import type { Person } from '../../model/action';
 import { uploadRequestSchema } from '../../model/evidence';
 import { validateBody } from '../../model/validation';
-import { type ImportRecord, putImport, readChunks, readImport } from '../../store/imports';
+import { type ImportRecord, putImport, readChunks, readImport, updateImport } from '../../store/imports';
 import type { RowProblem } from './check-row';
 import { enqueueImport } from './queue';
 
@@ -119,6 +119,12 @@ export async function startImport(caller: Person, body: unknown): Promise<Import
   };
   if (!(await putImport(record))) {
     const existing = await readImport(id);
+    // A real run the worker gave up on mid-way (giveUpImport) goes on from where it stopped.
+    if (existing?.status === 'failed' && existing.phase !== 'finished' && !dryRun) {
+      await updateImport(id, { status: 'running', error: '' });
+      await enqueueImport(id);
+      return summaryOf({ ...existing, status: 'running' });
+    }
     if (existing) return summaryOf(existing);
   }
   await enqueueImport(id);

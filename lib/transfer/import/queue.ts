@@ -1,4 +1,5 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { type PublishedEvent, publish } from '../../actions/events';
 import { getConfig } from '../../config';
 
 /**
@@ -47,4 +48,23 @@ export async function enqueueImport(importId: string): Promise<void> {
     }),
   );
   if (answer.FailedEntryCount) throw new Error(`the import could not be queued: ${answer.Entries?.[0]?.ErrorMessage}`);
+}
+
+type LocalNotifier = (events: PublishedEvent[]) => Promise<void>;
+let localNotifier: LocalNotifier | undefined;
+
+/** The local stack's notifier, which hears an import's events as the notifier's rule on the bus does in AWS. */
+export function notifyImportsLocally(notifier: LocalNotifier | undefined): void {
+  localNotifier = notifier;
+}
+
+/**
+ * Publishes an import's events (its `ActionsImported`, one per assignee) from the imports' own
+ * source: in AWS a rule sends them to the notifier's queue; locally the events file has them and
+ * the local stack's notifier hears them at once. Throws when they did not all go out.
+ */
+export async function publishImportEvents(events: PublishedEvent[]): Promise<void> {
+  const config = getConfig();
+  await publish(events, importEventSource(config.eventSource));
+  if (!config.eventBusName) await localNotifier?.(events);
 }

@@ -1,9 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
 import { viewerFor } from '../../access/viewer';
 import { createAction } from '../../actions/action-service';
-import { once } from '../../actions/idempotency';
+import { onceInOneWrite } from '../../actions/idempotency';
 import { nowIso } from '../../dates';
 import { readObject, writeObject } from '../../evidence/storage';
+import { inPool } from '../../flow/fan-out';
 import { errorFields, logger } from '../../logger';
 import type { Viewer } from '../../model/access';
 import type { Person } from '../../model/action';
@@ -15,10 +16,10 @@ import {
   readImport,
   updateImport,
 } from '../../store/imports';
+import { announceAssignments } from './announce';
 import { checkRow, type RowProblem } from './check-row';
 import { bodyOf, type Header, isBlankRow, readHeader, UnreadableFile } from './columns';
 import { problemsKeyOf, SHOWN_PROBLEMS } from './imports';
-import { tellAssignees } from './notify';
 import { readRows } from './read-file';
 
 /**
@@ -26,17 +27,24 @@ import { readRows } from './read-file';
  * 1. check: every row, as `POST /api/actions` checks a body and, in scoped mode, against the
  *    importer's roles; a file it cannot read (not UTF-8, no required column, past 100,000 rows)
  *    fails whole here, before anything is created. A dry run ends here with its report.
- * 2. create: each valid row, one after another in small batches (the engine's pace), each
- *    create under the idempotency key `import-<id>-row-<n>` (section 11), so a resumed or
- *    repeated run creates nothing twice; its position is saved after every batch, and an
+ * 2. create: the valid rows, `WIDTH` at a time (rows are independent), each create under the
+ *    idempotency key `import-<id>-row-<n>` (section 11), so a resumed or repeated run creates
+ *    nothing twice; its position is saved after every stretch of `STRETCH` rows, and an
  *    invocation that runs out of time hands the rest to the next one.
- * 3. notify: each assignee is told once, "N actions were assigned to you".
+ * 3. notify: one `ActionsImported` event per assignee ("N actions were assigned to you"), which
+ *    the notifier turns into their one email (announce.ts).
  */
 
 /** At most this many data rows a file (contract section 18). */
 export const MAX_ROWS = 100_000;
-/** Creates at once: a few, so an import keeps the engine busy without crowding out the API. */
-const BATCH = 4;
+/**
+ * Creates at once. Each is one transaction the worker waits on, so the pace is the store's
+ * latency times this; 8 keeps the engine busy (one create's transaction is about 20 items)
+ * without crowding out the API's own writes.
+ */
+const WIDTH = 8;
+/** Valid rows between two saves of the position. */
+const STRETCH = 200;
 /** An invocation stops starting batches with less than this left, and saves where it is. */
 const MARGIN_MS = 20_000;
 /** Assignee counts a chunk item holds. */
@@ -63,7 +71,7 @@ export async function runImport(id: string, timeLeftMs: () => number): Promise<W
     }
     if (phase === 'notify') {
       const counts = await readChunks<[string, number]>(id, 'a');
-      await tellAssignees(id, importer, counts);
+      await announceAssignments(id, importer, counts);
       await updateImport(id, { phase: 'finished', status: 'done', finishedAt: nowIso() });
     }
     return 'finished';
@@ -73,6 +81,30 @@ export async function runImport(id: string, timeLeftMs: () => number): Promise<W
     await updateImport(id, { status: 'failed', phase: 'finished', error: error.message, finishedAt: nowIso() });
     return 'finished';
   }
+}
+
+/**
+ * Ends an import the queue will not deliver again (its last delivery failed, or ran out of
+ * deliveries): `failed`, with a reason the importer reads and how to go on. Its position stays,
+ * so asking for the same import again (`startImport`) resumes it, and every row's key keeps a
+ * row from being created twice.
+ */
+export async function giveUpImport(id: string, why: string): Promise<void> {
+  const record = await readImport(id);
+  if (!record || record.status === 'done' || record.status === 'failed') return;
+  const made =
+    record.phase === 'check'
+      ? 'nothing was created'
+      : `${record.created} of its ${record.valid} valid rows were created, each once`;
+  const again = record.dryRun
+    ? 'Ask for the dry run again.'
+    : 'Ask for it again (POST /api/imports with the same uploadId and dryRun false) to go on from there.';
+  logger.error('import given up', { importId: id, why });
+  await updateImport(id, {
+    status: 'failed',
+    error: `The import stopped before it finished (${why}); ${made}. ${again}`,
+    finishedAt: nowIso(),
+  });
 }
 
 /** The data rows of the file, numbered as the report numbers them (the header is row 1), blank rows skipped. */
@@ -167,7 +199,7 @@ async function checkAll(record: ImportRecord, viewer: Viewer): Promise<ImportRec
   return phase;
 }
 
-/** Phase 2: creates the valid rows from `nextRow` on, saving the position after each batch. */
+/** Phase 2: creates the valid rows from `nextRow` on, `WIDTH` at a time, saving the position after each stretch. */
 async function createValid(
   record: ImportRecord,
   importer: Person,
@@ -175,47 +207,59 @@ async function createValid(
   timeLeftMs: () => number,
 ): Promise<WorkerOutcome> {
   let created = record.created;
-  let nextRow = record.nextRow;
-  let batch: Array<{ row: number; body: Record<string, unknown> }> = [];
-  const flush = async (after: number) => {
-    await Promise.all(batch.map(({ row, body }) => createRow(record.id, importer, row, body)));
-    created += batch.length;
-    nextRow = after;
-    batch = [];
-    await updateImport(record.id, { created, nextRow });
-  };
   const reader = dataRows(record);
+  let next = await reader.next();
   try {
-    for (let next = await reader.next(); !next.done; next = await reader.next()) {
-      const { row, body } = next.value;
-      if (row === 1 || row < nextRow) continue;
-      if (batch.length === 0 && timeLeftMs() < MARGIN_MS) {
-        await updateImport(record.id, { created, nextRow: row });
+    // Past rows the last run finished (the header is row 1).
+    while (!next.done && (next.value.row === 1 || next.value.row < record.nextRow)) next = await reader.next();
+    while (!next.done) {
+      if (timeLeftMs() < MARGIN_MS) {
+        await updateImport(record.id, { created, nextRow: next.value.row });
         return 'more';
       }
-      // The same check as phase 1; a row refused now (a role revoked since) is simply not created.
-      if (!checkRow(row, body, viewer).ok) continue;
-      batch.push({ row, body });
-      if (batch.length >= BATCH) await flush(row + 1);
+      // The next stretch of valid rows; the same check as phase 1, so a row refused now (a role
+      // revoked since) is simply not created.
+      const stretch: Array<{ row: number; body: Record<string, unknown> }> = [];
+      for (; !next.done && stretch.length < STRETCH; next = await reader.next())
+        if (checkRow(next.value.row, next.value.body, viewer).ok) stretch.push(next.value);
+      // Rows are handed out in order and none once time runs short, so the rows done are a
+      // prefix of the stretch and the next run goes on from the first one not started.
+      let taken = 0;
+      await inPool(
+        WIDTH,
+        () => (taken < stretch.length && timeLeftMs() >= MARGIN_MS ? stretch[taken++] : undefined),
+        ({ row, body }) => createRow(record.id, importer, row, body),
+      );
+      created += taken;
+      if (taken < stretch.length) {
+        await updateImport(record.id, { created, nextRow: (stretch[taken] as { row: number }).row });
+        return 'more';
+      }
+      // A failure above saves nothing: the next run does this stretch again, and the rows it had
+      // created answer from their keys (created once, counted once).
+      await updateImport(record.id, { created, nextRow: next.done ? Number.MAX_SAFE_INTEGER : next.value.row });
     }
   } finally {
     await reader.return(undefined as never).catch(() => undefined);
   }
-  if (batch.length > 0) await flush(Number.MAX_SAFE_INTEGER);
   await updateImport(record.id, { created, nextRow: Number.MAX_SAFE_INTEGER, phase: 'notify' });
   return 'finished';
 }
 
-/** Creates one row as `POST /api/actions` with the idempotency key `import-<id>-row-<n>` would. */
+/**
+ * Creates one row as `POST /api/actions` with the idempotency key `import-<id>-row-<n>` would
+ * (the same checks, the same create, the same key record), the key taken in the create's own
+ * transaction rather than claimed first: nothing else waits on it.
+ */
 async function createRow(importId: string, importer: Person, row: number, body: Record<string, unknown>) {
   try {
-    await once(
+    await onceInOneWrite(
       { caller: importer, header: `import-${importId}-row-${row}`, method: 'POST', path: '/api/actions', body },
       (action: { id: string }) => ({ status: 201, body: { id: action.id }, location: `/api/actions/${action.id}` }),
       (remember) => createAction(importer, body, remember, importId),
     );
   } catch (error) {
-    logger.warn('an import row could not be created now; the import resumes from its last batch', {
+    logger.warn('an import row could not be created now; the import resumes from its last stretch', {
       importId,
       row,
       ...errorFields(error),

@@ -153,4 +153,20 @@ describe('the daily digest', () => {
     expect(email?.headers.map((h) => h.name)).toEqual(['List-Unsubscribe', 'List-Unsubscribe-Post']);
     expect(digestEmail([], [], clock, 'Bob', 'UTC', links)).toBeUndefined();
   });
+
+  it("tells an import's assignee in one line how many actions it assigned them, linking to their own", () => {
+    const imported: Happening = {
+      eventId: 'e-9',
+      actionId: '',
+      title: '',
+      topics: ['assigned'],
+      actorName: 'Ann Lee',
+      time: '2026-12-01T10:00:00.000Z',
+      imported: { count: 3 },
+    };
+    const email = digestEmail([imported], [], Date.parse('2026-12-02T00:00:00.000Z'), 'Bob', 'UTC', links);
+    expect(email?.text).toContain(
+      "- Tue 1 Dec 2026, 10:00 UTC: 3 actions were assigned to you by Ann Lee's import. https://console.example.com/?assignee=me",
+    );
+  });
 });
