@@ -25,6 +25,8 @@ const withS3OrSes = [
   'deleteAttachment',
   'notifyPeople',
   'createExport',
+  'listExports',
+  'getExport',
   'createImportUpload',
   'createImport',
   'getImport',
