@@ -78,6 +78,16 @@ const keyFree = (now: number) => ({
   ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':pending': 'pending', ':now': now },
 });
 
+/** A key's completed record: the answer a replay of its request gets. */
+const doneRecord = (digest: string, fingerprint: string, token: string, response: unknown, now: number) => ({
+  ...keyOf(digest),
+  state: 'done',
+  fingerprint,
+  token,
+  response: JSON.stringify(response),
+  [attr.expiresAt]: expiry(now),
+});
+
 /**
  * The completed record without a claim before it, for the create's own transaction: it takes
  * the key on the condition a claim would (free, expired, or a claim whose lease ran out), so the
@@ -89,14 +99,7 @@ export function takeKey(digest: string, fingerprint: string, response: unknown, 
     write: {
       Put: {
         TableName: tableName(),
-        Item: {
-          ...keyOf(digest),
-          state: 'done',
-          fingerprint,
-          token: randomUUID(),
-          response: JSON.stringify(response),
-          [attr.expiresAt]: expiry(now),
-        },
+        Item: doneRecord(digest, fingerprint, randomUUID(), response, now),
         ...keyFree(now),
       },
     },
@@ -119,14 +122,7 @@ export function completeKey(
     write: {
       Put: {
         TableName: tableName(),
-        Item: {
-          ...keyOf(digest),
-          state: 'done',
-          fingerprint,
-          token,
-          response: JSON.stringify(response),
-          [attr.expiresAt]: expiry(Date.now()),
-        },
+        Item: doneRecord(digest, fingerprint, token, response, Date.now()),
         ConditionExpression: '#state = :pending AND #token = :token',
         ExpressionAttributeNames: { '#state': 'state', '#token': 'token' },
         ExpressionAttributeValues: { ':pending': 'pending', ':token': token },
