@@ -6,7 +6,7 @@ import { tableName } from '../../client';
 import { isCounted, readCounts } from '../../counters/counters';
 import type { StoredClause } from '../../fields';
 import { fromItem, type Item, isTombstone } from '../../item';
-import { canSearch, type PageReader, search } from '../../search/search';
+import { canSearch, type PageReader, type SearchRequest, search } from '../../search/search';
 import { attr, itemKind } from '../../table';
 import { clauseHolds, filterExpression, Placeholders } from '../plan/expression';
 import { DEFAULT_SORT } from '../plan/plan';
@@ -78,18 +78,9 @@ export async function listSearched(
     if (values.includes('') || values.length > MAX_MERGED_VALUES) continue;
     if ((await readCounts(other.field.name, values, stats)) <= SMALL_PARTITION) return undefined;
   }
-  const read: PageReader = (input, want) => readPage(input, want, budget, stats);
-  const found = await search(
-    {
-      field: clause.field.name as 'title',
-      fragment: String(clause.values[0]),
-      descending: (list.sort ?? DEFAULT_SORT).descending,
-      window: list.limit === 0 ? 0 : list.skip + list.limit + 1,
-      ...(after === undefined ? {} : { after: keyAfter(after) }),
-      ...(others.length > 0 ? { verify: (ids: string[]) => matchingIds(ids, others, budget, stats) } : {}),
-    },
-    read,
-  );
+  const found = await searchFor(clause, list, after, budget, stats, {
+    ...(others.length > 0 ? { verify: (ids: string[]) => matchingIds(ids, others, budget, stats) } : {}),
+  });
   const shown = found.matches.slice(list.skip, list.skip + list.limit);
   const more = found.matches.length > list.skip + list.limit;
   const actions = await fetchActions(
@@ -117,6 +108,29 @@ export interface KeptSearch {
   /** Every posting of the chosen gram was read: the matches are all of them (after `after`). */
   complete: boolean;
   reached?: string;
+}
+
+/** The search of a list's `*` clause, its window and order the list's, read under the list's budget. */
+function searchFor(
+  clause: Clause,
+  list: ListQuery,
+  after: Position | undefined,
+  budget: ReadBudget,
+  stats: ReadStats,
+  extra: Partial<Pick<SearchRequest, 'verify' | 'countRead'>>,
+) {
+  const read: PageReader = (input, want) => readPage(input, want, budget, stats);
+  return search(
+    {
+      field: clause.field.name as 'title',
+      fragment: String(clause.values[0]),
+      descending: (list.sort ?? DEFAULT_SORT).descending,
+      window: list.limit === 0 ? 0 : list.skip + list.limit + 1,
+      ...(after === undefined ? {} : { after: keyAfter(after) }),
+      ...extra,
+    },
+    read,
+  );
 }
 
 /**
@@ -152,19 +166,7 @@ export async function searchKept(
     }
     return kept;
   };
-  const read: PageReader = (input, want) => readPage(input, want, budget, stats);
-  const found = await search(
-    {
-      field: clause.field.name as 'title',
-      fragment: String(clause.values[0]),
-      descending: (list.sort ?? DEFAULT_SORT).descending,
-      window: list.limit === 0 ? 0 : list.skip + list.limit + 1,
-      ...(after === undefined ? {} : { after: keyAfter(after) }),
-      verify,
-      countRead: 0,
-    },
-    read,
-  );
+  const found = await searchFor(clause, list, after, budget, stats, { verify, countRead: 0 });
   return {
     matches: found.matches.flatMap((m) => {
       const item = fetched.get(m.id);
