@@ -1,7 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { instantMs } from '../dates';
 import type { Person } from '../model/action';
 import { canBeKey, send, sendConditional, tableName } from './client';
 import type { Item } from './item';
+import { queryInput } from './query/key-query';
+import { queryPages } from './query/pager';
 import { attr } from './table';
 
 /**
@@ -75,7 +78,7 @@ function itemOf(record: ExportRecord): Item {
     [attr.sortKey]: sortKey(record.id),
     record: JSON.stringify(record),
     progress: progressOf(record),
-    [attr.expiresAt]: Math.floor(Date.parse(record.expiresAt) / 1000),
+    [attr.expiresAt]: Math.floor(instantMs(record.expiresAt) / 1000),
   };
 }
 
@@ -100,22 +103,11 @@ export async function getExport(ownerId: string, id: string): Promise<ExportReco
 export async function listExports(ownerId: string, limit: number): Promise<ExportRecord[]> {
   if (!canBeKey(partition(ownerId))) return [];
   const found: ExportRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: '#id = :p',
-        ExpressionAttributeNames: { '#id': attr.id },
-        ExpressionAttributeValues: { ':p': partition(ownerId) },
-        ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: start,
-      }),
-    );
+  const input = queryInput({ partition: partition(ownerId), descending: true, limit });
+  for await (const page of queryPages(input)) {
     for (const item of page.Items ?? []) if (live(item) && found.length < limit) found.push(fromItem(item));
-    start = page.LastEvaluatedKey;
-  } while (start && found.length < limit);
+    if (found.length >= limit) break;
+  }
   return found;
 }
 

@@ -1,6 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { instantMs } from '../dates';
 import { canBeKey, send, sendConditional, tableName } from './client';
 import type { Item } from './item';
+import { queryInput } from './query/key-query';
+import { queryAll } from './query/pager';
 import { attr } from './table';
 
 /**
@@ -17,7 +20,7 @@ const partition = (id: string) => `im#${id}`;
 const RECORD = 'I';
 const chunkKey = (kind: 'e' | 'a', index: number) => `${kind}#${String(index).padStart(4, '0')}`;
 const DAYS = 7;
-const expiry = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + DAYS * 86_400;
+const expiry = (createdAt: string) => Math.floor(instantMs(createdAt) / 1000) + DAYS * 86_400;
 const live = (item: Item | undefined) => item !== undefined && Number(item[attr.expiresAt]) * 1000 > Date.now();
 
 /** Where a worker is: checking every row, creating the valid ones, telling the assignees, or finished. */
@@ -155,19 +158,9 @@ export async function putChunk(id: string, kind: 'e' | 'a', index: number, entri
 /** Every chunk of one kind, in order, concatenated. */
 export async function readChunks<T>(id: string, kind: 'e' | 'a'): Promise<T[]> {
   const entries: T[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: '#id = :id AND begins_with(#sk, :kind)',
-        ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
-        ExpressionAttributeValues: { ':id': partition(id), ':kind': `${kind}#` },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) if (live(item)) entries.push(...(JSON.parse(String(item.entries)) as T[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll(
+    queryInput({ partition: partition(id), sort: { op: 'begins_with', prefix: `${kind}#` } }),
+  );
+  for (const item of items) if (live(item)) entries.push(...(JSON.parse(String(item.entries)) as T[]));
   return entries;
 }
