@@ -13,10 +13,10 @@ import type { Action } from '../lib/model/action';
 import { putNewAction } from '../lib/store/actions/writes';
 import { listVisible } from '../lib/store/list/entry';
 import { newStats } from '../lib/store/list/plan/result';
+import { entriesOf, recordingTransactions, summarize, type TransactionCost } from '../lib/store/measure/write-cost';
 import { countTrends } from '../lib/trends/trend-stream';
 import { actionAt, generateActions, writeActions } from './generate';
 import { world as buildWorld } from './world';
-import { entriesOf, recordingTransactions, summarize, type TransactionCost } from './writes';
 
 /**
  * `npm run bench:counts [-- --actions N]`: what `GET /api/actions/counts` costs (contract section
@@ -28,7 +28,7 @@ import { entriesOf, recordingTransactions, summarize, type TransactionCost } fro
  * request: counters, registry, index entries, labels), its groups, whether it is complete and
  * exact, and its time (on a loaded machine), against the bound. The three largest groups of each
  * answer are checked against the list's own `totalCount` with the group's filter (the rule a
- * client can check). Then it measures what a create and a close write (`bench/writes.ts`), what
+ * client can check). Then it measures what a create and a close write (`lib/store/measure/write-cost.ts`), what
  * of that is `closedAt`'s alone, and what the trend counters the stream consumer keeps add
  * (`countTrends` on the change's history entries). Writes bench/results/counts-<N>.md, with the
  * ratio to the other size's results where they exist; exits 1 when an answer is over the bound,
@@ -227,7 +227,7 @@ const lines = [
   '',
   '## What a create and a close write',
   '',
-  `Write units by DynamoDB's rules (\`bench/writes.ts\`), mean of ${SAMPLES}. "closedAt alone": the day-counter items of the transaction whose every added attribute is \`closedAt\`'s (\`x\`), which the change would not write without it; the trend counters are what the stream consumer's \`countTrends\` writes for the change's history entry (its own transaction, after the change).`,
+  `Write units by DynamoDB's rules (\`lib/store/measure/write-cost.ts\`), mean of ${SAMPLES}. "closedAt alone": the day-counter items of the transaction whose every added attribute is \`closedAt\`'s (\`x\`), which the change would not write without it; the trend counters are what the stream consumer's \`countTrends\` writes for the change's history entry (its own transaction, after the change).`,
   '',
   '| change | write units | of which closedAt alone | trend counters (stream) |',
   '| --- | ---: | ---: | ---: |',

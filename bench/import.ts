@@ -5,9 +5,9 @@ import { parseArgs } from 'node:util';
 import { issueToken } from '../infra/local/issuer';
 import { startLocalStack } from '../infra/local/stack';
 import { getDocumentClient } from '../lib/store/client';
-import { itemBytes, stored, writeUnitsOf } from './item-size';
+import { itemBytes, stored, writeUnitsOf } from '../lib/store/measure/item-size';
+import { recordingTransactions, summarize } from '../lib/store/measure/write-cost';
 import { countingReads } from './reads';
-import { recordingTransactions, summarize } from './writes';
 
 /**
  * `npm run bench:import [-- --rows N] [--sample M]`: what an import costs (issue 51). On a local
@@ -126,7 +126,7 @@ const lines = [
   '',
   'Generated rows through the API (presigned POST, then `POST /api/imports`) on a local stack in this process (DynamoDB Local in memory), timed from the POST to `status: done`. ' +
     "Read units are DynamoDB Local's (`ReturnConsumedCapacity`) for every read of the process meanwhile (the worker, the stream consumer, the notifier, the polling GETs); " +
-    "write units by DynamoDB's rules: transactions from their items' images (bench/writes.ts), other writes per started KB.",
+    "write units by DynamoDB's rules: transactions from their items' images (lib/store/measure/write-cost.ts), other writes per started KB.",
   `Reproduce: \`npm run bench:import -- --rows ${ROWS} --sample ${SAMPLE}\`.`,
   '',
   '| run | rows | seconds | rows a second | read units per 1,000 rows | write units per 1,000 rows |',

@@ -1,8 +1,8 @@
 import { createAction, updateAction } from '../lib/actions/action-service';
 import { openViewer } from '../lib/model/access';
 import type { Person } from '../lib/model/action';
+import { entriesOf, recordingIndexWrites, recordingTransactions, summarize } from '../lib/store/measure/write-cost';
 import { indexChanges } from '../lib/store/search/postings';
-import { entriesOf, recordingIndexWrites, recordingTransactions, summarize } from './writes';
 
 /**
  * `npm run bench -- --index-cost`: what one create and one title edit write, all in, by

@@ -14,6 +14,7 @@ import { openViewer } from '../lib/model/access';
 import type { Person } from '../lib/model/action';
 import { putNewAction } from '../lib/store/actions/writes';
 import { listActions } from '../lib/store/list/run/open';
+import { recordingTransactions, summarize } from '../lib/store/measure/write-cost';
 import { baselineAnswer, scanTable } from './baseline';
 import { actionAt, generateActions, progressBar, REFERENCE_MS, writeActions } from './generate';
 import { indexCostTable, measureIndexCost } from './index-cost';
@@ -21,7 +22,6 @@ import { benchQueries } from './queries';
 import { recount } from './recount';
 import { measureSync, syncReport } from './sync';
 import { REFERENCE_DATE, world } from './world';
-import { recordingTransactions, summarize } from './writes';
 
 /**
  * `npm run bench [-- --actions N] [--repeat R] [--seed S] [--samples W] [--disk]`: fills AWS's
@@ -31,7 +31,7 @@ import { recordingTransactions, summarize } from './writes';
  * full scan of the table (the baseline), and reports what each read against what the scan
  * read; then measures what creates, edits and deletes write, and proves the counters again.
  * Read units are DynamoDB Local's (`ReturnConsumedCapacity`), which size reads by DynamoDB's
- * rules; write units are computed by DynamoDB's rules (`bench/writes.ts`).
+ * rules; write units are computed by DynamoDB's rules (`lib/store/measure/write-cost.ts`).
  * Compares the common shapes with the results of the other size (10,000 vs 100,000) when they
  * exist. Exits 1 when a result differs from the baseline or a counter from the truth.
  */
@@ -565,7 +565,7 @@ const markdown = [
   '',
   '## Writes',
   '',
-  "Write units by DynamoDB's rules, from the images of every item each transaction wrote (`bench/writes.ts`): " +
+  "Write units by DynamoDB's rules, from the images of every item each transaction wrote (`lib/store/measure/write-cost.ts`): " +
     'in a transaction, 2 units per started KB of each item (the larger of its old and new image); each index, ' +
     'one unit per started KB of an entry put or removed, two when an index key changes, none when nothing it holds ' +
     "changes. DynamoDB Local's own figure (last column) follows none of these rules and is shown only for reference. " +

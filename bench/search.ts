@@ -9,12 +9,12 @@ import type { Action } from '../lib/model/action';
 import { toView } from '../lib/model/view';
 import { putNewAction } from '../lib/store/actions/writes';
 import { listActions } from '../lib/store/list/run/open';
+import { itemBytes, stored, writeUnitsOf } from '../lib/store/measure/item-size';
+import { recordingTransactions, summarize } from '../lib/store/measure/write-cost';
 import { createdKeyOf, foldedTexts, indexedText } from '../lib/store/search/keys';
 import { indexChanges, postingRequests } from '../lib/store/search/postings';
 import { actionAt, generateActions, writeActions } from './generate';
-import { itemBytes, stored, writeUnitsOf } from './item-size';
 import { world } from './world';
-import { recordingTransactions, summarize } from './writes';
 
 /**
  * `npm run bench:search [-- --actions N] [--disk]`: what search costs (issue 31 item 3). Seeds N

@@ -5,9 +5,9 @@ import type { Action } from '../lib/model/action';
 import { toView } from '../lib/model/view';
 import { writeHistoryInBulk } from '../lib/store/bulk/bulk';
 import { listActions } from '../lib/store/list/run/open';
+import { recordingTransactions, summarize } from '../lib/store/measure/write-cost';
 import { readChanges } from '../lib/store/sync/feed';
 import type { World } from './world';
-import { recordingTransactions, summarize } from './writes';
 
 /**
  * Issue 25's figures, for `npm run bench` (and alone: `tsx bench/sync.ts --actions N`):

@@ -1,15 +1,11 @@
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { getDocumentClient, send, tableName } from '../lib/store/client';
-import { DAY_COUNTERS, dayFields } from '../lib/store/counters/days';
-import { indexList } from '../lib/store/indexes';
-import { type Item, recordedEntryFrom } from '../lib/store/item';
-import { attr, itemKind } from '../lib/store/table';
+import { BatchWriteCommand, DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { getDocumentClient, tableName } from '../client';
+import { DAY_COUNTERS, dayFields } from '../counters/days';
+import { indexList } from '../indexes';
+import { recordedEntryFrom } from '../item';
+import { queryInput } from '../query/key-query';
+import { queryAll } from '../query/pager';
+import { attr, itemKind } from '../table';
 import { indexWriteUnits, itemBytes, type StoredItem, stored, writeUnitsOf } from './item-size';
 
 /**
@@ -218,14 +214,8 @@ export async function recordingIndexWrites(work: () => Promise<unknown>): Promis
 
 /** The entries of an action from version `from` on, as the stream hands them to the consumer. */
 export async function entriesOf(id: string, from: number) {
-  const page = await send<{ Items?: Item[] }>(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: '#id = :id AND #sk >= :from',
-      ExpressionAttributeNames: { '#id': attr.id, '#sk': attr.sortKey },
-      ExpressionAttributeValues: { ':id': id, ':from': itemKind.history(from) },
-      ConsistentRead: true,
-    }),
+  const items = await queryAll(
+    queryInput({ partition: id, sort: { op: '>=', value: itemKind.history(from) }, consistent: true }),
   );
-  return (page.Items ?? []).filter((i) => String(i[attr.sortKey]).startsWith('h#')).map(recordedEntryFrom);
+  return items.filter((i) => String(i[attr.sortKey]).startsWith('h#')).map(recordedEntryFrom);
 }

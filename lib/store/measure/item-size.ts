@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { IndexDefinition } from '../lib/store/indexes';
-import { attr } from '../lib/store/table';
+import type { IndexDefinition } from '../indexes';
+import { attr } from '../table';
 
 /**
  * DynamoDB's own rules for the size of an item, which every read and write unit is counted
