@@ -1,10 +1,423 @@
 import { describe, expect, it } from 'vitest';
-import { type Clause, parseListQuery as parse } from '../../../../lib/filter/query';
+import { type Clause, parseListQuery } from '../../../../lib/filter/query';
 import { EMPTY_KEY } from '../../../../lib/store/catalogue';
+import { attributeOf, storedField } from '../../../../lib/store/fields';
 import { toItem } from '../../../../lib/store/item';
-import { plan, type Sizes, sortBeatsWalk } from '../../../../lib/store/list/plan/plan';
-import { attr } from '../../../../lib/store/table';
+import { attributesOf, holds, pathIn } from '../../../../lib/store/list/plan/index-holds';
+import { type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from '../../../../lib/store/list/plan/plan';
+import { attr, everythingPartitions } from '../../../../lib/store/table';
 import { anAction } from '../../action-fixture';
+
+/** Plans are plain data: these read them as a person would describe them. */
+
+const planFor = (query: string): Plan => plan(parseListQuery(query));
+
+/** `index [partitions] filter: field op, ...` */
+function describeRead(read: IndexRead) {
+  return {
+    index: read.index.name,
+    partitions: read.partitions,
+    range: read.range,
+    filter: read.filter.map((c) => `${c.field.name} ${c.op} ${attributeOf(c)}`),
+  };
+}
+
+/** Everything a read needs from an index entry (its filter and sort) is in the entry. */
+function expectServable(p: Plan) {
+  for (const clause of p.read.filter) {
+    expect(holds(p.read.index, attributeOf(clause))).toBe(true);
+    const lower = storedField(clause.field).lowerAttribute;
+    if (clause.op === '*' && lower) {
+      expect(holds(p.read.index, lower)).toBe(true);
+    }
+  }
+  expect(holds(p.read.index, p.sortAttribute)).toBe(true);
+}
+
+describe('equality filters read one index partition per value', () => {
+  it('location.site=X&status=1 uses by-site, with status as the filter', () => {
+    const p = planFor('location.site=Mount%20Keith&status=1');
+    expect(describeRead(p.read)).toEqual({
+      index: 'by-site',
+      partitions: ['Mount Keith'],
+      range: undefined,
+      filter: ['status = f.st'],
+    });
+    expect(p.sortAttribute).toBe(attr.createdKey);
+    expect(p.descending).toBe(true);
+  });
+
+  it('owner=a uses by-owner and needs no filter', () => {
+    const p = planFor('owner=a');
+    expect(describeRead(p.read)).toEqual({ index: 'by-owner', partitions: ['a'], range: undefined, filter: [] });
+  });
+
+  it('each equality-indexed field has its index', () => {
+    const cases: Array<[string, string, Array<string | number>]> = [
+      ['assignee=p1', 'by-assignee', ['p1']],
+      ['actionProducer.name=Audits', 'by-producer', ['Audits']],
+      ['actionProducer.reference=INS-1', 'by-reference', ['INS-1']],
+      ['location.businessUnit=Mining', 'by-business-unit', ['Mining']],
+      ['status=3', 'by-status', [3]],
+      ['priority=~4,5', 'by-priority', [4, 5]],
+    ];
+    for (const [query, index, partitions] of cases) {
+      expect(describeRead(planFor(query).read)).toEqual({ index, partitions, range: undefined, filter: [] });
+    }
+  });
+
+  it("priority=5 reads its key range of all-by-priority, whose entries are a third the size of by-priority's", () => {
+    expect(describeRead(planFor('priority=5').read)).toEqual({
+      index: 'all-by-priority',
+      partitions: everythingPartitions,
+      range: { lower: '000000000000005#', upper: '000000000000005$' },
+      filter: [],
+    });
+    // It holds no status, so a second filter on status goes back to an equality index.
+    expect(planFor('priority=5&status=1').read.index.name).toMatch(/^by-(status|priority)$/);
+  });
+
+  it('a priority range is a key range of all-by-priority, which holds the created key for the default order', () => {
+    const p = planFor('priority=>3');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-priority',
+      partitions: everythingPartitions,
+      range: { lower: '000000000000003$' },
+      filter: [],
+    });
+    expect(p.sortAttribute).toBe(attr.createdKey);
+    expect(planFor('priority=<3&sort=-priority').read.range).toEqual({ upper: '000000000000003#' });
+    expect(planFor('priority=>5&priority=<3').empty).toBe(true);
+  });
+
+  it('status=~1,2 uses by-status with two partitions; repeated values are read once', () => {
+    expect(planFor('status=~1,2').read.partitions).toEqual([1, 2]);
+    expect(planFor('status=~1,2').read.index.name).toBe('by-status');
+    expect(planFor('status=~2,2,2').read.partitions).toEqual([2]);
+  });
+
+  it('the most selective equality wins and the others become the filter', () => {
+    const p = planFor('owner=a&actionProducer.reference=R-1&location.businessUnit=Mining');
+    expect(describeRead(p.read)).toEqual({
+      index: 'by-reference',
+      partitions: ['R-1'],
+      range: undefined,
+      filter: ['owner = f.ow', 'location.businessUnit = f.lb'],
+    });
+  });
+
+  it('assignee=undefined (nobody) is a common value, so a single status reads less', () => {
+    expect(planFor('assignee=undefined').read.index.name).toBe('by-assignee');
+    const p = planFor('assignee=undefined&status=1');
+    expect(describeRead(p.read)).toEqual({
+      index: 'by-status',
+      partitions: [1],
+      range: undefined,
+      filter: ['assignee = f.as'],
+    });
+  });
+
+  it('never reads an empty partition key: DynamoDB refuses it and sparse indexes omit those actions', () => {
+    for (const query of ['owner=', 'actionProducer.reference=']) {
+      const p = planFor(query);
+      expect(p.read.partitions).toEqual([...everythingPartitions]);
+      expect(p.read.filter).toHaveLength(1);
+      expectServable(p);
+    }
+  });
+
+  it('reads an empty site from the partition its index keeps it under (a stand-in, never an empty key)', () => {
+    for (const [query, partitions] of [
+      ['location.site=', [EMPTY_KEY]],
+      ['location.site=~A,', ['A', EMPTY_KEY]],
+    ] as const) {
+      const p = planFor(query);
+      expect(p.read.partitions).toEqual(partitions);
+      expect(p.read.filter).toHaveLength(0);
+      expectServable(p);
+    }
+  });
+
+  it('operators other than = and ~ do not pick a partition', () => {
+    for (const [query, index] of [
+      ['owner=!a', 'all-by-due'],
+      ['owner=*ann', 'all-by-due'],
+      ['status=>1', 'all-by-updated'],
+      ['status=<3', 'all-by-updated'],
+    ]) {
+      const p = planFor(query as string);
+      expect(p.read.partitions).toEqual([...everythingPartitions]);
+      expect(p.read.index.name).toBe(index);
+      expectServable(p);
+    }
+  });
+});
+
+describe('date and title ranges fold into the key condition', () => {
+  it('a createdAt range on an equality index narrows its createdAt sort key', () => {
+    const p = planFor('owner=a&createdAt=>2025-01-01&createdAt=<2025-02-01T10:00:00Z');
+    expect(describeRead(p.read)).toEqual({
+      index: 'by-owner',
+      partitions: ['a'],
+      range: { lower: '2025-01-02T00:00:00.000Z#', upper: '2025-02-01T10:00:00.000Z#' },
+      filter: [],
+    });
+  });
+
+  it('a createdAt range alone reads the thin all-by-created index', () => {
+    const p = planFor('createdAt=2025-05-20');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-created',
+      partitions: [...everythingPartitions],
+      range: { lower: '2025-05-20T00:00:00.000Z#', upper: '2025-05-21T00:00:00.000Z#' },
+      filter: [],
+    });
+    expect(p.sortAttribute).toBe(attr.createdKey);
+  });
+
+  it('an instant bound excludes the instant itself under < and >', () => {
+    expect(planFor('createdAt=>2025-05-20T10:00:00Z').read.range).toEqual({ lower: '2025-05-20T10:00:00.000Z$' });
+    expect(planFor('createdAt=<2025-05-20T10:00:00Z').read.range).toEqual({ upper: '2025-05-20T10:00:00.000Z#' });
+  });
+
+  it('a bounded dueAt window reads all-by-due within it, already in due order', () => {
+    const p = planFor('dueAt=>2025-06-01T00:00:00Z&dueAt=<2025-06-08T00:00:00Z&sort=dueAt');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-due',
+      partitions: [...everythingPartitions],
+      range: { lower: '2025-06-01T00:00:00.000Z$', upper: '2025-06-08T00:00:00.000Z#' },
+      filter: [],
+    });
+    expect(p.sortAttribute).toBe(attr.dueKey);
+    expect(p.descending).toBe(false);
+  });
+
+  it('an open-ended date range keeps more than two statuses do: overdue open actions read by status', () => {
+    const p = planFor('dueAt=<2025-06-01&status=~1,2&sort=dueAt');
+    expect(describeRead(p.read)).toEqual({
+      index: 'by-status',
+      partitions: [1, 2],
+      range: undefined,
+      filter: ['dueAt < f.du'],
+    });
+    expect(p.sortAttribute).toBe('f.du');
+  });
+
+  it('title=x&sort=title reads one title from all-by-title', () => {
+    const p = planFor('title=Fix%20Pump&sort=title');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-title',
+      partitions: [...everythingPartitions],
+      range: { lower: 'fix pump\u0001', upper: 'fix pump\u0002' },
+      filter: [],
+    });
+    expect(p.sortAttribute).toBe(attr.titleKey);
+  });
+});
+
+describe('title searches', () => {
+  it('title=*pump sorted by title uses all-by-title, filtering its top-level lower-case title', () => {
+    const p = planFor('title=*pump&sort=title');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-title',
+      partitions: [...everythingPartitions],
+      range: undefined,
+      filter: ['title * ti'],
+    });
+    expectServable(p);
+  });
+
+  it('title=*pump counted only (limit=0) uses all-by-title: nothing needs ordering', () => {
+    expect(planFor('title=*pump&limit=0').read.index.name).toBe('all-by-title');
+  });
+
+  it('title=*pump in the default order uses all-by-title, which holds the created key', () => {
+    const p = planFor('title=*pump');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-title',
+      partitions: [...everythingPartitions],
+      range: undefined,
+      filter: ['title * ti'],
+    });
+    expect(p.sortAttribute).toBe(attr.createdKey);
+  });
+});
+
+describe('no filters: every shard of an ordered index (the counted path serves these first)', () => {
+  it('sort=dueAt reads all-by-due, every shard', () => {
+    const p = planFor('sort=dueAt');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-due',
+      partitions: [...everythingPartitions],
+      range: undefined,
+      filter: [],
+    });
+    expect(p.sortAttribute).toBe(attr.dueKey);
+    expect(p.descending).toBe(false);
+  });
+
+  it('sort=-title and sort=updatedAt read their own ordered indexes', () => {
+    expect(planFor('sort=-title').read.index.name).toBe('all-by-title');
+    expect(planFor('sort=-title').descending).toBe(true);
+    expect(planFor('sort=updatedAt').read.index.name).toBe('all-by-updated');
+  });
+
+  it('priority and the owner and assignee names have ordered indexes of their own', () => {
+    for (const [query, index, sortAttribute] of [
+      ['sort=-priority', 'all-by-priority', attr.priorityOrderKey],
+      ['sort=owner', 'all-by-owner-name', attr.ownerNameKey],
+      ['sort=-assignee', 'all-by-assignee-name', attr.assigneeNameKey],
+    ]) {
+      const p = planFor(query as string);
+      expect(p.read.index.name).toBe(index);
+      expect(p.sortAttribute).toBe(sortAttribute);
+    }
+    // The name indexes order by name; an owner filter compares ids, so it never becomes their key range.
+    expect(planFor('owner=>m&sort=owner').read.range).toBeUndefined();
+  });
+
+  it('a sort no index orders (status, a location) reads every value from the thinnest index that holds them', () => {
+    for (const [query, index, sortAttribute] of [
+      ['sort=status', 'all-by-updated', attr.statusKey],
+      ['sort=location.site', 'all-by-due', 'f.ls'],
+    ]) {
+      const p = planFor(query as string);
+      expect(p.read.index.name).toBe(index);
+      expect(p.sortAttribute).toBe(sortAttribute);
+    }
+  });
+
+  it('a sort by status or a counted string field can also walk its value partitions, each in createdAt order, with every filter applied', () => {
+    const p = planFor('location.site=Ridgeway&priority=>1&sort=-status');
+    expect(p.walk).toBeUndefined();
+    expect(describeRead(p.byValue as IndexRead)).toEqual({
+      index: 'by-status',
+      partitions: [],
+      range: undefined,
+      filter: ['location.site = f.ls', 'priority > f.pr'],
+    });
+    expect((p.byValue as IndexRead).index.sortKey.name).toBe(attr.createdKey);
+    // A counted string field's values come from the value registry; a count orders nothing.
+    expect((planFor('sort=location.site').byValue as IndexRead).index.name).toBe('by-site');
+    expect((planFor('sort=-actionProducer.name').byValue as IndexRead).index.name).toBe('by-producer');
+    // Not counted (references), or no equality index (the deeper location fields): no value walk.
+    expect(planFor('sort=actionProducer.reference').byValue).toBeUndefined();
+    expect(planFor('sort=location.team').byValue).toBeUndefined();
+    expect(planFor('sort=status&limit=0').byValue).toBeUndefined();
+  });
+});
+
+describe('the sort decides which indexes can serve', () => {
+  it('a createdAt range sorted by dueAt cannot use keys-only all-by-created', () => {
+    const p = planFor('createdAt=>2025-01-01&sort=dueAt');
+    expect(describeRead(p.read)).toEqual({
+      index: 'all-by-due',
+      partitions: [...everythingPartitions],
+      range: undefined,
+      filter: ['createdAt > f.ca'],
+    });
+    expect(p.sortAttribute).toBe(attr.dueKey);
+  });
+
+  it('an equality index sorts by any field from its projected filter values', () => {
+    const p = planFor('location.site=Ridgeway&sort=-title');
+    expect(p.read.index.name).toBe('by-site');
+    expect(p.sortAttribute).toBe('f.ti');
+    expect(p.descending).toBe(true);
+    expect(planFor('owner=a&sort=assignee').sortAttribute).toBe('f.an');
+  });
+
+  it('an updatedAt range reads all-by-updated, which holds the created key for the default order', () => {
+    expect(planFor('updatedAt=>2025-01-01').read.index.name).toBe('all-by-updated');
+    expect(planFor('updatedAt=>2025-01-01').sortAttribute).toBe(attr.createdKey);
+    expect(planFor('updatedAt=>2025-01-01&sort=updatedAt').read.index.name).toBe('all-by-updated');
+  });
+});
+
+describe('contradictions are empty plans', () => {
+  it.each([
+    'dueAt=>2025-06-02&dueAt=<2025-06-01',
+    'createdAt=2025-05-01&createdAt=2025-05-02',
+    'createdAt=>2025-05-01T10:00:00Z&createdAt=<2025-05-01T10:00:00Z',
+    'title=a&title=b',
+    'status=1&status=2',
+    'location.site=A&location.site=~B,C',
+    'owner=a&dueAt=<2025-01-01&dueAt=>2025-02-01',
+  ])('%s', (query) => {
+    expect(planFor(query).empty).toBe(true);
+  });
+
+  it('overlapping filters are not', () => {
+    for (const query of ['status=~1,2&status=2', 'dueAt=>2025-06-01&dueAt=<2025-06-03', 'title=a&title=~a,b']) {
+      expect(planFor(query).empty).toBe(false);
+    }
+    const p = planFor('status=~1,2&status=2');
+    expect(p.read.partitions).toEqual([2]);
+  });
+});
+
+describe('what an index holds', () => {
+  it('keys-only indexes hold their keys and the table key; a projected map holds its members', () => {
+    const p = planFor('');
+    expect([...attributesOf(p.read.index)].sort()).toEqual([attr.id, attr.everything, attr.createdKey].sort());
+    expect(holds(planFor('owner=a').read.index, 'f.du')).toBe(true);
+  });
+
+  it('a thin index stands in with a top-level copy only where one always exists', () => {
+    const titles = planFor('sort=title').read.index;
+    expect(pathIn(titles, 'f.ti')).toBe(attr.titleLower);
+    expect(pathIn(titles, 'f.pr')).toBeUndefined();
+    expect(pathIn(planFor('sort=-status').read.index, 'f.pr')).toBe(attr.priorityKey);
+    expect(pathIn(planFor('location.site=X').read.index, 'f.ls')).toBe('f.ls');
+  });
+
+  it('every plan over a broad set of queries can evaluate its filter and sort from its index entries', () => {
+    const queries = [
+      '',
+      'status=1&priority=~2,3&sort=-dueAt',
+      'title=*valve&location.site=Newman',
+      'assignee=undefined&dueAt=<2025-06-01&sort=owner',
+      'actionProducer.name=*insp&sort=title',
+      'location.team=*shift&sort=-updatedAt',
+      'owner=a&title=>m&sort=title',
+      'createdAt=~2025-05-01,2025-05-02',
+      'updatedAt=!2025-05-01',
+      'priority=>0',
+    ];
+    for (const query of queries) expectServable(planFor(query));
+  });
+});
+
+describe('walks: how a list too large to sort finds its page in order', () => {
+  it('walks an index already in the list order, filtering as it reads', () => {
+    const walk = planFor('status=1&location.crew=A').walk;
+    expect(walk?.fetch).toBe(false);
+    expect(walk?.read.index.sortKey.name).toBe(attr.createdKey);
+    expect(walk?.read.index.name).toBe('by-status');
+    expect(walk?.read.filter.map((c) => c.field.name)).toEqual(['location.crew']);
+    const byDue = planFor('sort=dueAt&location.crew=A').walk;
+    expect(byDue?.read.index.name).toBe('all-by-due');
+    expect(byDue?.fetch).toBe(false);
+  });
+
+  it("fetches the actions when only the sort's own index keeps the order", () => {
+    const walk = planFor('title=*belt').walk;
+    expect(walk?.read.index.name).toBe('all-by-created');
+    expect(walk?.fetch).toBe(true);
+    expect(walk?.clauses.map((c) => `${c.field.name} ${c.op}`)).toEqual(['title *']);
+    // A title range is the key range of the title index, which the walk keeps.
+    const ranged = planFor('sort=title&title=>m&status=1').walk;
+    expect(ranged?.read.index.name).toBe('all-by-title');
+    expect(ranged?.fetch).toBe(true);
+    expect(ranged?.read.range).toEqual({ lower: 'm\u0002' });
+    expect(ranged?.clauses.map((c) => `${c.field.name} ${c.op}`)).toEqual(['status =']);
+  });
+
+  it('has no walk for a sort no index orders, nor for a count', () => {
+    expect(planFor('sort=status&title=*belt').walk).toBeUndefined();
+    expect(planFor('title=*belt&limit=0').walk).toBeUndefined();
+  });
+});
 
 /**
  * When a list whose count the counters gave (a scoped list's part) reads every match and sorts
@@ -22,7 +435,7 @@ const sizes: Sizes = {
 
 describe('sortBeatsWalk', () => {
   it("sorts a business unit's open actions by due time: the walk of every action by due time finds few of them", () => {
-    const chosen = plan(parse('location.businessUnit=Copper&status=~1,2,5&sort=dueAt'), sizes);
+    const chosen = plan(parseListQuery('location.businessUnit=Copper&status=~1,2,5&sort=dueAt'), sizes);
     expect(chosen.read.index.name).toBe('by-business-unit');
     expect(chosen.walk?.read.index.name).toBe('all-by-due');
     expect(chosen.walk?.entries).toBe(10_000);
@@ -30,27 +443,27 @@ describe('sortBeatsWalk', () => {
   });
 
   it("walks a site's own partition by due time: a site's open actions by due date read about the page", () => {
-    const chosen = plan(parse('location.site=Cadia&status=~1,2,5&sort=dueAt'), sizes);
+    const chosen = plan(parseListQuery('location.site=Cadia&status=~1,2,5&sort=dueAt'), sizes);
     expect(chosen.walk?.read.index.name).toBe('by-site-by-due');
     expect(chosen.walk?.entries).toBe(380);
     expect(sortBeatsWalk(chosen, 109, 11)).toBe(false);
   });
 
   it('walks when the matches are so many that the page is found in a small part of the walk', () => {
-    const chosen = plan(parse('status=~1,2,5&sort=dueAt'), sizes);
+    const chosen = plan(parseListQuery('status=~1,2,5&sort=dueAt'), sizes);
     expect(chosen.walk?.read.index.name).toBe('all-by-due');
     expect(sortBeatsWalk(chosen, 2851, 11)).toBe(false);
   });
 
   it("counts a round of the walk's partitions: 16 shards for a window of 3 of 300 matches read a fifteenth", () => {
-    const chosen = plan(parse('location.businessUnit=Copper&status=~1,2,5&sort=dueAt'), sizes);
+    const chosen = plan(parseListQuery('location.businessUnit=Copper&status=~1,2,5&sort=dueAt'), sizes);
     // 380 entries of by-business-unit against 10,000 x (16 + 3) / 300 of all-by-due, both holding the `f` map.
     expect(sortBeatsWalk(chosen, 300, 3)).toBe(true);
     expect(sortBeatsWalk(chosen, 1_000, 3)).toBe(false);
   });
 
   it('walks the by-site partition in created order: the walk reads only the page of what a sort reads whole', () => {
-    const chosen = plan(parse('location.site=Cadia&status=~1,2,5'), sizes);
+    const chosen = plan(parseListQuery('location.site=Cadia&status=~1,2,5'), sizes);
     expect(chosen.walk?.read.index.name).toBe('by-site');
     expect(sortBeatsWalk(chosen, 109, 11)).toBe(false);
   });
@@ -63,7 +476,7 @@ describe('walks ranked by what they read for the page', () => {
     total: 10_000,
     values: { assignee: Object.fromEntries(people.map((p) => [p, 100])), status: { '2': 1200 } },
   };
-  const query = parse(`assignee=~${people.join(',')}&status=2&limit=3`);
+  const query = parseListQuery(`assignee=~${people.join(',')}&status=2&limit=3`);
 
   it('without a count, the walk covering the fewest bytes: the ten assignees', () => {
     expect(plan(query, ranked).walk?.read.index.name).toBe('by-assignee');
@@ -79,10 +492,10 @@ describe('walks ranked by what they read for the page', () => {
 
 describe('the empty site and business unit', () => {
   it('read their own partition, kept under a stand-in no location value can be', () => {
-    const chosen = plan(parse('location.site=&sort=dueAt'), sizes);
+    const chosen = plan(parseListQuery('location.site=&sort=dueAt'), sizes);
     expect(chosen.walk?.read.index.name).toBe('by-site-by-due');
     expect(chosen.walk?.read.partitions).toEqual([EMPTY_KEY]);
-    const unit = plan(parse('location.businessUnit=~,Copper'), sizes);
+    const unit = plan(parseListQuery('location.businessUnit=~,Copper'), sizes);
     expect(unit.read.index.name).toBe('by-business-unit');
     expect(unit.read.partitions).toEqual([EMPTY_KEY, 'Copper']);
   });
@@ -93,8 +506,8 @@ describe('the empty site and business unit', () => {
     expect(item[attr.businessUnitKey]).toBe(EMPTY_KEY);
     const chosen = plan(
       {
-        ...parse('location.site=x'),
-        filters: [{ ...parse('location.site=x').filters[0], values: [EMPTY_KEY] } as Clause],
+        ...parseListQuery('location.site=x'),
+        filters: [{ ...parseListQuery('location.site=x').filters[0], values: [EMPTY_KEY] } as Clause],
       },
       sizes,
     );
@@ -107,14 +520,14 @@ describe('one title, counted', () => {
   const titled: Sizes = { total: 10_000_000, values: { title: { 'belt guard': 42 } } };
 
   it('reads its key range of all-by-title, sized by its counter: an exact figure, not a guessed share of the table', () => {
-    const chosen = plan(parse('title=Belt%20Guard'), titled);
+    const chosen = plan(parseListQuery('title=Belt%20Guard'), titled);
     expect(chosen.read.index.name).toBe('all-by-title');
     expect(chosen.entries).toBe(42);
     expect(chosen.exact).toBe(true);
   });
 
   it('a title the counters were not asked about is still a guess', () => {
-    const chosen = plan(parse('title=Conveyor'), titled);
+    const chosen = plan(parseListQuery('title=Conveyor'), titled);
     expect(chosen.read.index.name).toBe('all-by-title');
     expect(chosen.exact).toBe(false);
   });
