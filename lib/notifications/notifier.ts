@@ -6,18 +6,18 @@ import { getConfig } from '../config';
 import { instantMs } from '../dates';
 import { settleAll } from '../flow/fan-out';
 import { errorFields, logger } from '../logger';
-import { type Placement, placementOf, type Sight, type Viewer } from '../model/access';
-import type { Action } from '../model/action';
+import type { Sight, Viewer } from '../model/access';
 import { type RecordedEntry, titleAt } from '../model/history';
 import { getAction } from '../store/actions/writes';
 import { claimSend, keepForDigest, markSent, releaseSend, suppressedSince } from '../store/notifications';
 import { type KnownPerson, knownPeople } from '../store/people';
 import { type Happening, importedEmail, noticeEmail } from './email';
+import { happeningOf, sightNow } from './happening';
 import { type ImportedDetail, importedDetail } from './imported';
 import { sendEmail } from './mailer';
 import { preferencesFor, unsubscribeUrl } from './people-preferences';
 import { wanted } from './preferences';
-import { mayTell, type Notice, peopleConcerned, whoIsTold } from './recipients';
+import { mayTell, peopleConcerned, whoIsTold } from './recipients';
 
 /**
  * The notifier (contract section 16), the one sender of email: fed by the published events (and
@@ -47,45 +47,6 @@ export interface NotifyReport {
   kept: number;
   /** Notices not sent: no verified address, a suppressed address, or sent before. */
   skipped: number;
-}
-
-const idOf = (value: unknown): string | null => {
-  const id = (value as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' && id !== 'undefined' ? id : null;
-};
-
-/**
- * The sight of an entry recorded before entries kept one: the action as it stands, with the
- * people and place this change moved put back for `before`.
- */
-function sightNow(event: PublishedEvent, current: Action | undefined): Sight {
-  if (!current) return {};
-  const after = placementOf(current);
-  if (event.detailType === 'ActionCreated') return { after };
-  const changes = (event.detail.changes ?? {}) as Record<string, { before?: unknown }>;
-  const before: Placement = {
-    ...after,
-    ...(changes.owner ? { ownerId: idOf(changes.owner.before) ?? after.ownerId } : {}),
-    ...(changes.assignee ? { assigneeId: idOf(changes.assignee.before) } : {}),
-    ...(changes.location ? { location: changes.location.before as Placement['location'] } : {}),
-  };
-  return { before, after };
-}
-
-/** What the person is told of the event, in the words of `email.ts`. */
-function happeningOf(event: PublishedEvent, notice: Notice, title: string): Happening {
-  const detail = event.detail;
-  const status = (detail.changes as Record<string, { before: unknown; after: unknown }> | undefined)?.status;
-  return {
-    eventId: event.id,
-    actionId: String(detail.id),
-    title,
-    topics: notice.topics,
-    actorName: String((detail.actor as { name?: unknown } | undefined)?.name ?? 'Someone'),
-    time: event.time,
-    ...(status ? { status: { before: String(status.before), after: String(status.after) } } : {}),
-    ...(typeof detail.dueAt === 'string' ? { dueAt: detail.dueAt } : {}),
-  };
 }
 
 /**
