@@ -127,14 +127,14 @@ export async function mergeInOrder(
   const direction = forward ? 1 : -1;
   while (merged.length < window) {
     try {
-      // Every partition still open must offer a head before the merge picks: a page its filter
-      // emptied says nothing of what comes next in it, so it is read again.
+      // Every partition still open must offer a head before the merge picks, or have been read
+      // past the head it would pick (`behind`).
       for (
-        let empty = cursors.filter((c) => c.buffer.length === 0 && !c.done);
-        empty.length > 0;
-        empty = cursors.filter((c) => c.buffer.length === 0 && !c.done)
+        let unsure = behind(cursors, sortKey, direction);
+        unsure.length > 0;
+        unsure = behind(cursors, sortKey, direction)
       )
-        await all(empty.map(fill));
+        await all(unsure.map(fill));
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error;
       return cutShort(merged, cursors, sortKey, direction, window);
@@ -144,6 +144,25 @@ export async function mergeInOrder(
     merged.push(next.buffer.shift() as Item);
   }
   return { items: merged, cut: false };
+}
+
+/**
+ * The open partitions with nothing buffered that the merge must read on before it picks: those
+ * not read past the head it would pick next (every one of them when there is no head). A page its
+ * filter emptied still says that no match lies up to where it stopped (its `LastEvaluatedKey`),
+ * so a partition read past that head waits: 20 scopes' open actions by due date, one walk of 16
+ * partitions with few matches in each, read each about once instead of three times. Pure.
+ */
+export function behind(cursors: readonly Cursor[], sortKey: string, direction: number): Cursor[] {
+  const head = firstHead(cursors, sortKey, direction)?.buffer[0];
+  return cursors.filter(
+    (c) =>
+      c.buffer.length === 0 &&
+      !c.done &&
+      (head === undefined ||
+        c.startKey === undefined ||
+        direction * compareValues(c.startKey[sortKey], head[sortKey]) <= 0),
+  );
 }
 
 /**

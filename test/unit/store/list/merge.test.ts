@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../../../lib/store/item';
-import { compareValues, cutShort, firstHead } from '../../../../lib/store/list/run/merge';
+import { behind, compareValues, cutShort, firstHead } from '../../../../lib/store/list/run/merge';
 
 /**
  * The pure parts of the partition merge: the order it merges in (DynamoDB's: numbers by value,
@@ -78,6 +78,39 @@ describe('firstHead', () => {
   it('has nothing to pick when every buffer is empty', () => {
     expect(firstHead([partition('p', [], {}), partition('q', [], { done: true })], 'k', 1)).toBeUndefined();
     expect(firstHead([], 'k', 1)).toBeUndefined();
+  });
+});
+
+describe('behind', () => {
+  const names = (cursors: ReturnType<typeof behind>) => cursors.map((c) => c.partition);
+
+  it('reads every open partition with nothing buffered when no head is there to pick', () => {
+    const cursors = [
+      partition('p', [], { read: false }),
+      partition('q', [], { startKey: 'c' }),
+      partition('r', [], { done: true }),
+    ];
+    expect(names(behind(cursors, 'k', 1))).toEqual(['p', 'q']);
+  });
+
+  it('lets a partition whose filter emptied its page wait while it was read past the head', () => {
+    // q read to 'f' and kept nothing: no match of it comes before 'f', so 'c' is sure.
+    const cursors = [partition('p', ['c'], { startKey: 'c' }), partition('q', [], { startKey: 'f' })];
+    expect(names(behind(cursors, 'k', 1))).toEqual([]);
+    // ...but not once the head lies past where it stopped, nor on the very key (ties read on).
+    expect(names(behind([partition('p', ['g'], { startKey: 'g' }), cursors[1] as never], 'k', 1))).toEqual(['q']);
+    expect(names(behind([partition('p', ['f'], { startKey: 'f' }), cursors[1] as never], 'k', 1))).toEqual(['q']);
+  });
+
+  it('judges "past" in the direction of the merge', () => {
+    const cursors = [partition('p', ['c'], { startKey: 'c' }), partition('q', [], { startKey: 'f' })];
+    expect(names(behind(cursors, 'k', -1))).toEqual(['q']);
+    expect(names(behind([partition('p', ['x'], { startKey: 'x' }), cursors[1] as never], 'k', -1))).toEqual([]);
+  });
+
+  it('never waits on a partition never read, whose start is unknown', () => {
+    const cursors = [partition('p', ['c'], { startKey: 'c' }), partition('q', [], { read: false })];
+    expect(names(behind(cursors, 'k', 1))).toEqual(['q']);
   });
 });
 
