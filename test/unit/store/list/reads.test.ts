@@ -27,8 +27,8 @@ describe('walkPageSize', () => {
   it("asks a quarter more than the entries that hold the window's share when the counters show the share", () => {
     // A quarter of the entries match: 11 x 1.25 / 0.25 = 55, and one more.
     expect(walkPageSize(read(true), 11, 1, 0.25)).toBe(56);
-    // Every entry matches (a scope's business unit): the page is the window and a little, from a floor of 8.
-    expect(walkPageSize(read(true), 3, 1, 1)).toBe(8);
+    // Every entry matches (a scope's business unit): the page is the window and a little, from a floor of 7 (one 4 KB read unit of entries).
+    expect(walkPageSize(read(true), 3, 1, 1)).toBe(7);
     expect(walkPageSize(read(true), 11, 1, 1)).toBe(15);
   });
 
