@@ -7,7 +7,7 @@ import { clip, ForbiddenError, NotFoundError, ValidationError } from '../errors'
 import { splitQueryString } from '../filter/query';
 import { mayAdminister, roles, type Scope, scopeFields, type Viewer, type Who } from '../model/access';
 import { actionLimits, locationFields } from '../model/action';
-import { oneLine, validateBody } from '../model/validation';
+import { oneLine, validateBody } from '../model/validate-body';
 import { deleteGrant, type Grant, getGrant, grantsHeldBy, grantsPage, principalKey, putGrant } from '../store/grants';
 import { withRoles } from './viewer';
 

@@ -14,7 +14,8 @@ import {
   producerActionId,
 } from '../model/edits';
 import { requireEvidence } from '../model/evidence';
-import { actionRequestedSchema, createActionSchema, patchActionSchema, validateBody } from '../model/validation';
+import { validateBody } from '../model/validate-body';
+import { actionRequestedSchema, createActionSchema, patchActionSchema } from '../model/validation';
 import { toView } from '../model/view';
 import { type GuardedWrite, getAction as getStored, mutate, putNewAction } from '../store/actions/writes';
 

@@ -15,7 +15,7 @@ import { parseThreadQuery } from '../filter/page-query';
 import { guardedAt, placementOf, type Rights, rightsOver, type Viewer, type Who } from '../model/access';
 import { type Action, actionLimits, type Comment, type Person } from '../model/action';
 import type { HistoryEntry } from '../model/history';
-import { validateBody } from '../model/validation';
+import { validateBody } from '../model/validate-body';
 import {
   commentWrites,
   currentCommentTexts,

@@ -6,7 +6,7 @@ import { ConflictError, clip, NotFoundError, TooManyRequestsError } from '../err
 import { parseThreadQuery } from '../filter/page-query';
 import type { Person } from '../model/action';
 import { eventTypeOf } from '../model/history';
-import { oneLine, validateBody } from '../model/validation';
+import { oneLine, validateBody } from '../model/validate-body';
 import { type Delivery, getDelivery, listDeliveries } from '../store/webhooks/deliveries';
 import { countManualAttempt } from '../store/webhooks/manual-attempts';
 import {
