@@ -6,7 +6,8 @@ import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '..
 import { commandLine, fail } from '../infra/command-line';
 import { localEnvironment } from '../infra/local/stack';
 import { startStore } from '../infra/local/store';
-import { deleteAction, updateAction } from '../lib/actions/action-service';
+import { updateAction } from '../lib/actions/action-service';
+import { deleteAction } from '../lib/actions/by-id';
 import { sweepDueDates } from '../lib/due-dates/sweep';
 import { ValidationError } from '../lib/errors';
 import { parseListQuery } from '../lib/filter/query';

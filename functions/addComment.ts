@@ -1,4 +1,5 @@
-import { addComment, seeAction } from '../lib/actions/comments';
+import { addComment } from '../lib/actions/comment-text';
+import { seeAction } from '../lib/actions/comments';
 import { once, requestOf } from '../lib/actions/idempotency';
 import { api, json } from '../lib/http/edge';
 

@@ -1,4 +1,4 @@
-import { attachUpload } from '../lib/evidence/evidence';
+import { attachUpload } from '../lib/evidence/uploads';
 import { api, json } from '../lib/http/edge';
 
 /** POST /api/actions/{id}/attachments: 201 with the attachment (200 when that upload was already attached). */

@@ -1,4 +1,4 @@
-import { createGrant } from '../lib/access/grants';
+import { createGrant } from '../lib/access/grant-create';
 import { api, json } from '../lib/http/edge';
 
 /** POST /api/grants: an admin of a scope containing the grant's; 201 with it (200 when the same grant existed). */

@@ -1,5 +1,5 @@
 import { api, json } from '../lib/http/edge';
-import { createImportUpload } from '../lib/transfer/import/imports';
+import { createImportUpload } from '../lib/transfer/import/start';
 
 /** POST /api/imports/uploads: 201 with a presigned POST for one CSV or XLSX file of at most 50 MB. */
 export const handler = api({ body: 'json' }).handler(async (event) =>

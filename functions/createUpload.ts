@@ -1,4 +1,4 @@
-import { createUpload } from '../lib/evidence/evidence';
+import { createUpload } from '../lib/evidence/uploads';
 import { api, json } from '../lib/http/edge';
 
 /** POST /api/actions/{id}/uploads: whoever may comment; 201 with a presigned POST for one file. */

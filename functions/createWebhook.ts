@@ -1,5 +1,5 @@
 import { api, json } from '../lib/http/edge';
-import { createWebhook } from '../lib/webhooks/subscriptions';
+import { createWebhook } from '../lib/webhooks/subscription-bodies';
 
 /** POST /api/webhooks: any signed-in caller subscribes (at most 25); 201 with the secret, once. */
 export const handler = api({ body: 'json' }).handler(async (event) => {

@@ -1,4 +1,4 @@
-import { deleteAction } from '../lib/actions/action-service';
+import { deleteAction } from '../lib/actions/by-id';
 import { api, json } from '../lib/http/edge';
 
 /** DELETE /api/actions/{id}: the owner only; 204. */

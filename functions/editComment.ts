@@ -1,4 +1,4 @@
-import { editComment } from '../lib/actions/comments';
+import { editComment } from '../lib/actions/comment-text';
 import { api, json } from '../lib/http/edge';
 
 /** PATCH /api/actions/{id}/comments/{commentId}: its author only. */

@@ -1,4 +1,4 @@
-import { getAction } from '../lib/actions/action-service';
+import { getAction } from '../lib/actions/by-id';
 import { api, json } from '../lib/http/edge';
 import { etagOf, toView } from '../lib/model/view';
 

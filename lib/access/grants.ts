@@ -1,14 +1,10 @@
-import { v5 as uuidv5 } from 'uuid';
-import * as z from 'zod';
 import { getConfig } from '../config';
 import { badCursor, cursorKey, encodeCursor } from '../cursor';
-import { nowIso } from '../dates';
 import { clip, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { splitQueryString } from '../filter/query';
-import { mayAdminister, roles, type Scope, scopeFields, type Viewer, type Who } from '../model/access';
-import { actionLimits, locationFields } from '../model/action';
-import { oneLine, validateBody } from '../model/validation';
-import { deleteGrant, type Grant, getGrant, grantsHeldBy, grantsPage, principalKey, putGrant } from '../store/grants';
+import { mayAdminister, roles, type Scope, type Viewer, type Who } from '../model/access';
+import { locationFields } from '../model/action';
+import { deleteGrant, type Grant, getGrant, grantsHeldBy, grantsPage } from '../store/grants';
 import { withRoles } from './viewer';
 
 /**
@@ -19,77 +15,9 @@ import { withRoles } from './viewer';
 /** A signed-in caller with their Cognito groups: what admin checks resolve roles from. */
 export type Signed = Who & { groups: readonly string[] };
 
-/** Group names as Cognito allows them: at most 128 characters. */
-const MAX_GROUP_NAME = 128;
-
-const text = (max: number) =>
-  oneLine(z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`));
-
-export const grantBodySchema = z.strictObject({
-  principal: z.discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('person'), id: text(actionLimits.shortText) }),
-    z.strictObject({ type: z.literal('group'), name: text(MAX_GROUP_NAME) }),
-  ]),
-  role: z.enum(roles),
-  scope: z.strictObject(
-    Object.fromEntries(locationFields.map((f) => [f, text(actionLimits.shortText).optional()])) as Record<
-      (typeof locationFields)[number],
-      z.ZodOptional<ReturnType<typeof text>>
-    >,
-  ),
-});
-
-/** A scope's fields, each named `scope.<field>`, when one is given without every field before it. */
-function scopeGaps(scope: Scope): Array<{ field: string; message: string }> {
-  const given = scopeFields(scope);
-  return given
-    .filter((field) => locationFields.indexOf(field) >= given.length)
-    .map((field) => ({
-      field: `scope.${field}`,
-      message: `may be given only with every location field before it (${locationFields
-        .slice(0, locationFields.indexOf(field))
-        .join(', ')})`,
-    }));
-}
-
-/** Grant ids derive from what a grant gives, so granting the same again finds the grant there is. */
-const GRANT_NAMESPACE = '5c0a8d2e-3f41-4b6a-9e27-7d1c2b9f4a10';
-const grantIdOf = (body: Pick<Grant, 'principal' | 'role' | 'scope'>) =>
-  uuidv5(
-    JSON.stringify([principalKey(body.principal), body.role, scopeFields(body.scope).map((f) => body.scope[f])]),
-    GRANT_NAMESPACE,
-  );
-
-/** The scope in location order, holding only the fields given. */
-const ordered = (scope: Scope): Scope => Object.fromEntries(scopeFields(scope).map((f) => [f, scope[f]]));
-
-const notAdmin = () =>
+export const notAdmin = () =>
   new ForbiddenError('Only an admin of this scope, or of a scope that contains it, may grant or revoke roles on it.');
 const noSuchGrant = (id: string) => new NotFoundError(`No grant has the id '${clip(id)}'.`);
-
-/**
- * Grants a role on a scope (an admin of a scope containing it). `created` is false when the very
- * same grant existed already: that one is answered, and nothing changes.
- */
-export async function createGrant(who: Signed, body: unknown): Promise<{ grant: Grant; created: boolean }> {
-  const input = validateBody(grantBodySchema, body);
-  const scope = ordered(input.scope);
-  const gaps = scopeGaps(scope);
-  if (gaps.length > 0) throw new ValidationError(gaps);
-  const admin = await withRoles(who.viewer, who.groups);
-  if (!mayAdminister(admin, scope)) throw notAdmin();
-  const grant: Grant = {
-    id: grantIdOf({ ...input, scope }),
-    principal: input.principal,
-    role: input.role,
-    scope,
-    grantedBy: who.caller,
-    createdAt: nowIso(),
-  };
-  if (await putGrant(grant)) return { grant, created: true };
-  const existing = await getGrant(grant.id);
-  return existing ? { grant: existing, created: false } : { grant, created: true };
-}
 
 /** Revokes a grant; one outside every scope the caller administers is a 404, like one that never was. */
 export async function revokeGrant(who: Signed, id: string): Promise<void> {

@@ -1,5 +1,3 @@
-import { v7 as uuidv7 } from 'uuid';
-import * as z from 'zod';
 import { refusal } from '../access/refusals';
 import { nowIso } from '../dates';
 import {
@@ -12,10 +10,9 @@ import {
   ValidationError,
 } from '../errors';
 import { parseThreadQuery } from '../filter/page-query';
-import { guardedAt, placementOf, type Rights, rightsOver, type Viewer, type Who } from '../model/access';
-import { type Action, actionLimits, type Comment, type Person } from '../model/action';
+import { guardedAt, type Rights, rightsOver, type Viewer, type Who } from '../model/access';
+import { type Action, actionLimits, type Person } from '../model/action';
 import type { HistoryEntry } from '../model/history';
-import { validateBody } from '../model/validation';
 import {
   commentWrites,
   currentCommentTexts,
@@ -26,7 +23,7 @@ import {
   readHistory,
 } from '../store/actions/threads';
 import { readToggles, toggleWrite } from '../store/actions/toggles';
-import { type GuardedWrite, getAction as getStored, mutate } from '../store/actions/writes';
+import { getAction as getStored, mutate } from '../store/actions/writes';
 
 /**
  * Comments, endorsements and the history of an action (contract section 8). Each comment or
@@ -35,72 +32,11 @@ import { type GuardedWrite, getAction as getStored, mutate } from '../store/acti
  * edit never loses either.
  */
 
-/** Control characters other than tab, line feed and carriage return. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-
-export const commentBodySchema = z.strictObject({
-  text: z
-    .string()
-    .max(actionLimits.comment, `must be at most ${actionLimits.comment} characters`)
-    .refine((s) => s.trim() !== '', 'must not be empty or only white space')
-    .refine((s) => s.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)')
-    .refine((s) => !CONTROL.test(s), 'must not contain control characters other than tab and line breaks'),
-});
-
-const noSuchComment = (id: string) => new NotFoundError(`This action has no comment with the id '${clip(id)}'.`);
+export const noSuchComment = (id: string) => new NotFoundError(`This action has no comment with the id '${clip(id)}'.`);
 
 /** Refuses a caller who may not comment on (or endorse) the action. */
-const commenting = (viewer: Viewer) => (rights: Rights) => (rights.comment ? undefined : refusal(viewer, 'comment'));
-
-/** Adds a comment by a caller who may comment; `remember` (an idempotency key) joins its transaction. */
-export async function addComment(
-  { caller, viewer }: Who,
-  actionId: string,
-  body: unknown,
-  remember?: (comment: Comment) => GuardedWrite,
-): Promise<Comment> {
-  const { text } = validateBody(commentBodySchema, body);
-  let added: Comment | undefined;
-  await mutate(actionId, { caller, viewer, refuses: commenting(viewer), social: true }, nowIso, (current, stamp) => {
-    const comment: Comment = { id: uuidv7(), author: caller, text, createdAt: stamp, updatedAt: stamp };
-    added = comment;
-    return {
-      next: {
-        ...current,
-        comments: [...current.comments, comment].slice(-actionLimits.latestComments),
-        commentCount: current.commentCount + 1,
-      },
-      entry: { type: 'commented', comment: { id: comment.id, author: caller } },
-      items: [commentWrites.add(actionId, comment, placementOf(current))],
-      ...(remember ? { guarded: remember(comment) } : {}),
-    };
-  });
-  return added as Comment;
-}
-
-/** Edits a comment: its author only (who must still see the action). */
-export async function editComment(
-  { caller, viewer }: Who,
-  actionId: string,
-  commentId: string,
-  body: unknown,
-): Promise<Comment> {
-  const { text } = validateBody(commentBodySchema, body);
-  let edited: Comment | undefined;
-  await mutate(actionId, { caller, viewer, social: true }, nowIso, async (current, stamp) => {
-    const comment = await readComment(actionId, commentId);
-    if (!comment) throw noSuchComment(commentId);
-    if (comment.author.id !== caller.id) throw new ForbiddenError('Only the author of a comment may edit it.');
-    const updated: Comment = { ...comment, text, updatedAt: stamp };
-    edited = updated;
-    return {
-      next: { ...current, comments: current.comments.map((c) => (c.id === commentId ? updated : c)) },
-      entry: { type: 'comment-edited', comment: { id: commentId, author: comment.author } },
-      items: [commentWrites.edit(actionId, updated, placementOf(current))],
-    };
-  });
-  return edited as Comment;
-}
+export const commenting = (viewer: Viewer) => (rights: Rights) =>
+  rights.comment ? undefined : refusal(viewer, 'comment');
 
 /** Deletes a comment: its author, the action's owner, or (scoped) a manager of its place; all who see it. */
 export async function deleteComment({ caller, viewer }: Who, actionId: string, commentId: string): Promise<void> {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { grantBodySchema, grantListLimits } from '../access/grants';
+import { grantBodySchema } from '../access/grant-create';
+import { grantListLimits } from '../access/grants';
 import type { RouteDefinition } from '../http/routes';
 import { roles } from '../model/access';
 import { locationFields } from '../model/action';

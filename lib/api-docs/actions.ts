@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { changesLimits } from '../actions/changes';
-import { commentBodySchema } from '../actions/comments';
+import { commentBodySchema } from '../actions/comment-text';
 import { countsLimits } from '../actions/counts';
 import { type FieldType, fieldCatalogue, fields, groupedFields } from '../filter/fields';
 import { queryLimits } from '../filter/query';

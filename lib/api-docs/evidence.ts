@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { RouteDefinition } from '../http/routes';
 import { actionLimits } from '../model/action';
-import { attachRequestSchema } from '../model/evidence';
+import { attachRequestSchema } from '../model/evidence-requests';
 import { jsonBody, type Operation, problems } from './components';
 import { uploadedAttachmentSchema } from './view-schemas';
 

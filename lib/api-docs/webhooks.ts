@@ -1,12 +1,8 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod';
 import type { RouteHandler } from '../http/routes';
-import {
-  MAX_SUBSCRIPTIONS,
-  webhookCreateSchema,
-  webhookEventTypes,
-  webhookPatchSchema,
-} from '../webhooks/subscriptions';
+import { webhookCreateSchema, webhookPatchSchema } from '../webhooks/subscription-bodies';
+import { MAX_SUBSCRIPTIONS, webhookEventTypes } from '../webhooks/subscriptions';
 import { jsonBody, type Operations, pageResponse, problems, threadParameters } from './components';
 import { personSchema as person, reminderEventDetailSchema } from './view-schemas';
 

@@ -1,13 +1,12 @@
-import * as z from 'zod';
 import { HttpError } from '../errors';
-import { type Action, type Attachment, actionLimits, type UploadedAttachment } from './action';
-import { oneLine } from './validation';
+import type { Action, Attachment, UploadedAttachment } from './action';
 
 /**
  * Evidence (contract section 15): files uploaded straight to storage and then attached to an
  * action, beside the link attachments a client sends on create or PATCH. Pure: what an upload
  * request may ask, what an uploaded attachment holds, how it is served, and the rule that a
- * status may need evidence. The use cases are in `lib/evidence/`.
+ * status may need evidence. The use cases are in `lib/evidence/`; the request bodies' schemas are
+ * in `evidence-requests.ts`, which only the two that validate one import (they carry zod).
  */
 
 /** The deployment's evidence settings (`lib/config.ts` reads them). */
@@ -44,28 +43,6 @@ export const withLinks = (current: Action['attachments'], links: readonly Attach
   ...current.filter(isUploaded),
   ...links,
 ];
-
-/** The body of `POST /api/actions/{id}/uploads`, against the deployment's types and size. */
-export const uploadRequestSchema = (settings: Pick<EvidenceSettings, 'types' | 'maxBytes'>) =>
-  z.strictObject({
-    name: oneLine(
-      z
-        .string()
-        .min(1, 'must not be empty')
-        .max(actionLimits.shortText, `must be at most ${actionLimits.shortText} characters`)
-        .refine((s) => s.trim() !== '', 'must not be only white space'),
-    ),
-    contentType: z.string().refine((t) => settings.types.includes(t), `must be one of ${settings.types.join(', ')}`),
-    size: z
-      .number()
-      .int('must be a whole number of bytes')
-      .min(1, 'must be at least 1 byte')
-      .max(settings.maxBytes, `must be at most ${settings.maxBytes} bytes`),
-  });
-
-export const attachRequestSchema = z.strictObject({
-  uploadId: z.string().regex(/^[0-9a-f-]{36}$/, 'must be an uploadId as POST .../uploads returned it'),
-});
 
 /**
  * `Content-Disposition` for a download: images may show in the page, every other type is saved

@@ -1,27 +1,15 @@
 import * as z from 'zod';
 import { parseDateTime } from '../dates';
-import { clip, type Problem, ValidationError } from '../errors';
-import { foldForComparison, isBlank, NOT_ONE_LINE, utf8Bytes } from '../text';
+import { foldForComparison, isBlank, utf8Bytes } from '../text';
 import { actionLimits, type LocationField, locationFields, UNASSIGNED } from './action';
+import { oneLine } from './validate-body';
 
 /**
- * The one schema that validates create bodies, the one that validates patch bodies, and
- * `validateBody`, which turns every way a body is wrong into a problem that names its field.
+ * The one schema that validates create bodies and the one that validates patch bodies (and the
+ * ingested event's, a create body's kin). Only what validates an action's body imports this
+ * module: its schemas are built when it loads, and with them all of zod's classic API (about
+ * 88 KB of a bundle). `validateBody` is in `validate-body.ts`, which needs no zod at run time.
  */
-
-/** Fields only the service sets; a body that sends one is refused, naming it. */
-export const SERVICE_FIELDS = [
-  'id',
-  'owner',
-  'initiator',
-  'createdAt',
-  'updatedAt',
-  'endorsedBy',
-  'comments',
-  'commentCount',
-  'overdue',
-  'closedAt',
-];
 
 /**
  * What a description may not hold: control characters other than tab, line feed and carriage
@@ -29,13 +17,6 @@ export const SERVICE_FIELDS = [
  * description is never shown as a name.
  */
 const NOT_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-
-/** The one-line text rules of contract section 3, on any string schema (a webhook's description too). */
-export const oneLine = <T extends z.ZodType<string>>(schema: T) =>
-  schema.refine(
-    (s) => !NOT_ONE_LINE.test(s),
-    'must be one line of plain text: no control characters (C0, C1) or bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069)',
-  );
 
 const shortText = oneLine(
   z.string().max(actionLimits.shortText, `must be at most ${actionLimits.shortText} characters`),
@@ -190,115 +171,3 @@ export const patchActionSchema = z.strictObject({
 });
 
 export type ActionPatch = z.output<typeof patchActionSchema>;
-
-const REQUIRED_IN_PATCH = new Set(['title', 'dueAt', 'priority', 'status', 'allowAnonymousEdits']);
-
-/** A lone surrogate: with the `u` flag, only an unpaired one is a code point of category Cs. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/**
- * Every string in `body`, keys included, must be well-formed Unicode; a lone surrogate cannot be
- * stored as UTF-8 as sent. Walked without recursion, so no nesting depth can overflow the stack.
- */
-function malformedText(body: object): Problem[] {
-  const problems: Problem[] = [];
-  const pending: Array<[path: string, value: unknown]> = [['', body]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [path, value] = next;
-    if (typeof value === 'string') {
-      if (LONE_SURROGATE.test(value)) {
-        problems.push({
-          field: clip(path || 'body'),
-          message: 'must be well-formed Unicode (it holds a lone surrogate)',
-        });
-      }
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        const childPath = path ? `${path}.${key}` : key;
-        if (LONE_SURROGATE.test(key)) {
-          problems.push({ field: clip(childPath), message: 'is a field name that is not well-formed Unicode' });
-        } else pending.push([childPath, child]);
-      }
-    }
-  }
-  return problems;
-}
-
-/** Validates `body` against `schema`, turning every issue into a `field` problem. */
-export function validateBody<T extends z.ZodType>(
-  schema: T,
-  body: unknown,
-  { fixedFields = [], allowed = [] }: { fixedFields?: string[]; allowed?: string[] } = {},
-): z.output<T> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ValidationError([{ field: 'body', message: 'must be a JSON object' }]);
-  }
-  const problems: Problem[] = malformedText(body);
-  const record = body as Record<string, unknown>;
-  for (const field of SERVICE_FIELDS) {
-    if (Object.hasOwn(record, field) && !allowed.includes(field))
-      problems.push({ field, message: 'is set by the service and cannot be sent' });
-  }
-  for (const field of fixedFields) {
-    const [parent, child] = field.split('.') as [string, string];
-    const value = record[parent];
-    if (value && typeof value === 'object' && Object.hasOwn(value, child)) {
-      problems.push({ field, message: 'cannot be changed after creation' });
-    }
-  }
-  for (const [field, value] of Object.entries(record)) {
-    if (value === null && REQUIRED_IN_PATCH.has(field)) {
-      problems.push({ field, message: 'is required and cannot be removed' });
-    }
-  }
-  const service = new Set([...SERVICE_FIELDS.filter((f) => !allowed.includes(f)), ...fixedFields]);
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      const path = issue.path.map(String).join('.');
-      if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) {
-          const field = path ? `${path}.${key}` : key;
-          if (!service.has(field)) problems.push({ field: clip(field), message: 'is not a known field' });
-        }
-      } else if (!(issue.code === 'invalid_type' && problems.some((p) => p.field === path))) {
-        problems.push({ field: path || 'body', message: friendly(issue, body) });
-      }
-    }
-  }
-  if (problems.length > 0) throw new ValidationError(problems);
-  return (result as { data: z.output<T> }).data;
-}
-
-/** Whether `body` holds a value at `path` (`null` counts: it was sent). */
-function sent(body: unknown, path: readonly PropertyKey[]): boolean {
-  let value = body;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return false;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return true;
-}
-
-/**
- * An issue as a client reads it. Zod leaves the input out of its issues, so whether a field of
- * the wrong type was missing or sent is read from the body: `{"title": 5}` must be a string.
- */
-function friendly(issue: z.core.$ZodIssue, body: unknown): string {
-  if (issue.code === 'invalid_type') {
-    return sent(body, issue.path) ? `must be ${article(issue.expected)}` : 'is required';
-  }
-  if (issue.code === 'invalid_union') {
-    // A field of several accepted types (`2` or `"2"`) names them all.
-    const expected = issue.errors.flatMap((branch) =>
-      branch.flatMap((i) => (i.code === 'invalid_type' && i.path.length === 0 ? [article(i.expected)] : [])),
-    );
-    if (expected.length === issue.errors.length) {
-      return sent(body, issue.path) ? `must be ${expected.join(' or ')}` : 'is required';
-    }
-  }
-  if (issue.code === 'too_big' && issue.origin === 'array') return `must have at most ${issue.maximum} items`;
-  return issue.message;
-}
-
-const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);

@@ -1,23 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import * as z from 'zod';
-import { getConfig } from '../config';
 import { ConflictError, clip, NotFoundError, TooManyRequestsError } from '../errors';
 import { parseThreadQuery } from '../filter/page-query';
 import type { Person } from '../model/action';
 import { eventTypeOf } from '../model/history';
-import { oneLine, validateBody } from '../model/validation';
 import { type Delivery, getDelivery, listDeliveries } from '../store/webhooks/deliveries';
 import { countManualAttempt } from '../store/webhooks/manual-attempts';
 import {
   deleteSubscription,
   getSubscription,
   listSubscriptions,
-  putSubscription,
   type Subscription,
   updateSubscription,
 } from '../store/webhooks/subscriptions';
-import { hostProblem } from './address';
 import { newDelivery, requestAttempt } from './intake';
 
 /**
@@ -38,73 +33,6 @@ export const webhookEventTypes: readonly string[] = [...new Set([...Object.value
 /** The one delivery `POST .../ping` makes; it goes to its endpoint alone, whatever it names. */
 const PING = 'WebhookPing';
 
-/** White space and control characters anywhere in a URL are a 400, never trimmed (section 12). */
-const NOT_IN_URL = /[\s\u0000-\u001f\u007f-\u009f]/;
-
-function urlProblem(text: string): string | undefined {
-  if (NOT_IN_URL.test(text)) return 'must not contain white space or control characters';
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'must be an absolute https URL';
-  }
-  const allowPrivate = getConfig().webhooksAllowPrivate;
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-    return allowPrivate ? 'must be an http or https URL' : 'must be an https URL';
-  }
-  if (url.username || url.password) return 'must not contain a user name or password';
-  if (!allowPrivate) {
-    const problem = hostProblem(url.hostname);
-    if (problem) return `${problem}: deliveries go only to public addresses`;
-  }
-  return undefined;
-}
-
-const urlSchema = z
-  .string()
-  .max(webhookLimits.url, `must be at most ${webhookLimits.url} characters`)
-  .superRefine((text, context) => {
-    const problem = urlProblem(text);
-    if (problem) context.addIssue({ code: 'custom', message: problem });
-  });
-
-const eventsSchema = z
-  .array(z.string())
-  .min(1, 'must name at least one event type, or be ["*"]')
-  .max(webhookEventTypes.length + 1, `must have at most ${webhookEventTypes.length + 1} items`)
-  .superRefine((events, context) => {
-    if (events.includes('*') && events.length > 1) {
-      context.addIssue({ code: 'custom', message: '"*" stands alone: it already means every event type' });
-    }
-    for (const type of events) {
-      if (type !== '*' && !webhookEventTypes.includes(type)) {
-        context.addIssue({
-          code: 'custom',
-          message: `'${clip(type)}' is not an event type; known types: ${webhookEventTypes.join(', ')}`,
-        });
-      }
-    }
-  });
-
-/** A description is shown beside the URL in one line, so it follows the one-line rules (section 9). */
-const descriptionSchema = oneLine(
-  z.string().max(webhookLimits.description, `must be at most ${webhookLimits.description} characters`),
-);
-
-export const webhookCreateSchema = z.strictObject({
-  url: urlSchema,
-  events: eventsSchema.optional(),
-  description: descriptionSchema.optional(),
-});
-
-export const webhookPatchSchema = z.strictObject({
-  url: urlSchema.optional(),
-  events: eventsSchema.optional(),
-  description: descriptionSchema.nullable().optional(),
-  enabled: z.boolean().optional(),
-});
-
 /** A subscription as its owner sees it: what is stored, without the secrets and the health fields. */
 export type WebhookView = Pick<
   Subscription,
@@ -112,7 +40,7 @@ export type WebhookView = Pick<
 >;
 
 /** What a client sees of a subscription: never a secret. */
-const toView = (s: Subscription): WebhookView => ({
+export const toView = (s: Subscription): WebhookView => ({
   id: s.id,
   url: s.url,
   events: s.events,
@@ -124,33 +52,15 @@ const toView = (s: Subscription): WebhookView => ({
 });
 
 /** `whsec_` + base64 of 32 random bytes, as Standard Webhooks' libraries expect. */
-const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-const noSuchWebhook = (id: string) => new NotFoundError(`You have no webhook subscription with the id '${clip(id)}'.`);
+export const noSuchWebhook = (id: string) =>
+  new NotFoundError(`You have no webhook subscription with the id '${clip(id)}'.`);
 
-async function ownSubscription(caller: Person, id: string): Promise<Subscription> {
+export async function ownSubscription(caller: Person, id: string): Promise<Subscription> {
   const subscription = await getSubscription(caller.id, id);
   if (!subscription) throw noSuchWebhook(id);
   return subscription;
-}
-
-/** Subscribes the caller; the secret is shown here and on rotation only. */
-export async function createWebhook(caller: Person, body: unknown): Promise<WebhookView & { secret: string }> {
-  const input = validateBody(webhookCreateSchema, body);
-  const now = new Date().toISOString();
-  const subscription: Subscription = {
-    id: randomUUID(),
-    owner: caller,
-    url: input.url,
-    events: [...new Set(input.events ?? ['*'])],
-    description: input.description ?? '',
-    enabled: true,
-    createdAt: now,
-    updatedAt: now,
-    secret: newSecret(),
-  };
-  await putSubscription(subscription, MAX_SUBSCRIPTIONS);
-  return { ...toView(subscription), secret: subscription.secret };
 }
 
 export async function listWebhooks(caller: Person): Promise<{ webhooks: WebhookView[] }> {
@@ -159,22 +69,6 @@ export async function listWebhooks(caller: Person): Promise<{ webhooks: WebhookV
 
 export async function getWebhook(caller: Person, id: string): Promise<WebhookView> {
   return toView(await ownSubscription(caller, id));
-}
-
-/** A merge patch of `url`, `events`, `description` and `enabled`; enabling again clears why it was disabled. */
-export async function updateWebhook(caller: Person, id: string, body: unknown): Promise<WebhookView> {
-  const patch = validateBody(webhookPatchSchema, body);
-  await ownSubscription(caller, id);
-  const updated = await updateSubscription(caller.id, id, {
-    ...(patch.url !== undefined ? { url: patch.url } : {}),
-    ...(patch.events !== undefined ? { events: [...new Set(patch.events)] } : {}),
-    ...(patch.description !== undefined ? { description: patch.description ?? '' } : {}),
-    ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
-    ...(patch.enabled === true ? { disabledReason: undefined, failingSince: undefined } : {}),
-    updatedAt: new Date().toISOString(),
-  });
-  if (!updated) throw noSuchWebhook(id);
-  return toView(updated);
 }
 
 export async function deleteWebhook(caller: Person, id: string): Promise<void> {

@@ -1,7 +1,8 @@
 import { ValidationError } from '../../errors';
 import { includes, roleAt, scopeFields, type Viewer } from '../../model/access';
 import { type Location, locationFields } from '../../model/action';
-import { type CreateActionBody, createActionSchema, validateBody } from '../../model/validation';
+import { validateBody } from '../../model/validate-body';
+import { type CreateActionBody, createActionSchema } from '../../model/validation';
 import { columnOf } from './columns';
 
 /**

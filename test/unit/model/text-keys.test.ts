@@ -2,12 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../lib/errors';
 import { actionLimits } from '../../../lib/model/action';
-import {
-  actionRequestedSchema,
-  createActionSchema,
-  patchActionSchema,
-  validateBody,
-} from '../../../lib/model/validation';
+import { validateBody } from '../../../lib/model/validate-body';
+import { actionRequestedSchema, createActionSchema, patchActionSchema } from '../../../lib/model/validation';
 import { canBeKey, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../../lib/store/client';
 import { counterCells } from '../../../lib/store/counters/counters';
 import { indexList } from '../../../lib/store/indexes';

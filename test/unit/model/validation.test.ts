@@ -1,13 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Problem, ValidationError } from '../../../lib/errors';
-import {
-  actionRequestedSchema,
-  createActionSchema,
-  patchActionSchema,
-  SERVICE_FIELDS,
-  validateBody,
-} from '../../../lib/model/validation';
+import { SERVICE_FIELDS, validateBody } from '../../../lib/model/validate-body';
+import { actionRequestedSchema, createActionSchema, patchActionSchema } from '../../../lib/model/validation';
 
 /** Every way a body is wrong is a 400 whose problems name the field; what passes comes out normalised. */
 
