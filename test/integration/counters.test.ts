@@ -189,7 +189,7 @@ describe('counters', () => {
     const clean = await run();
     expect(clean.status, clean.stdout + clean.stderr).toBe(0);
     expect(clean.stdout).toMatch(/every counter equals its count/);
-  }, 60_000);
+  }, 120_000);
 
   it('answers a list that would read more index entries than the budget, with a lower bound', async () => {
     const token = tokenOf('u-ann');

@@ -10,6 +10,7 @@ import { attr, itemKind } from '../table';
 import {
   locationCounter,
   type PrefixCounter,
+  prefixByOverdue,
   prefixCounter,
   prefixCounters,
   prefixCounterValues,
@@ -94,6 +95,13 @@ const byStatusInKey: ReadonlySet<CountedField> = new Set<CountedField>([
   'all',
   ...pairedFields,
   ...prefixDepths.map(prefixCounter),
+  // The overdue counters of each paired value and location prefix keep the status too: one
+  // Query of a prefix's overdue partition counts a scope's overdue actions of any status set
+  // (`GET /api/actions/counts?by=status` under 20 scopes reads 20 of them, not every match).
+  // A create writes what it wrote; a status edit of an overdue action moves them as it moves
+  // the total's.
+  ...pairedFields.map(byOverdue),
+  ...prefixDepths.map(prefixByOverdue),
 ]);
 
 /** The counters stored: the counted fields less those read from the ones kept by status. */
@@ -296,6 +304,26 @@ export async function readCounts(
     ),
   ]);
   return counts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * One value's counts of a counter kept by status (`byStatusInKey`), by status: every shard read in
+ * one strongly consistent Query (a value no key can hold has none).
+ */
+export async function readStatusCounts(
+  field: CountedField,
+  value: string | number,
+  stats?: CountStats,
+): Promise<Map<number, number>> {
+  const key = counterKey(field, value);
+  const counts = new Map<number, number>();
+  if (!canBeKey(key)) return counts;
+  for (const item of await readPartition(tableName(), key, stats)) {
+    const { status } = cellOfItem(item);
+    if (status === undefined) continue;
+    counts.set(Number(status), (counts.get(Number(status)) ?? 0) + Number(item[attr.count] ?? 0));
+  }
+  return counts;
 }
 
 /**

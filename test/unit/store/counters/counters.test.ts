@@ -91,6 +91,12 @@ describe('counterMoves', () => {
     expect(new Set(moves.map((m) => m.key)).size).toBe(8);
     // A pair is read from its value's partition, one status of it.
     expect(counterCell('owner&status', '3#o1')).toEqual({ key: 'n#owner#o1', status: '3' });
+    // An overdue action's status edit moves its overdue counters from one status to the other too.
+    const late = anAction({ status: 1, overdue: true });
+    const lateMoves = counterMoves(late, { ...late, status: 2 }).filter((m) => m.key.includes('&overdue#'));
+    expect(lateMoves.length).toBeGreaterThan(0);
+    expect(lateMoves.filter((m) => m.status === '1').every((m) => m.delta === -1)).toBe(true);
+    expect(lateMoves.filter((m) => m.status === '2').every((m) => m.delta === 1)).toBe(true);
     expect(counterMoves(action, { ...action, description: 'changed' })).toEqual([]);
   });
 
@@ -121,8 +127,10 @@ describe('counterMoves', () => {
     expect(counterMoves(undefined, action).some((m) => m.key.startsWith('n#overdue#'))).toBe(false);
     const moves = counterMoves(action, { ...action, overdue: true });
     expect(moves[0]).toEqual({ key: 'n#overdue#true', delta: 1 });
-    // Each value counted paired with overdue gains one, and nothing loses: false is not counted.
-    for (const move of moves.slice(1)) expect(move).toEqual({ key: expect.stringMatching(/&overdue#/), delta: 1 });
+    // Each value counted paired with overdue gains one, and nothing loses: false is not counted. Each
+    // is kept by status (issue 50), so the move names the action's status.
+    for (const move of moves.slice(1))
+      expect(move).toEqual({ key: expect.stringMatching(/&overdue#/), status: '1', delta: 1 });
   });
 
   it('over any sequence of writes, leaves the counts of the last state, and nothing after a delete', () => {
