@@ -416,3 +416,38 @@ describe('walks: how a list too large to sort finds its page in order', () => {
     expect(planFor('title=*belt&limit=0').walk).toBeUndefined();
   });
 });
+
+describe('daily combinations the counters size (issue 53)', () => {
+  const sizes = {
+    total: 100_000,
+    values: { overdue: { true: 16_800 }, status: { '1': 14_600, '2': 10_000 } },
+    statuses: { '1': 14_600, '2': 10_000, '3': 40_000, '4': 20_000, '5': 15_400 },
+  };
+
+  it('open overdue actions by due date walk the overdue levels of reminders-by-due, fetching to filter by status', () => {
+    const p = plan(parseListQuery('overdue=true&status=~1,2&sort=dueAt'), sizes, 14_000);
+    expect(p.walk?.read.index.name).toBe('reminders-by-due');
+    expect(p.walk?.read.partitions).toEqual(['R2#0', 'R2#1', 'R2#2', 'R2#3', 'R3#0', 'R3#1', 'R3#2', 'R3#3']);
+    expect(p.walk?.fetch).toBe(true);
+    expect(p.walk?.clauses.map((c) => c.field.name).sort()).toEqual(['overdue', 'status']);
+    expect(p.walk?.entries).toBe(16_800);
+  });
+
+  it('newest first, the overdue index keeps created order: no reminders walk', () => {
+    const p = plan(parseListQuery('overdue=true&status=~1,2'), sizes, 14_000);
+    expect(p.walk?.read.index.name).not.toBe('reminders-by-due');
+  });
+
+  it('status=!3&status=!4 reads the statuses the counters enumerate, as a ~ of the open ones', () => {
+    const p = plan(parseListQuery('status=!3&status=!4'), sizes, 40_000);
+    expect(p.walk?.read.index.name).toBe('by-status');
+    expect(p.walk?.read.partitions).toEqual([1, 2, 5]);
+    expect(p.walk?.read.filter).toEqual([]);
+    expect(p.walk?.entries).toBe(40_000);
+  });
+
+  it('without the statuses enumerated, a status ! is only a filter', () => {
+    const p = plan(parseListQuery('status=!3&status=!4'), { total: 100_000, values: {} }, 40_000);
+    expect(p.walk?.read.index.name).not.toBe('by-status');
+  });
+});

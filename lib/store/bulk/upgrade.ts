@@ -99,10 +99,12 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * action without one gets its last close from its history (`./closed-at.ts`), in the re-key's
  * one UpdateItem, and the `closedAt` day counts are counted with it (by the day counting of 7 or
  * the recount of 8 when those run, else alone).
+ * 10: the overdue count and each priority's are kept by status too (`statusSplitFields` in
+ * `counters.ts`, issue 53): from before 10 every counter is counted again, as from before 8.
  */
-export const KEY_VERSION = 9;
-/** The last version whose counters are counted again from the actions (5, then 8). */
-const COUNTER_LAYOUT = 8;
+export const KEY_VERSION = 10;
+/** The last version whose counters are counted again from the actions (5, 8, then 10). */
+const COUNTER_LAYOUT = 10;
 const FULL_CASE_FOLDING = 4;
 const DAY_COUNTERS = 7;
 const REFERENCE_ORDER = 8;

@@ -39,9 +39,18 @@ export const pairedFields = [
   'actionProducer.name',
 ] as const satisfies readonly CountedName[];
 type Paired = (typeof pairedFields)[number];
-export type PairedCounter = `${Paired}&status` | `${Paired}&overdue`;
 
-export const byStatus = (field: Paired): PairedCounter => `${field}&status`;
+/**
+ * Counted fields kept by status too, though not paired with `overdue`: the overdue count and each
+ * priority's, so `status=~1,2&overdue=true` and `status=1&priority=>3` count exactly from a few
+ * counters (`n#overdue#true` items `<shard>#<status>`). They cost a create nothing (the same one
+ * item a counter), and a status edit moves them as it moves the total's.
+ */
+export const statusSplitFields = ['overdue', 'priority'] as const satisfies readonly CountedName[];
+type StatusSplit = (typeof statusSplitFields)[number];
+export type PairedCounter = `${Paired | StatusSplit}&status` | `${Paired}&overdue`;
+
+export const byStatus = (field: Paired | StatusSplit): PairedCounter => `${field}&status`;
 export const byOverdue = (field: Paired): PairedCounter => `${field}&overdue`;
 /** The value a by-status counter counts: the status first (an integer), so no value can be mistaken for another. */
 export const statusPair = (status: string | number, value: string) => `${status}#${value}`;
@@ -93,6 +102,7 @@ export const counterKey = (field: CountedField, value: string | number) => `n#${
 const byStatusInKey: ReadonlySet<CountedField> = new Set<CountedField>([
   'all',
   ...pairedFields,
+  ...statusSplitFields,
   ...prefixDepths.map(prefixCounter),
 ]);
 
@@ -296,6 +306,26 @@ export async function readCounts(
     ),
   ]);
   return counts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * One value's counts of a counter kept by status (`byStatusInKey`), by status: every shard read in
+ * one strongly consistent Query (a value no key can hold has none).
+ */
+export async function readStatusCounts(
+  field: CountedField,
+  value: string | number,
+  stats?: CountStats,
+): Promise<Map<number, number>> {
+  const key = counterKey(field, value);
+  const counts = new Map<number, number>();
+  if (!canBeKey(key)) return counts;
+  for (const item of await readPartition(tableName(), key, stats)) {
+    const { status } = cellOfItem(item);
+    if (status === undefined) continue;
+    counts.set(Number(status), (counts.get(Number(status)) ?? 0) + Number(item[attr.count] ?? 0));
+  }
+  return counts;
 }
 
 /**

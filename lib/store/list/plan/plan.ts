@@ -1,10 +1,19 @@
 import { type FieldSpec, fieldsByName } from '../../../filter/fields';
 import type { Clause, ListQuery, Sort } from '../../../filter/query';
 import { UNASSIGNED } from '../../../model/action';
+import { ReminderLevel } from '../../../model/reminders';
 import { equalityFields, storedFieldList } from '../../catalogue';
 import type { StoredClause } from '../../fields';
 import { type IndexDefinition, indexes } from '../../indexes';
-import { attr, everythingPartitions, priorityKeyPrefix, TITLE_KEY_AFTER, TITLE_KEY_SEPARATOR } from '../../table';
+import {
+  attr,
+  everythingPartitions,
+  priorityKeyPrefix,
+  reminderPartitions,
+  TITLE_KEY_AFTER,
+  TITLE_KEY_SEPARATOR,
+} from '../../table';
+import { valueHolds } from '../count/counted-integers';
 import { clauseIn, orderAttribute, orderedIndexes } from './index-holds';
 
 /**
@@ -100,7 +109,18 @@ export interface Sizes {
   total: number;
   /** Field name (`status`) -> value (`'2'`) -> number of actions. */
   values: Record<string, Record<string, number>>;
+  /** Every status some action has, with its count: read when a clause on `status` is a `!`, `<` or `>`. */
+  statuses?: Record<string, number>;
 }
+
+/**
+ * The partitions of `reminders-by-due` that hold the overdue actions (the overdue and escalated
+ * levels; an action is in the index only while open), in due order: `overdue=true` by due time.
+ */
+export const overdueByDuePartitions: readonly string[] = [
+  ...reminderPartitions(ReminderLevel.overdue),
+  ...reminderPartitions(ReminderLevel.escalated),
+];
 
 export const DEFAULT_SORT: Sort = { field: fieldsByName.get('createdAt') as FieldSpec, descending: true };
 
@@ -246,7 +266,51 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
       counted !== undefined,
     );
   }
+  // Clauses on `status` that list no values (`!`, `<`, `>`): the statuses they hold for, when the
+  // counters enumerated every status, read as a `~` of them (`status=!3&status=!4` newest first
+  // merges the open statuses' partitions).
+  const onStatus = filters.filter((c) => c.field.name === 'status');
+  if (sizes?.statuses && onStatus.some((c) => c.op !== '=' && c.op !== '~')) {
+    const status = equalityIndexes.status as EqualityIndex;
+    const held = Object.entries(sizes.statuses).filter(([value]) =>
+      valueHolds(onStatus, onStatus[0]?.field as FieldSpec, Number(value)),
+    );
+    const count = held.reduce((sum, [, n]) => sum + n, 0);
+    const share = sizes.total === 0 ? 0 : count / sizes.total;
+    const rest = filters.filter((c) => c.field.name !== 'status');
+    for (const index of [status.index, ...(status.ordered ?? [])])
+      consider(
+        index,
+        held.map(([value]) => Number(value)),
+        rest,
+        share,
+        true,
+      );
+  }
   for (const index of Object.values(orderedIndexes)) consider(index, [...everythingPartitions], filters, 1, true);
+  // Overdue actions by due time: the sweep's queue keeps them in due order (`reminders-by-due`,
+  // keys only), so a walk of it fetches each entry's action and filters it (`status=~1,2`); it
+  // covers only the overdue actions, which the counter knows.
+  const sortsByDue = orderedIndexes[sort.field.name]?.sortKey.name === indexes.remindersByDue.sortKey.name;
+  if (overdue && query.limit > 0 && sortsByDue) {
+    const { range, remaining } = keyRangeFor(indexes.remindersByDue, filters);
+    const counted = sizes?.values.overdue?.true;
+    alternatives.push({
+      kind: 'walk',
+      read: {
+        index: indexes.remindersByDue,
+        partitions: [...overdueByDuePartitions],
+        ...(range ? { range } : {}),
+        filter: [],
+      },
+      fetch: true,
+      clauses: remaining,
+      cost: FETCH_BYTES,
+      entries: Math.ceil(
+        (counted ?? total * OVERDUE_SHARE) * (range ? rangeShare(indexes.remindersByDue, filters, sizes).share : 1),
+      ),
+    });
+  }
   // The sort's own ordered index, fetching each entry's action to filter it: the costliest walk,
   // but one every sort on an ordered field has.
   const ordered = orderedIndexes[sort.field.name];
