@@ -13,13 +13,13 @@ import {
   readStatusCounts,
   statusPair,
 } from '../../counters/counters';
-import { Placeholders } from '../plan/expression';
+import { Placeholders, valueHolds } from '../plan/expression';
 import { equalityIndexes, type Sizes } from '../plan/plan';
 import type { ReadStats } from '../plan/result';
 import { BudgetSpent, type ReadBudget } from '../run/budget';
 import { MAX_MERGED_VALUES } from '../run/counted';
 import { readPage } from '../run/merge';
-import { countedIntegers, holdingCount, probeValues, valueHolds } from './counted-integers';
+import { countedIntegers, holdingCount, probeValues } from './counted-integers';
 import { dateTotal, onOneDate } from './date-counts';
 import { locationTotal } from './location-counts';
 import { byRegistry, registryTotal } from './registry-counts';

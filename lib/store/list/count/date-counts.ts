@@ -15,11 +15,10 @@ import {
 } from '../../counters/days';
 import { type IndexDefinition, indexes } from '../../indexes';
 import { attr, everythingPartitions, filterKey } from '../../table';
-import { Placeholders } from '../plan/expression';
+import { Placeholders, valueHolds } from '../plan/expression';
 import type { ReadStats } from '../plan/result';
 import { BudgetSpent, type ReadBudget } from '../run/budget';
 import { readPage } from '../run/merge';
-import { valueHolds } from './counted-integers';
 import {
   clausesSpans,
   countOtherDays,

@@ -13,7 +13,7 @@ import {
   TITLE_KEY_AFTER,
   TITLE_KEY_SEPARATOR,
 } from '../../table';
-import { valueHolds } from '../count/counted-integers';
+import { valueHolds } from './expression';
 import { clauseIn, orderAttribute, orderedIndexes } from './index-holds';
 
 /**
