@@ -18,6 +18,7 @@ import {
   dayAttribute,
   dayFields,
   daySortKey,
+  dueByStatusOf,
 } from '../../lib/store/counters/days';
 import { locationCounter } from '../../lib/store/counters/prefixes';
 import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/indexes';
@@ -387,6 +388,12 @@ describe('npm start on a store an earlier version made', () => {
         for (const [field, a] of Object.entries(dayFields)) {
           const n = Number(item[a] ?? 0);
           const key = `${String(item[attr.sortKey]).slice(0, 10)} ${field}`;
+          if (n !== 0) sums.set(key, (sums.get(key) ?? 0) + n);
+        }
+      // And the due days by status (`d<status>`, issue 53), counted again by the recount of 10.
+      for (const item of page.Items ?? [])
+        for (const [status, n] of dueByStatusOf(item)) {
+          const key = `${String(item[attr.sortKey]).slice(0, 10)} dueAt@${status}`;
           if (n !== 0) sums.set(key, (sums.get(key) ?? 0) + n);
         }
       return Object.fromEntries([...sums].sort());
