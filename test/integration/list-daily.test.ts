@@ -79,4 +79,51 @@ describe(`the daily combinations, at a read budget of ${BUDGET} for ${SEEDED} ac
     // The seed has overdue open actions, so the walk of the overdue levels had something to find.
     expect(listed.filter((a) => a.overdue && [1, 2].includes(Number(a.status))).length).toBeGreaterThan(LIMIT);
   }, 300_000);
+
+  it('walk by cursor to the oracle list, every page the budget cuts carrying where to go on', async () => {
+    const days = [...new Set(listed.map((a) => String(a.dueAt).slice(0, 10)))].length;
+    // Open actions due before an instant, oldest due first: the earliest due are mostly closed,
+    // so at this budget a page is cut before it is full, and its cursor must go on from there.
+    const queries = [
+      `status=~1,2&${q('dueAt', `<${dueDay(Math.floor(days / 2))}T12:00:00Z`)}&sort=dueAt`,
+      `status=~1,2&${q('dueAt', `>${dueDay(Math.floor(days / 2))}T12:00:00Z`)}&sort=-dueAt`,
+      'overdue=true&status=~1,2&sort=dueAt',
+    ];
+    for (const [n, query] of queries.entries()) {
+      const all = oracleList(query);
+      expect(all.length, query).toBeGreaterThan(3 * LIMIT);
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      let short = 0;
+      do {
+        const reply = await call('GET', `/api/actions?${query}&limit=${LIMIT}${cursor ? `&cursor=${cursor}` : ''}`, {
+          token,
+          baseUrl: stack.url,
+        });
+        expect(reply.status, `${query}: ${JSON.stringify(reply.body)}`).toBe(200);
+        const page = (reply.body.actions as Array<{ id: string }>).map((a) => a.id);
+        ids.push(...page);
+        cursor = reply.body.nextCursor as string | undefined;
+        if (page.length < LIMIT && cursor) short++;
+        // A page without a cursor ends the list: everything the oracle lists was shown by then.
+        if (!cursor) expect(ids.length, `${query}: no cursor after ${ids.length} of ${all.length}`).toBe(all.length);
+        pages++;
+      } while (cursor && pages < 20 * (all.length / LIMIT + 1));
+      expect(cursor, `${query}: still a cursor after ${pages} pages`).toBeUndefined();
+      expect(ids, query).toEqual(all);
+      if (n === 0) expect(short, `${query}: no page was cut`).toBeGreaterThan(0);
+    }
+  }, 300_000);
 });
+
+/** Every id the oracle lists for `query`, in its order (its pages of 100). */
+function oracleList(query: string): string[] {
+  const ids: string[] = [];
+  for (let skip = 0; ; skip += 100) {
+    const answer = evaluate(listed, `${query}&limit=100&skip=${skip}`);
+    if ('refused' in answer) throw new Error(`the oracle refuses ${query}`);
+    ids.push(...answer.ids);
+    if (skip + 100 >= answer.totalCount) return ids;
+  }
+}
