@@ -55,6 +55,7 @@ const alone = [
   // run: a 503 in the first test, and the second, which reads what the first left, failed too).
   'test/integration/date-counts.test.ts',
   'test/integration/list-daily.test.ts',
+  'test/integration/list-daily-walk.test.ts',
   // 50 concurrent comments and 25 endorsements on one action: they take turns, one transaction a
   // turn, within 8 s; beside other files a turn took too long and the last of them were 503s
   // (three full runs).

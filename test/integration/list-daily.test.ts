@@ -47,6 +47,7 @@ describe(`the daily combinations, at a read budget of ${BUDGET} for ${SEEDED} ac
   it('answer the oracle page with an exact count', async () => {
     const unit = listed.map((a) => a.location.businessUnit).find((u) => u !== '') ?? '';
     const days = [...new Set(listed.map((a) => String(a.dueAt).slice(0, 10)))].length;
+    const budgetCut = `status=~1,2&${q('dueAt', `<${dueDay(Math.floor(days / 2))}T12:00:00Z`)}&sort=dueAt`;
     const queries = [
       'overdue=true&status=~1,2&sort=dueAt',
       'overdue=true&status=~1,2,5&sort=-dueAt',
@@ -57,6 +58,9 @@ describe(`the daily combinations, at a read budget of ${BUDGET} for ${SEEDED} ac
       'status=~1,2&priority=~1,2',
       `status=~1,2,5&${q('dueAt', `>${dueDay(Math.floor(days / 3))}`)}&${q('dueAt', `<${dueDay(Math.floor(days / 2))}`)}&sort=dueAt`,
       `${q('location.businessUnit', unit)}&overdue=true&sort=dueAt`,
+      // Open actions due before an instant, oldest due first, start where most are closed: at this
+      // budget the first page may be cut short, then with a cursor (the next test walks it).
+      budgetCut,
     ];
     const problems: string[] = [];
     for (const query of queries) {
@@ -68,8 +72,12 @@ describe(`the daily combinations, at a read budget of ${BUDGET} for ${SEEDED} ac
         continue;
       }
       const ids = (reply.body.actions as Array<{ id: string }>).map((a) => a.id);
-      if (JSON.stringify(ids) !== JSON.stringify(expected.ids))
+      // A page the budget cut is the oracle's page's beginning, and says where to go on.
+      const cut = query === budgetCut && typeof reply.body.nextCursor === 'string';
+      if (JSON.stringify(ids) !== JSON.stringify(cut ? expected.ids.slice(0, ids.length) : expected.ids))
         problems.push(`${query}: page ${ids.join(',')}, the oracle ${expected.ids.join(',')}`);
+      if (ids.length < expected.ids.length && typeof reply.body.nextCursor !== 'string')
+        problems.push(`${query}: a short page (${ids.length} of ${expected.ids.length}) without a nextCursor`);
       if (reply.body.totalCountRelation !== 'eq' || reply.body.totalCount !== expected.totalCount)
         problems.push(
           `${query}: totalCount ${reply.body.totalCount} (${reply.body.totalCountRelation}), the oracle ${expected.totalCount}`,

@@ -122,6 +122,7 @@ function queries(): string[] {
     'status=!3&status=!4',
     'status=1&priority=>3',
     `status=~1,2,5&${q('dueAt', `>${someValue('dueAt', 1)}`)}&${q('dueAt', `<${someValue('dueAt', 3)}`)}&sort=dueAt`,
+    `status=~1,2&${q('dueAt', `<${someValue('dueAt', 2)}T12:00:00Z`)}&sort=dueAt`,
   );
   out.push(...daily, 'status=~1,2,5&sort=dueAt', 'status=!3', ...byStatus(), ...dateRanges());
   return out;
