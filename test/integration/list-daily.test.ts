@@ -47,6 +47,10 @@ describe(`the daily combinations, at a read budget of ${BUDGET} for ${SEEDED} ac
   it('answer the oracle page with an exact count', async () => {
     const unit = listed.map((a) => a.location.businessUnit).find((u) => u !== '') ?? '';
     const days = [...new Set(listed.map((a) => String(a.dueAt).slice(0, 10)))].length;
+    // The titles most actions share (no comma: `~` separates its values with one).
+    const byTitle = new Map<string, number>();
+    for (const a of listed) if (!a.title.includes(',')) byTitle.set(a.title, (byTitle.get(a.title) ?? 0) + 1);
+    const titles = [...byTitle].sort((a, b) => b[1] - a[1]).map(([title]) => title);
     const budgetCut = `status=~1,2&${q('dueAt', `<${dueDay(Math.floor(days / 2))}T12:00:00Z`)}&sort=dueAt`;
     const queries = [
       'overdue=true&status=~1,2&sort=dueAt',
@@ -61,6 +65,9 @@ describe(`the daily combinations, at a read budget of ${BUDGET} for ${SEEDED} ac
       // Open actions due before an instant, oldest due first, start where most are closed: at this
       // budget the first page may be cut short, then with a cursor (the next test walks it).
       budgetCut,
+      // A list of exact titles: each title's key range of the title index, counted by its counter.
+      `${q('title', `~${titles[0]},${titles[1]?.toUpperCase()}`)}`,
+      `${q('title', `~${titles[0]},${titles[2]}`)}&sort=-title`,
     ];
     const problems: string[] = [];
     for (const query of queries) {

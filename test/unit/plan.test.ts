@@ -211,6 +211,22 @@ describe('date and title ranges fold into the key condition', () => {
     });
     expect(p.sortAttribute).toBe(attr.titleKey);
   });
+
+  it("title=~a,b reads each title's key range of all-by-title, as many entries as their counters say", () => {
+    const query = parseListQuery('title=~Fix%20Pump,Check%20Guard,FIX%20PUMP');
+    const p = plan(query, { total: 1000, values: { title: { 'fix pump': 3, 'check guard': 2 } } }, 5);
+    expect(p.read.index.name).toBe('all-by-title');
+    // Two spellings of one title are one range (its counter counts both).
+    expect(p.read.ranges).toEqual([
+      { lower: 'fix pump\u0001', upper: 'fix pump\u0002' },
+      { lower: 'check guard\u0001', upper: 'check guard\u0002' },
+    ]);
+    expect(p.read.filter).toEqual([]);
+    expect({ entries: p.entries, exact: p.exact }).toEqual({ entries: 5, exact: true });
+    expect(p.sortAttribute).toBe(attr.createdKey);
+    // Several ranges are never a walk's read.
+    expect(p.walk?.read.ranges).toBeUndefined();
+  });
 });
 
 describe('title searches', () => {

@@ -40,6 +40,11 @@ export interface IndexRead {
   index: IndexDefinition;
   partitions: Array<string | number>;
   range?: KeyRange;
+  /**
+   * Several key ranges instead of `range`, each read as it would be (`title=~a,b`: one title's
+   * range of `all-by-title` each); only a read of every match has them, never a walk.
+   */
+  ranges?: KeyRange[];
   /** Clauses the key condition does not already guarantee: the filter expression. */
   filter: StoredClause[];
 }
@@ -214,8 +219,9 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
     rest: Clause[],
     share: number,
     counted: boolean,
+    ranges?: KeyRange[],
   ) => {
-    const { range, remaining } = keyRangeFor(index, rest);
+    const { range, remaining } = ranges ? { range: undefined, remaining: rest } : keyRangeFor(index, rest);
     const filter = remaining.map((clause) => clauseIn(index, clause));
     // A count-only call (`limit=0`) orders nothing, so any index can serve it.
     const sortAttribute = query.limit === 0 ? index.sortKey.name : orderAttribute(index, sort.field);
@@ -223,12 +229,18 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
     const ranged = range ? rangeShare(index, rest, sizes) : { share: 1, exact: true };
     const kept = share * ranged.share;
     const cost = kept * entryBytes(index);
-    const read = { index, partitions, ...(range ? { range } : {}), filter: filter as StoredClause[] };
+    const read = {
+      index,
+      partitions,
+      ...(range ? { range } : {}),
+      ...(ranges ? { ranges } : {}),
+      filter: filter as StoredClause[],
+    };
     const exact = sizes !== undefined && counted && ranged.exact;
     const entries = exact ? Math.round(kept * total) : Math.ceil(kept * total);
     alternatives.push({ kind: 'read', read, sortAttribute, cost, entries, exact });
-    // An index whose own key is the list's order can be walked a page at a time.
-    if (query.limit > 0 && sortAttribute === index.sortKey.name)
+    // An index whose own key is the list's order can be walked a page at a time (one range).
+    if (query.limit > 0 && !ranges && sortAttribute === index.sortKey.name)
       alternatives.push({ kind: 'walk', read, fetch: false, clauses: [], cost, entries });
   };
 
@@ -252,6 +264,32 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
         share,
         values.every((v) => isCountedValue(clause.field.name, v, sizes)),
       );
+  }
+  // `title=~a,b`: each title (folded, as its counter counts it) is a key range of the title index,
+  // so every match is read from those ranges alone, as many entries as the counters say.
+  const titles = filters.find((c) => c.field.name === 'title' && c.op === '~' && c.type === 'text');
+  const titleIndex = orderedIndexes.title;
+  if (titles && titleIndex && !filters.some((c) => c !== titles && c.field.name === 'title')) {
+    const values = [...new Set(titles.values as string[])];
+    const ranges = values.map((v) => boundsOf({ ...titles, op: '=', values: [v] } as Clause));
+    if (ranges.every((r) => r !== undefined)) {
+      const counts = values.map((v) => sizes?.values.title?.[v]);
+      const known = counts.every((n) => n !== undefined);
+      const share =
+        known && sizes
+          ? sizes.total === 0
+            ? 0
+            : counts.reduce<number>((a, n) => a + (n ?? 0), 0) / sizes.total
+          : values.length * EQUAL_SHARE;
+      consider(
+        titleIndex,
+        [...everythingPartitions],
+        filters.filter((c) => c !== titles),
+        share,
+        known,
+        ranges as KeyRange[],
+      );
+    }
   }
   // `overdue=true` reads only overdue actions, from their sparse index; the counter knows how many.
   const overdue = filters.find((c) => c.type === 'boolean' && c.field.name === 'overdue' && c.values[0] === true);

@@ -116,6 +116,16 @@ export async function readMatches(
   budget: ReadBudget,
   stats: ReadStats,
 ): Promise<{ rows: Row[]; cut: boolean }> {
+  // Several key ranges (`title=~a,b`): each read in turn, within the one budget.
+  if (read.ranges) {
+    const rows: Row[] = [];
+    for (const range of read.ranges) {
+      const part = await readMatches({ ...read, ranges: undefined, range }, sortAttribute, budget, stats);
+      rows.push(...part.rows);
+      if (part.cut) return { rows, cut: true };
+    }
+    return { rows, cut: false };
+  }
   let unread = read.partitions.filter(canBeKey).length;
   let cut = false;
   const lists = await eachPartition(read, async (partition) => {
