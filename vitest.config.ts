@@ -54,6 +54,8 @@ const alone = [
   // The same: its bulk load of dated actions met the store timeout beside other files (a full
   // run: a 503 in the first test, and the second, which reads what the first left, failed too).
   'test/integration/date-counts.test.ts',
+  'test/integration/list-daily.test.ts',
+  'test/integration/list-daily-walk.test.ts',
   // 50 concurrent comments and 25 endorsements on one action: they take turns, one transaction a
   // turn, within 8 s; beside other files a turn took too long and the last of them were 503s
   // (three full runs).

@@ -77,6 +77,10 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
         // Only overdue actions are counted (`overdue=true`); the flag is absent otherwise.
         const overdue = f[filterKey.overdue] !== undefined;
         if (overdue) bump('overdue', 'true');
+        // The overdue count and each priority's are kept by status too (`statusSplitFields`).
+        const status = String(f[filterKey.status] ?? '');
+        if (overdue) bump('overdue&status', `${status}#true`);
+        bump('priority&status', `${status}#${String(f[filterKey.priority] ?? '')}`);
         // The pairs: by status (`<status>#<value>`), and by value among the overdue.
         for (const [field, key] of paired) {
           const value = String(f[key] ?? '');
@@ -88,7 +92,6 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
           const value = f[locationKeys[field]];
           return typeof value === 'string' ? value : '';
         });
-        const status = String(f[filterKey.status] ?? '');
         // The whole location's counter (total only), as location-counts sums it: none for a
         // location too long for its key.
         const whole = encodeLocation(Object.fromEntries(locationFields.map((field, i) => [field, location[i]])));

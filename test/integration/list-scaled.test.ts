@@ -116,6 +116,13 @@ function queries(): string[] {
     `${q('location.businessUnit', unit)}&overdue=true&sort=dueAt`,
     `${q('actionProducer.name', producer)}&status=~1,2,5`,
     `${q('actionProducer.name', producer)}&overdue=false`,
+    // Issue 53's combinations: counters kept by status (the overdue, each priority, each due day).
+    'overdue=true&status=~1,2&sort=dueAt',
+    'overdue=true&status=~1,2,5&sort=-dueAt',
+    'status=!3&status=!4',
+    'status=1&priority=>3',
+    `status=~1,2,5&${q('dueAt', `>${someValue('dueAt', 1)}`)}&${q('dueAt', `<${someValue('dueAt', 3)}`)}&sort=dueAt`,
+    `status=~1,2&${q('dueAt', `<${someValue('dueAt', 2)}T12:00:00Z`)}&sort=dueAt`,
   );
   out.push(...daily, 'status=~1,2,5&sort=dueAt', 'status=!3', ...byStatus(), ...dateRanges());
   return out;

@@ -10,7 +10,16 @@ import type { HistoryEntry } from '../../lib/model/history';
 import type { CreateActionBody } from '../../lib/model/validation';
 import { toView } from '../../lib/model/view';
 import { createTable } from '../../lib/store/bulk/upgrade';
-import { addDays, DAY_COUNTERS, type DayDeltas, dayFields, daySortKey } from '../../lib/store/counters/days';
+import {
+  addDays,
+  DAY_COUNTERS,
+  type DayCounted,
+  type DayDeltas,
+  dayAttribute,
+  dayFields,
+  daySortKey,
+  dueByStatusOf,
+} from '../../lib/store/counters/days';
 import { locationCounter } from '../../lib/store/counters/prefixes';
 import { globalSecondaryIndexes, indexes, indexList } from '../../lib/store/indexes';
 import { historyItem, toItem } from '../../lib/store/item';
@@ -331,9 +340,9 @@ describe('npm start on a store an earlier version made', () => {
     const before: DayDeltas = new Map();
     for (const { action: a } of all) addDays(before, a, 1);
     const dayPuts = [...before].reduce<Map<string, Record<string, unknown>>>((items, [key, n]) => {
-      const [day, field] = key.split('\u0000') as [string, keyof typeof dayFields];
+      const [day, field] = key.split('\u0000') as [string, DayCounted];
       const item = items.get(day) ?? { [attr.id]: DAY_COUNTERS, [attr.sortKey]: daySortKey(day, 0) };
-      items.set(day, { ...item, [dayFields[field]]: n });
+      items.set(day, { ...item, [dayAttribute(field)]: n });
       return items;
     }, new Map());
     for (const put of [
@@ -379,6 +388,12 @@ describe('npm start on a store an earlier version made', () => {
         for (const [field, a] of Object.entries(dayFields)) {
           const n = Number(item[a] ?? 0);
           const key = `${String(item[attr.sortKey]).slice(0, 10)} ${field}`;
+          if (n !== 0) sums.set(key, (sums.get(key) ?? 0) + n);
+        }
+      // And the due days by status (`d<status>`, issue 53), counted again by the recount of 10.
+      for (const item of page.Items ?? [])
+        for (const [status, n] of dueByStatusOf(item)) {
+          const key = `${String(item[attr.sortKey]).slice(0, 10)} dueAt@${status}`;
           if (n !== 0) sums.set(key, (sums.get(key) ?? 0) + n);
         }
       return Object.fromEntries([...sums].sort());

@@ -40,9 +40,18 @@ export const pairedFields = [
   'actionProducer.name',
 ] as const satisfies readonly CountedName[];
 type Paired = (typeof pairedFields)[number];
-export type PairedCounter = `${Paired}&status` | `${Paired}&overdue`;
 
-export const byStatus = (field: Paired): PairedCounter => `${field}&status`;
+/**
+ * Counted fields kept by status too, though not paired with `overdue`: the overdue count and each
+ * priority's, so `status=~1,2&overdue=true` and `status=1&priority=>3` count exactly from a few
+ * counters (`n#overdue#true` items `<shard>#<status>`). They cost a create nothing (the same one
+ * item a counter), and a status edit moves them as it moves the total's.
+ */
+export const statusSplitFields = ['overdue', 'priority'] as const satisfies readonly CountedName[];
+type StatusSplit = (typeof statusSplitFields)[number];
+export type PairedCounter = `${Paired | StatusSplit}&status` | `${Paired}&overdue`;
+
+export const byStatus = (field: Paired | StatusSplit): PairedCounter => `${field}&status`;
 export const byOverdue = (field: Paired): PairedCounter => `${field}&overdue`;
 /** The value a by-status counter counts: the status first (an integer), so no value can be mistaken for another. */
 export const statusPair = (status: string | number, value: string) => `${status}#${value}`;
@@ -94,6 +103,7 @@ export const counterKey = (field: CountedField, value: string | number) => `n#${
 const byStatusInKey: ReadonlySet<CountedField> = new Set<CountedField>([
   'all',
   ...pairedFields,
+  ...statusSplitFields,
   ...prefixDepths.map(prefixCounter),
   // The overdue counters of each paired value and location prefix keep the status too: one
   // Query of a prefix's overdue partition counts a scope's overdue actions of any status set

@@ -34,6 +34,27 @@ export const dayFields = { createdAt: 'c', updatedAt: 'u', dueAt: 'd', closedAt:
 export type DayField = keyof typeof dayFields;
 const dayFieldList = Object.keys(dayFields) as DayField[];
 
+/**
+ * The due day's count split by status (issue 53): `dueAt@2` is kept in the attribute `d2` of the
+ * due day's item, beside `d`, so "open, due within a week" counts exactly from the same items. A
+ * create moves the item its `d` moves already (no transaction item more); a status change moves
+ * the due day's item (one more, 2 write units, unless another of its dates moved it already).
+ */
+export type DueByStatus = `dueAt@${number}`;
+/** What a day item counts: a date field, or the due date of one status. */
+export type DayCounted = DayField | DueByStatus;
+const dueByStatus = (status: number): DueByStatus => `dueAt@${status}`;
+/** The attribute of a day item that counts `counted`. */
+export const dayAttribute = (counted: DayCounted): string =>
+  counted in dayFields ? dayFields[counted as DayField] : `${dayFields.dueAt}${counted.slice('dueAt@'.length)}`;
+/** The counts of a day item's due date by status (its `d<status>` attributes). */
+export function dueByStatusOf(item: Record<string, unknown>): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const [name, value] of Object.entries(item))
+    if (/^d\d+$/.test(name)) counts.set(Number(name.slice(1)), Number(value ?? 0));
+  return counts;
+}
+
 /** The sort key of a day's item on one shard; a day's items sort together, days in order. */
 export const daySortKey = (day: string, shard: number) => `${day}#${shard}`;
 
@@ -43,8 +64,8 @@ export const dayOfItem = (item: Record<string, unknown>): string => String(item[
 /** `<day>\u0000<field>` -> change: what a write adds to the day counters. */
 export type DayDeltas = Map<string, number>;
 
-const cell = (day: string, field: DayField) => `${day}\u0000${field}`;
-const uncell = (key: string) => key.split('\u0000') as [string, DayField];
+const cell = (day: string, field: DayCounted) => `${day}\u0000${field}`;
+const uncell = (key: string) => key.split('\u0000') as [string, DayCounted];
 
 /** Adds `delta` for each date of `action` to `deltas`. */
 export function addDays(deltas: DayDeltas, action: Action, delta: number): DayDeltas {
@@ -52,6 +73,10 @@ export function addDays(deltas: DayDeltas, action: Action, delta: number): DayDe
     const instant = action[field];
     if (instant === null) continue;
     const key = cell(dayOf(instant), field);
+    deltas.set(key, (deltas.get(key) ?? 0) + delta);
+  }
+  if (action.dueAt !== null) {
+    const key = cell(dayOf(action.dueAt), dueByStatus(action.status));
     deltas.set(key, (deltas.get(key) ?? 0) + delta);
   }
   return deltas;
@@ -70,8 +95,8 @@ export function dayMoves(before: Action | undefined, after: Action | undefined):
 }
 
 /** The moves grouped by day: one Update a day, each field's change an attribute. Pure. */
-export function byDay(deltas: DayDeltas): Map<string, Partial<Record<DayField, number>>> {
-  const days = new Map<string, Partial<Record<DayField, number>>>();
+export function byDay(deltas: DayDeltas): Map<string, Partial<Record<DayCounted, number>>> {
+  const days = new Map<string, Partial<Record<DayCounted, number>>>();
   for (const [key, delta] of deltas) {
     if (delta === 0) continue;
     const [day, field] = uncell(key);
@@ -81,14 +106,19 @@ export function byDay(deltas: DayDeltas): Map<string, Partial<Record<DayField, n
 }
 
 /** One ADD of a day item's attributes (an Update's own fields, for a transaction or alone). */
-export function dayUpdate(day: string, shard: number, changes: Partial<Record<DayField, number>>, table = tableName()) {
-  const fields = Object.keys(changes) as DayField[];
+export function dayUpdate(
+  day: string,
+  shard: number,
+  changes: Partial<Record<DayCounted, number>>,
+  table = tableName(),
+) {
+  const fields = Object.keys(changes) as DayCounted[];
   return {
     TableName: table,
     Key: { [attr.id]: DAY_COUNTERS, [attr.sortKey]: daySortKey(day, shard) },
-    UpdateExpression: `ADD ${fields.map((f) => `#${f} :${f}`).join(', ')}`,
-    ExpressionAttributeNames: Object.fromEntries(fields.map((f) => [`#${f}`, dayFields[f]])),
-    ExpressionAttributeValues: Object.fromEntries(fields.map((f) => [`:${f}`, changes[f]])),
+    UpdateExpression: `ADD ${fields.map((_, i) => `#a${i} :a${i}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(fields.map((f, i) => [`#a${i}`, dayAttribute(f)])),
+    ExpressionAttributeValues: Object.fromEntries(fields.map((f, i) => [`:a${i}`, changes[f]])),
   };
 }
 
@@ -123,9 +153,14 @@ export function dayTally() {
   return {
     stored(item: Record<string, unknown>): boolean {
       if (!isDayCounter(item)) return false;
+      const day = dayOfItem(item);
       for (const field of dayFieldList) {
-        const key = cell(dayOfItem(item), field);
+        const key = cell(day, field);
         stored.set(key, (stored.get(key) ?? 0) + dayCount(item, field));
+      }
+      for (const [status, n] of dueByStatusOf(item)) {
+        const key = cell(day, dueByStatus(status));
+        stored.set(key, (stored.get(key) ?? 0) + n);
       }
       return true;
     },
@@ -142,7 +177,7 @@ export function dayTally() {
   };
 }
 
-const dayDriftName = (day: string, field: DayField) => `${DAY_COUNTERS}#${day}#${field}`;
+const dayDriftName = (day: string, field: DayCounted) => `${DAY_COUNTERS}#${day}#${field}`;
 
 /**
  * Adds counts summed in memory (a bulk load's) to the day counters: one ADD a day, on shard 0 (a
@@ -164,7 +199,7 @@ export const dayItems = (deltas: DayDeltas): Array<Record<string, unknown>> =>
   [...byDay(deltas)].map(([day, changes]) => ({
     [attr.id]: DAY_COUNTERS,
     [attr.sortKey]: daySortKey(day, 0),
-    ...Object.fromEntries(Object.entries(changes).map(([f, n]) => [dayFields[f as DayField], n])),
+    ...Object.fromEntries(Object.entries(changes).map(([f, n]) => [dayAttribute(f as DayCounted), n])),
   }));
 
 /** Whether a drift `dayTally` found names a day counter. */
@@ -173,7 +208,7 @@ export const isDayDrift = (d: { counter: string }) => d.counter.startsWith(`${DA
 /** Repairs the day counters' drift (the others' is left to the caller): the difference added to shard 0. */
 export async function repairDays(drift: ReadonlyArray<{ counter: string; stored: number; actual: number }>) {
   for (const d of drift.filter(isDayDrift)) {
-    const [day, field] = d.counter.slice(DAY_COUNTERS.length + 1).split('#') as [string, DayField];
+    const [day, field] = d.counter.slice(DAY_COUNTERS.length + 1).split('#') as [string, DayCounted];
     await send(new UpdateCommand(dayUpdate(day, 0, { [field]: d.actual - d.stored })));
   }
 }

@@ -1,11 +1,8 @@
 import type { FieldSpec } from '../../../filter/fields';
 import type { Clause } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
-import { foldForComparison } from '../../../text';
 import { type CountedField, readCount } from '../../counters/counters';
-import { storedField } from '../../fields';
-import type { Item } from '../../item';
-import { clauseHolds } from '../plan/expression';
+import { valueHolds } from '../plan/expression';
 import type { ReadStats } from '../plan/result';
 
 /**
@@ -48,25 +45,6 @@ export async function probeValues(
 /** The values of an integer counted field that some action has, from its counters (see `probeValues`). */
 export async function countedIntegers(field: string, stats: ReadStats): Promise<CountedInteger[] | undefined> {
   return probeValues(await readCount('all', '', stats), (value) => readCount(field as CountedField, value, stats));
-}
-
-/**
- * Whether every clause on `field` holds for this value (clauses on other fields are not asked),
- * judged as the filter judges a stored action: on the value, and for `*` on a string its folded
- * copy too. Any counted field's value, an integer or a registered string. Pure.
- */
-export function valueHolds(clauses: Clause[], field: FieldSpec, value: string | number): boolean {
-  const { attribute, lowerAttribute } = storedField(field);
-  // Filter values live in the `f` map: each path is `f.<key>`.
-  const item: Record<string, Record<string, unknown>> = {};
-  const put = (path: string, v: unknown) => {
-    const [map, key] = path.split('.') as [string, string];
-    item[map] = { ...item[map], [key]: v };
-  };
-  put(attribute, value);
-  if (typeof value === 'string' && lowerAttribute && foldForComparison(value) !== value)
-    put(lowerAttribute, foldForComparison(value));
-  return clauses.filter((c) => c.field.name === field.name).every((c) => clauseHolds(c, item as Item));
 }
 
 /** How many actions have a value every clause on `field` holds for. Pure. */

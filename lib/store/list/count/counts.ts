@@ -10,15 +10,16 @@ import {
   pairedFields,
   readCount,
   readCounts,
+  readStatusCounts,
   statusPair,
 } from '../../counters/counters';
-import { Placeholders } from '../plan/expression';
+import { Placeholders, valueHolds } from '../plan/expression';
 import { equalityIndexes, type Sizes } from '../plan/plan';
 import type { ReadStats } from '../plan/result';
 import { BudgetSpent, type ReadBudget } from '../run/budget';
 import { MAX_MERGED_VALUES } from '../run/counted';
 import { readPage } from '../run/merge';
-import { countedIntegers, holdingCount } from './counted-integers';
+import { countedIntegers, holdingCount, probeValues } from './counted-integers';
 import { dateTotal, onOneDate } from './date-counts';
 import { locationTotal } from './location-counts';
 import { byRegistry, registryTotal } from './registry-counts';
@@ -66,6 +67,14 @@ function plannerCount(field: CountedField, value: string, stats: ReadStats): Pro
 export async function sizesFor(query: ListQuery, stats: ReadStats, counted = false): Promise<Sizes> {
   const sizes: Sizes = { total: await plannerCount('all', '', stats), values: {} };
   const lookups: Array<Promise<void>> = [];
+  // A `!`, `<` or `>` on status: every status with its count, so the planner can read the
+  // partitions of those the clauses hold for (one read of the total's counter, kept by status).
+  if (query.filters.some((c) => c.field.name === 'status' && c.op !== '=' && c.op !== '~'))
+    lookups.push(
+      readStatusCounts('all', '', stats).then((counts) => {
+        sizes.statuses = Object.fromEntries([...counts].filter(([, n]) => n > 0).map(([s, n]) => [String(s), n]));
+      }),
+    );
   for (const clause of query.filters) {
     const field = clause.field.name;
     if (!isCounted(field) || (clause.op !== '=' && clause.op !== '~')) continue;
@@ -107,8 +116,11 @@ export async function countedTotal(
 async function counterTotal(query: ListQuery, stats: ReadStats, budget: ReadBudget): Promise<number | undefined> {
   const date = onOneDate(query);
   if (date) return dateTotal(date, query.filters, stats, budget);
-  if (query.filters.length === 2) return pairedTotal(query.filters as [Clause, Clause], stats);
-  if (query.filters.length !== 1) return undefined;
+  if (query.filters.length === 2) {
+    const paired = await pairedTotal(query.filters as [Clause, Clause], stats);
+    if (paired !== undefined) return paired;
+  }
+  if (query.filters.length !== 1) return statusSplitTotal(query.filters, stats);
   const clause = query.filters[0] as Clause;
   const field = clause.field.name;
   if (clause.op === '!' && !isCounted(field)) return totalLessPartition(clause, stats, budget);
@@ -153,6 +165,50 @@ async function pairedTotal([a, b]: [Clause, Clause], stats: ReadStats): Promise<
   if (other.type !== 'boolean' || other.field.name !== 'overdue') return undefined;
   const overdue = await sum(byOverdue(field), values);
   return other.values[0] ? overdue : (await readCounts(field, values, stats)) - overdue;
+}
+
+/**
+ * Clauses on `status` (any operator) alone, or with `overdue`, with clauses on `priority`, or with
+ * one `=`/`~` on a paired field: the counters kept by status (`readStatusCounts`, one read a
+ * value), summed over the statuses every status clause holds for. A priority not listed by `=`/`~`
+ * is enumerated from its counters (`probeValues`). `undefined` for any other list.
+ */
+async function statusSplitTotal(filters: Clause[], stats: ReadStats): Promise<number | undefined> {
+  const onStatus = filters.filter((c) => c.field.name === 'status');
+  const rest = filters.filter((c) => c.field.name !== 'status');
+  const [first] = onStatus;
+  if (first === undefined) return undefined;
+  const holding = (counts: Array<Map<number, number>>) =>
+    counts.reduce(
+      (sum, byStatus) =>
+        [...byStatus].reduce((n, [status, c]) => n + (valueHolds(onStatus, first.field, status) ? c : 0), sum),
+      0,
+    );
+  if (rest.length === 0) return holding([await readStatusCounts('all', '', stats)]);
+  const [other] = rest as [Clause];
+  const field = other.field.name;
+  if (rest.some((c) => c.field.name !== field)) return undefined;
+  if (other.type === 'boolean' && field === 'overdue') {
+    if (rest.length !== 1) return undefined;
+    const overdue = holding([await readStatusCounts('overdue', 'true', stats)]);
+    return other.values[0] ? overdue : holding([await readStatusCounts('all', '', stats)]) - overdue;
+  }
+  if (field === 'priority') {
+    const byPriority = new Map<number, Map<number, number>>();
+    const count = async (value: number) => {
+      const counts = await readStatusCounts('priority', value, stats);
+      byPriority.set(value, counts);
+      return [...counts.values()].reduce((a, b) => a + b, 0);
+    };
+    const listed = rest.length === 1 && (other.op === '=' || other.op === '~');
+    if (listed) await all([...new Set(other.values as number[])].map(count));
+    else if ((await probeValues(await readCount('all', '', stats), count)) === undefined) return undefined;
+    return holding([...byPriority].filter(([value]) => valueHolds(rest, other.field, value)).map(([, c]) => c));
+  }
+  if (!(pairedFields as readonly string[]).includes(field) || rest.length !== 1) return undefined;
+  if (other.op !== '=' && other.op !== '~') return undefined;
+  const values = [...new Set((other.values as Array<string | number>).map(String))];
+  return holding(await all(values.map((v) => readStatusCounts(field as CountedField, v, stats))));
 }
 
 /** `<` or `>` on an integer counted field: the counts of the values it holds for (`counted-integers.ts`). */

@@ -3,11 +3,19 @@ import { getReminderSettings } from '../../../config';
 import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all, inPool } from '../../../flow/fan-out';
 import { send, tableName } from '../../client';
-import { readCount, readCounts } from '../../counters/counters';
-import { DAY_COUNTERS, type DayField, dayCount, dayFields, dayOfItem, readDays } from '../../counters/days';
+import { readCount, readCounts, readStatusCounts } from '../../counters/counters';
+import {
+  DAY_COUNTERS,
+  type DayField,
+  dayCount,
+  dayFields,
+  dayOfItem,
+  dueByStatusOf,
+  readDays,
+} from '../../counters/days';
 import { type IndexDefinition, indexes } from '../../indexes';
-import { attr, everythingPartitions } from '../../table';
-import { Placeholders } from '../plan/expression';
+import { attr, everythingPartitions, filterKey } from '../../table';
+import { Placeholders, valueHolds } from '../plan/expression';
 import type { ReadStats } from '../plan/result';
 import { BudgetSpent, type ReadBudget } from '../run/budget';
 import { readPage } from '../run/merge';
@@ -48,13 +56,26 @@ const dateIndexes: Partial<Record<DayField, IndexDefinition>> = {
   dueAt: indexes.allByDue,
 };
 
-/** The date field a query filters on alone (every clause on it), if it does. */
+/**
+ * The date field a query filters on alone (every clause on it), if it does; or `dueAt` with
+ * clauses on `status` beside it ("open, due within a week"), which the due day's counts by status
+ * (`dueByStatusOf`) count.
+ */
 export function onOneDate(query: ListQuery): DayField | undefined {
-  const [first] = query.filters;
+  const dates = query.filters.filter((c) => c.field.name !== 'status');
+  const [first] = dates;
   if (first?.type !== 'date' || !(first.field.name in dayFields)) return undefined;
-  return query.filters.every((c) => c.type === 'date' && c.field.name === first.field.name)
+  if (dates.length < query.filters.length && first.field.name !== 'dueAt') return undefined;
+  return dates.every((c) => c.type === 'date' && c.field.name === first.field.name)
     ? (first.field.name as DayField)
     : undefined;
+}
+
+/** Which statuses the clauses on `status` hold for; `undefined` without such clauses (every action counts). */
+function statusTest(clauses: readonly Clause[]): ((status: number) => boolean) | undefined {
+  const onStatus = clauses.filter((c) => c.field.name === 'status');
+  const [first] = onStatus;
+  return first === undefined ? undefined : (status) => valueHolds(onStatus, first.field, status);
 }
 
 /** Days partly covered that one count reads at most: each is a Query of every shard of the index. */
@@ -70,11 +91,13 @@ export async function dateTotal(
   stats: ReadStats,
   budget: ReadBudget,
 ): Promise<number | undefined> {
-  const { days, pieces } = splitByDay(clausesSpans(clauses as DateClause[]));
+  const holds = statusTest(clauses);
+  const dates = clauses.filter((c) => c.field.name !== 'status');
+  const { days, pieces } = splitByDay(clausesSpans(dates as DateClause[]));
   const [whole, partial, unset] = await all<[number, number | undefined, number]>([
-    wholeDays(field, days, stats),
-    partialDays(field, pieces, stats, budget),
-    unsetMatching(field, clauses, stats),
+    wholeDays(field, days, stats, holds),
+    partialDays(field, pieces, stats, budget, holds),
+    unsetMatching(field, dates, stats),
   ]);
   return partial === undefined ? undefined : whole + partial + unset;
 }
@@ -83,10 +106,19 @@ export async function dateTotal(
  * The actions that have `field` and so can be on a day: every action, but for `closedAt` only the
  * closed ones (the counters of the closed statuses), since an open action's is `null`.
  */
-const holdingField = (field: DayField, stats: ReadStats): Promise<number> =>
-  field === 'closedAt'
+const holdingField = async (
+  field: DayField,
+  stats: ReadStats,
+  holds?: (status: number) => boolean,
+): Promise<number> => {
+  if (holds) {
+    const counts = await readStatusCounts('all', '', stats);
+    return [...counts].reduce((sum, [status, n]) => sum + (holds(status) ? n : 0), 0);
+  }
+  return field === 'closedAt'
     ? readCounts('status', getReminderSettings().closedStatuses, stats)
     : readCount('all', '', stats);
+};
 
 /**
  * The actions whose `field` is not set and that still match: an open action's `closedAt` is on no
@@ -100,20 +132,38 @@ async function unsetMatching(field: DayField, clauses: readonly Clause[], stats:
 }
 
 /** How many actions have `field` on one of `days`: those days' counters, or those holding it less the other days'. */
-async function wholeDays(field: DayField, days: DayRange[], stats: ReadStats): Promise<number> {
+async function wholeDays(
+  field: DayField,
+  days: DayRange[],
+  stats: ReadStats,
+  holds?: (status: number) => boolean,
+): Promise<number> {
   if (days.length === 0) return 0;
   const others = otherDays(days);
   const span = { first: MIN_DAY, last: MAX_DAY };
   const few = Math.min(daysWithin(days, span), daysWithin(others, span)) <= SMALL_READ_DAYS;
   // Only when both sides are long is it worth asking where the counters' days begin and end.
   const fromOthers = countOtherDays(days, few ? undefined : await heldDays(stats));
-  if (!fromOthers) return sumDays(field, days, stats);
-  const [total, other] = await all<[number, number]>([holdingField(field, stats), sumDays(field, others, stats)]);
+  if (!fromOthers) return sumDays(field, days, stats, holds);
+  const [total, other] = await all<[number, number]>([
+    holdingField(field, stats, holds),
+    sumDays(field, others, stats, holds),
+  ]);
   return total - other;
 }
 
 /** The sum of `field`'s counts over the days of `ranges`, a Query per run of nearby days. */
-async function sumDays(field: DayField, ranges: DayRange[], stats: ReadStats): Promise<number> {
+async function sumDays(
+  field: DayField,
+  ranges: DayRange[],
+  stats: ReadStats,
+  holds?: (status: number) => boolean,
+): Promise<number> {
+  // With clauses on status, the due day's counts of the statuses they hold for.
+  const countOf = (item: Record<string, unknown>) =>
+    holds
+      ? [...dueByStatusOf(item)].reduce((sum, [status, n]) => sum + (holds(status) ? n : 0), 0)
+      : dayCount(item, field);
   const sums = await all<number[]>(
     dayReads(ranges).map(async ({ first, last }) => {
       const items = await readDays(
@@ -121,10 +171,7 @@ async function sumDays(field: DayField, ranges: DayRange[], stats: ReadStats): P
         last >= MAX_DAY ? undefined : dayText(last),
         stats,
       );
-      return items.reduce(
-        (sum, item) => sum + (inDays(ranges, dayNumber(dayOfItem(item))) ? dayCount(item, field) : 0),
-        0,
-      );
+      return items.reduce((sum, item) => sum + (inDays(ranges, dayNumber(dayOfItem(item))) ? countOf(item) : 0), 0);
     }),
   );
   return sums.reduce((a, b) => a + b, 0);
@@ -163,6 +210,7 @@ async function partialDays(
   pieces: Span[],
   stats: ReadStats,
   budget: ReadBudget,
+  holds?: (status: number) => boolean,
 ): Promise<number | undefined> {
   if (pieces.length === 0) return 0;
   const byDay = new Map<number, Span[]>();
@@ -180,6 +228,8 @@ async function partialDays(
     async ({ inDay, partition }) => {
       const p = new Placeholders();
       const sk = p.name(index.sortKey.name);
+      // With clauses on status, each entry's status too (the index projects the filter map).
+      const status = holds ? `${p.name(attr.filters)}.${p.name(filterKey.status)}` : undefined;
       const input = {
         TableName: tableName(),
         IndexName: index.name,
@@ -187,7 +237,7 @@ async function partialDays(
         KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(partition)} AND ${sk} BETWEEN ${p.value(
           (inDay[0] as Span).from,
         )} AND ${p.value((inDay[inDay.length - 1] as Span).to)}`,
-        ProjectionExpression: sk,
+        ProjectionExpression: status ? `${sk}, ${status}` : sk,
         ExpressionAttributeNames: p.names,
         ExpressionAttributeValues: p.values,
       };
@@ -201,7 +251,8 @@ async function partialDays(
         read += page.ScannedCount ?? 0;
         for (const item of page.Items ?? []) {
           const key = String(item[index.sortKey.name]);
-          if (inSpans(inDay, key.slice(0, key.indexOf('#')))) count++;
+          const kept = !holds || holds(Number((item[attr.filters] as Record<string, unknown>)?.[filterKey.status]));
+          if (kept && inSpans(inDay, key.slice(0, key.indexOf('#')))) count++;
         }
         startKey = page.LastEvaluatedKey;
       } while (startKey);

@@ -4,8 +4,8 @@ import { type Location, type LocationField, locationFields } from '../../../mode
 import { readCount, readMembers } from '../../counters/counters';
 import { locationCounter } from '../../counters/prefixes';
 import { decodeLocation } from '../../location-tuple';
+import { valueHolds } from '../plan/expression';
 import type { ReadStats } from '../plan/result';
-import { valueHolds } from './counted-integers';
 
 /**
  * Exact counts of clauses on location fields (contract section 4: every operator on every

@@ -1,7 +1,7 @@
 import type { Clause } from '../../../filter/query';
 import { isRegistered } from '../../registry';
+import { valueHolds } from '../plan/expression';
 import type { ReadStats } from '../plan/result';
-import { valueHolds } from './counted-integers';
 import { registeredValues } from './registered';
 
 /** Whether a clause is one `registryTotal` counts: a `<`, `>` or `*` on a registered field. Pure. */

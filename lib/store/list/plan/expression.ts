@@ -1,7 +1,9 @@
 import { ValidationError } from '../../../errors';
+import type { FieldSpec } from '../../../filter/fields';
 import type { Clause, DateValue } from '../../../filter/query';
+import { foldForComparison } from '../../../text';
 import { attributeOf, type StoredClause, storedField } from '../../fields';
-import { valueAt } from '../../item';
+import { type Item, valueAt } from '../../item';
 
 /**
  * Turns filter clauses into a DynamoDB filter expression. Every attribute name and every value
@@ -166,4 +168,23 @@ export function clauseHolds(clause: StoredClause, item: Record<string, unknown>)
   if (typeof a !== typeof value) return clause.op === '!';
   const order = compareStored(a, value);
   return clause.op === '=' ? order === 0 : clause.op === '!' ? order !== 0 : clause.op === '<' ? order < 0 : order > 0;
+}
+
+/**
+ * Whether every clause on `field` holds for this value (clauses on other fields are not asked),
+ * judged as the filter judges a stored action: on the value, and for `*` on a string its folded
+ * copy too. Any counted field's value, an integer or a registered string. Pure.
+ */
+export function valueHolds(clauses: Clause[], field: FieldSpec, value: string | number): boolean {
+  const { attribute, lowerAttribute } = storedField(field);
+  // Filter values live in the `f` map: each path is `f.<key>`.
+  const item: Record<string, Record<string, unknown>> = {};
+  const put = (path: string, v: unknown) => {
+    const [map, key] = path.split('.') as [string, string];
+    item[map] = { ...item[map], [key]: v };
+  };
+  put(attribute, value);
+  if (typeof value === 'string' && lowerAttribute && foldForComparison(value) !== value)
+    put(lowerAttribute, foldForComparison(value));
+  return clauses.filter((c) => c.field.name === field.name).every((c) => clauseHolds(c, item as Item));
 }

@@ -1,10 +1,19 @@
 import { type FieldSpec, fieldsByName } from '../../../filter/fields';
 import type { Clause, ListQuery, Sort } from '../../../filter/query';
 import { UNASSIGNED } from '../../../model/action';
+import { ReminderLevel } from '../../../model/reminders';
 import { equalityFields, storedFieldList } from '../../catalogue';
 import type { StoredClause } from '../../fields';
 import { type IndexDefinition, indexes } from '../../indexes';
-import { attr, everythingPartitions, priorityKeyPrefix, TITLE_KEY_AFTER, TITLE_KEY_SEPARATOR } from '../../table';
+import {
+  attr,
+  everythingPartitions,
+  priorityKeyPrefix,
+  reminderPartitions,
+  TITLE_KEY_AFTER,
+  TITLE_KEY_SEPARATOR,
+} from '../../table';
+import { valueHolds } from './expression';
 import { clauseIn, orderAttribute, orderedIndexes } from './index-holds';
 
 /**
@@ -31,6 +40,11 @@ export interface IndexRead {
   index: IndexDefinition;
   partitions: Array<string | number>;
   range?: KeyRange;
+  /**
+   * Several key ranges instead of `range`, each read as it would be (`title=~a,b`: one title's
+   * range of `all-by-title` each); only a read of every match has them, never a walk.
+   */
+  ranges?: KeyRange[];
   /** Clauses the key condition does not already guarantee: the filter expression. */
   filter: StoredClause[];
 }
@@ -100,7 +114,18 @@ export interface Sizes {
   total: number;
   /** Field name (`status`) -> value (`'2'`) -> number of actions. */
   values: Record<string, Record<string, number>>;
+  /** Every status some action has, with its count: read when a clause on `status` is a `!`, `<` or `>`. */
+  statuses?: Record<string, number>;
 }
+
+/**
+ * The partitions of `reminders-by-due` that hold the overdue actions (the overdue and escalated
+ * levels; an action is in the index only while open), in due order: `overdue=true` by due time.
+ */
+export const overdueByDuePartitions: readonly string[] = [
+  ...reminderPartitions(ReminderLevel.overdue),
+  ...reminderPartitions(ReminderLevel.escalated),
+];
 
 export const DEFAULT_SORT: Sort = { field: fieldsByName.get('createdAt') as FieldSpec, descending: true };
 
@@ -194,8 +219,9 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
     rest: Clause[],
     share: number,
     counted: boolean,
+    ranges?: KeyRange[],
   ) => {
-    const { range, remaining } = keyRangeFor(index, rest);
+    const { range, remaining } = ranges ? { range: undefined, remaining: rest } : keyRangeFor(index, rest);
     const filter = remaining.map((clause) => clauseIn(index, clause));
     // A count-only call (`limit=0`) orders nothing, so any index can serve it.
     const sortAttribute = query.limit === 0 ? index.sortKey.name : orderAttribute(index, sort.field);
@@ -203,12 +229,18 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
     const ranged = range ? rangeShare(index, rest, sizes) : { share: 1, exact: true };
     const kept = share * ranged.share;
     const cost = kept * entryBytes(index);
-    const read = { index, partitions, ...(range ? { range } : {}), filter: filter as StoredClause[] };
+    const read = {
+      index,
+      partitions,
+      ...(range ? { range } : {}),
+      ...(ranges ? { ranges } : {}),
+      filter: filter as StoredClause[],
+    };
     const exact = sizes !== undefined && counted && ranged.exact;
     const entries = exact ? Math.round(kept * total) : Math.ceil(kept * total);
     alternatives.push({ kind: 'read', read, sortAttribute, cost, entries, exact });
-    // An index whose own key is the list's order can be walked a page at a time.
-    if (query.limit > 0 && sortAttribute === index.sortKey.name)
+    // An index whose own key is the list's order can be walked a page at a time (one range).
+    if (query.limit > 0 && !ranges && sortAttribute === index.sortKey.name)
       alternatives.push({ kind: 'walk', read, fetch: false, clauses: [], cost, entries });
   };
 
@@ -233,6 +265,32 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
         values.every((v) => isCountedValue(clause.field.name, v, sizes)),
       );
   }
+  // `title=~a,b`: each title (folded, as its counter counts it) is a key range of the title index,
+  // so every match is read from those ranges alone, as many entries as the counters say.
+  const titles = filters.find((c) => c.field.name === 'title' && c.op === '~' && c.type === 'text');
+  const titleIndex = orderedIndexes.title;
+  if (titles && titleIndex && !filters.some((c) => c !== titles && c.field.name === 'title')) {
+    const values = [...new Set(titles.values as string[])];
+    const ranges = values.map((v) => boundsOf({ ...titles, op: '=', values: [v] } as Clause));
+    if (ranges.every((r) => r !== undefined)) {
+      const counts = values.map((v) => sizes?.values.title?.[v]);
+      const known = counts.every((n) => n !== undefined);
+      const share =
+        known && sizes
+          ? sizes.total === 0
+            ? 0
+            : counts.reduce<number>((a, n) => a + (n ?? 0), 0) / sizes.total
+          : values.length * EQUAL_SHARE;
+      consider(
+        titleIndex,
+        [...everythingPartitions],
+        filters.filter((c) => c !== titles),
+        share,
+        known,
+        ranges as KeyRange[],
+      );
+    }
+  }
   // `overdue=true` reads only overdue actions, from their sparse index; the counter knows how many.
   const overdue = filters.find((c) => c.type === 'boolean' && c.field.name === 'overdue' && c.values[0] === true);
   if (overdue) {
@@ -246,7 +304,51 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
       counted !== undefined,
     );
   }
+  // Clauses on `status` that list no values (`!`, `<`, `>`): the statuses they hold for, when the
+  // counters enumerated every status, read as a `~` of them (`status=!3&status=!4` newest first
+  // merges the open statuses' partitions).
+  const onStatus = filters.filter((c) => c.field.name === 'status');
+  if (sizes?.statuses && onStatus.some((c) => c.op !== '=' && c.op !== '~')) {
+    const status = equalityIndexes.status as EqualityIndex;
+    const held = Object.entries(sizes.statuses).filter(([value]) =>
+      valueHolds(onStatus, onStatus[0]?.field as FieldSpec, Number(value)),
+    );
+    const count = held.reduce((sum, [, n]) => sum + n, 0);
+    const share = sizes.total === 0 ? 0 : count / sizes.total;
+    const rest = filters.filter((c) => c.field.name !== 'status');
+    for (const index of [status.index, ...(status.ordered ?? [])])
+      consider(
+        index,
+        held.map(([value]) => Number(value)),
+        rest,
+        share,
+        true,
+      );
+  }
   for (const index of Object.values(orderedIndexes)) consider(index, [...everythingPartitions], filters, 1, true);
+  // Overdue actions by due time: the sweep's queue keeps them in due order (`reminders-by-due`,
+  // keys only), so a walk of it fetches each entry's action and filters it (`status=~1,2`); it
+  // covers only the overdue actions, which the counter knows.
+  const sortsByDue = orderedIndexes[sort.field.name]?.sortKey.name === indexes.remindersByDue.sortKey.name;
+  if (overdue && query.limit > 0 && sortsByDue) {
+    const { range, remaining } = keyRangeFor(indexes.remindersByDue, filters);
+    const counted = sizes?.values.overdue?.true;
+    alternatives.push({
+      kind: 'walk',
+      read: {
+        index: indexes.remindersByDue,
+        partitions: [...overdueByDuePartitions],
+        ...(range ? { range } : {}),
+        filter: [],
+      },
+      fetch: true,
+      clauses: remaining,
+      cost: FETCH_BYTES,
+      entries: Math.ceil(
+        (counted ?? total * OVERDUE_SHARE) * (range ? rangeShare(indexes.remindersByDue, filters, sizes).share : 1),
+      ),
+    });
+  }
   // The sort's own ordered index, fetching each entry's action to filter it: the costliest walk,
   // but one every sort on an ordered field has.
   const ordered = orderedIndexes[sort.field.name];

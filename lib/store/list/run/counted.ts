@@ -1,14 +1,13 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
-import { ReminderLevel } from '../../../model/reminders';
 import { tableName } from '../../client';
 import { type CountedField, isCounted, readCount, readCounts } from '../../counters/counters';
 import { type IndexDefinition, indexes } from '../../indexes';
-import { attr, everythingPartitions, reminderPartitions } from '../../table';
+import { attr, everythingPartitions } from '../../table';
 import { Placeholders } from '../plan/expression';
 import { orderedIndexes } from '../plan/index-holds';
-import { DEFAULT_SORT, equalityIndexes } from '../plan/plan';
+import { DEFAULT_SORT, equalityIndexes, overdueByDuePartitions } from '../plan/plan';
 import { keyAfter } from '../plan/positions';
 import type { ListResult, Position, ReadStats, Rows } from '../plan/result';
 import type { ReadBudget } from './budget';
@@ -58,10 +57,7 @@ async function readMerged(
  */
 const overdueReads: Record<string, { index: IndexDefinition; partitions: readonly string[] }> = {
   createdAt: { index: indexes.overdueByCreated, partitions: everythingPartitions },
-  dueAt: {
-    index: indexes.remindersByDue,
-    partitions: [...reminderPartitions(ReminderLevel.overdue), ...reminderPartitions(ReminderLevel.escalated)],
-  },
+  dueAt: { index: indexes.remindersByDue, partitions: overdueByDuePartitions },
 };
 
 /** The one equality clause a counted list serves, if the query is of that shape. */

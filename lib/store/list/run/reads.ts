@@ -33,7 +33,12 @@ export function queryInput(
   let upper = read.range?.upper === undefined ? undefined : clampSortKey(read.range.upper);
   // A cursor's key replaces the bound behind it: every key after it is inside the range too.
   let past: '>' | '<' | undefined;
-  if (after !== undefined && forward && (lower === undefined || after >= lower)) [lower, past] = [after, '>'];
+  // Forward within an upper bound, the lower bound is the first key after the cursor's (the key
+  // and a U+0000, the least string greater than it): a BETWEEN from the cursor's key read it
+  // again, which, at a page of one entry a partition, used the read of the partition that holds
+  // it, so a walk the budget cut there could never get past it (issue 53).
+  if (after !== undefined && forward && (lower === undefined || after >= lower))
+    [lower, past] = [upper === undefined ? after : `${after}\u0000`, '>'];
   if (after !== undefined && !forward && (upper === undefined || after <= upper)) [upper, past] = [after, '<'];
   // BETWEEN includes its upper bound where the plan's range excludes it; no key can equal a bound
   // (every sort key ends in an id, every bound in a separator), so the two agree. A cursor's own
@@ -116,6 +121,16 @@ export async function readMatches(
   budget: ReadBudget,
   stats: ReadStats,
 ): Promise<{ rows: Row[]; cut: boolean }> {
+  // Several key ranges (`title=~a,b`): each read in turn, within the one budget.
+  if (read.ranges) {
+    const rows: Row[] = [];
+    for (const range of read.ranges) {
+      const part = await readMatches({ ...read, ranges: undefined, range }, sortAttribute, budget, stats);
+      rows.push(...part.rows);
+      if (part.cut) return { rows, cut: true };
+    }
+    return { rows, cut: false };
+  }
   let unread = read.partitions.filter(canBeKey).length;
   let cut = false;
   const lists = await eachPartition(read, async (partition) => {

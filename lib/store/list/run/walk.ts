@@ -61,12 +61,20 @@ export async function walkInOrder(
   const rows: Row[] = [];
   const fetched = new Map<string, Item>();
   let from = after;
+  // The share of entries the clauses keep, when the counters gave the matches among them (the
+  // overdue actions with some status, of the overdue ones `reminders-by-due` holds).
+  const kept = keptShare(matches, walk.entries);
   while (rows.length < window) {
     // A run of keys, then its actions: half the budget left each, less the merge's read-ahead.
+    // With the caller's share, the keys that hold the rest of the window; with the counters'
+    // share among the walk's entries, a quarter more than that.
+    const rest = window - rows.length;
     const wanted =
-      fetching.share === undefined
-        ? Math.max(100, (window - rows.length) * 4)
-        : Math.ceil((window - rows.length) / Math.max(0.01, fetching.share)) + 1;
+      fetching.share !== undefined
+        ? Math.ceil(rest / Math.max(0.01, fetching.share)) + 1
+        : kept !== undefined && kept > 0
+          ? Math.ceil((rest * 1.25) / Math.min(1, kept)) + 1
+          : Math.max(100, rest * 4);
     const run = Math.min(1000, wanted, Math.floor((budget.available - 2 * read.partitions.length) / 2));
     if (run < 1) return { rows, cut: true, ...(from === undefined ? {} : { reached: from }), fetched };
     const keys = await mergeInOrder(

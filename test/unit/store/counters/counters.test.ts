@@ -84,11 +84,13 @@ describe('counterMoves', () => {
   it('a status change moves each counter kept by status from the old status cell to the new one', () => {
     const action = anAction({ status: 1 });
     const moves = counterMoves(action, { ...action, status: 3 });
-    // The total, the paired fields (owner, assignee, site, business unit, producer) and the prefixes.
-    expect(moves).toHaveLength(2 * 8);
+    // The total, the paired fields (owner, assignee, site, business unit, producer), the prefixes
+    // and the priority's counter (kept by status, issue 53).
+    expect(moves).toHaveLength(2 * 9);
     expect(moves.filter((m) => m.status === '1').every((m) => m.delta === -1)).toBe(true);
     expect(moves.filter((m) => m.status === '3').every((m) => m.delta === 1)).toBe(true);
-    expect(new Set(moves.map((m) => m.key)).size).toBe(8);
+    expect(new Set(moves.map((m) => m.key)).size).toBe(9);
+    expect(moves.filter((m) => m.key === 'n#priority#2').map((m) => m.status)).toEqual(['1', '3']);
     // A pair is read from its value's partition, one status of it.
     expect(counterCell('owner&status', '3#o1')).toEqual({ key: 'n#owner#o1', status: '3' });
     // An overdue action's status edit moves its overdue counters from one status to the other too.
@@ -126,7 +128,8 @@ describe('counterMoves', () => {
     const action = anAction({ overdue: false });
     expect(counterMoves(undefined, action).some((m) => m.key.startsWith('n#overdue#'))).toBe(false);
     const moves = counterMoves(action, { ...action, overdue: true });
-    expect(moves[0]).toEqual({ key: 'n#overdue#true', delta: 1 });
+    // The overdue count is kept by status (issue 53), so the move names the action's status.
+    expect(moves[0]).toEqual({ key: 'n#overdue#true', status: '1', delta: 1 });
     // Each value counted paired with overdue gains one, and nothing loses: false is not counted. Each
     // is kept by status (issue 50), so the move names the action's status.
     for (const move of moves.slice(1))

@@ -14,14 +14,14 @@ describe('day counter moves', () => {
   it('a create counts createdAt and updatedAt on one day item, dueAt on its own', () => {
     expect([...byDay(dayMoves(undefined, created))]).toEqual([
       ['2026-11-01', { createdAt: 1, updatedAt: 1 }],
-      ['2026-12-01', { dueAt: 1 }],
+      ['2026-12-01', { dueAt: 1, 'dueAt@1': 1 }],
     ]);
   });
 
   it('a create due the day it is made moves one item', () => {
     const sameDay = { ...created, dueAt: '2026-11-01T23:00:00.000Z' };
     expect([...byDay(dayMoves(undefined, sameDay))]).toEqual([
-      ['2026-11-01', { createdAt: 1, updatedAt: 1, dueAt: 1 }],
+      ['2026-11-01', { createdAt: 1, updatedAt: 1, dueAt: 1, 'dueAt@1': 1 }],
     ]);
   });
 
@@ -33,15 +33,21 @@ describe('day counter moves', () => {
     ]);
     expect([...byDay(dayMoves(created, { ...created, dueAt: '2026-12-01T23:00:00.000Z' }))]).toEqual([]);
     expect([...byDay(dayMoves(created, { ...created, dueAt: '2026-11-01T23:00:00.000Z' }))]).toEqual([
-      ['2026-12-01', { dueAt: -1 }],
-      ['2026-11-01', { dueAt: 1 }],
+      ['2026-12-01', { dueAt: -1, 'dueAt@1': -1 }],
+      ['2026-11-01', { dueAt: 1, 'dueAt@1': 1 }],
+    ]);
+  });
+
+  it('a status change moves the due day count of each status, on the due day only', () => {
+    expect([...byDay(dayMoves(created, { ...created, status: 3 }))]).toEqual([
+      ['2026-12-01', { 'dueAt@1': -1, 'dueAt@3': 1 }],
     ]);
   });
 
   it('a delete takes every date back', () => {
     expect([...byDay(dayMoves(created, undefined))]).toEqual([
       ['2026-11-01', { createdAt: -1, updatedAt: -1 }],
-      ['2026-12-01', { dueAt: -1 }],
+      ['2026-12-01', { dueAt: -1, 'dueAt@1': -1 }],
     ]);
   });
 });

@@ -213,6 +213,22 @@ describe('date and title ranges fold into the key condition', () => {
     });
     expect(p.sortAttribute).toBe(attr.titleKey);
   });
+
+  it("title=~a,b reads each title's key range of all-by-title, as many entries as their counters say", () => {
+    const query = parseListQuery('title=~Fix%20Pump,Check%20Guard,FIX%20PUMP');
+    const p = plan(query, { total: 1000, values: { title: { 'fix pump': 3, 'check guard': 2 } } }, 5);
+    expect(p.read.index.name).toBe('all-by-title');
+    // Two spellings of one title are one range (its counter counts both).
+    expect(p.read.ranges).toEqual([
+      { lower: 'fix pump\u0001', upper: 'fix pump\u0002' },
+      { lower: 'check guard\u0001', upper: 'check guard\u0002' },
+    ]);
+    expect(p.read.filter).toEqual([]);
+    expect({ entries: p.entries, exact: p.exact }).toEqual({ entries: 5, exact: true });
+    expect(p.sortAttribute).toBe(attr.createdKey);
+    // Several ranges are never a walk's read.
+    expect(p.walk?.read.ranges).toBeUndefined();
+  });
 });
 
 describe('title searches', () => {
@@ -530,5 +546,40 @@ describe('one title, counted', () => {
     const chosen = plan(parseListQuery('title=Conveyor'), titled);
     expect(chosen.read.index.name).toBe('all-by-title');
     expect(chosen.exact).toBe(false);
+  });
+});
+
+describe('daily combinations the counters size (issue 53)', () => {
+  const sizes = {
+    total: 100_000,
+    values: { overdue: { true: 16_800 }, status: { '1': 14_600, '2': 10_000 } },
+    statuses: { '1': 14_600, '2': 10_000, '3': 40_000, '4': 20_000, '5': 15_400 },
+  };
+
+  it('open overdue actions by due date walk the overdue levels of reminders-by-due, fetching to filter by status', () => {
+    const p = plan(parseListQuery('overdue=true&status=~1,2&sort=dueAt'), sizes, 14_000);
+    expect(p.walk?.read.index.name).toBe('reminders-by-due');
+    expect(p.walk?.read.partitions).toEqual(['R2#0', 'R2#1', 'R2#2', 'R2#3', 'R3#0', 'R3#1', 'R3#2', 'R3#3']);
+    expect(p.walk?.fetch).toBe(true);
+    expect(p.walk?.clauses.map((c) => c.field.name).sort()).toEqual(['overdue', 'status']);
+    expect(p.walk?.entries).toBe(16_800);
+  });
+
+  it('newest first, the overdue index keeps created order: no reminders walk', () => {
+    const p = plan(parseListQuery('overdue=true&status=~1,2'), sizes, 14_000);
+    expect(p.walk?.read.index.name).not.toBe('reminders-by-due');
+  });
+
+  it('status=!3&status=!4 reads the statuses the counters enumerate, as a ~ of the open ones', () => {
+    const p = plan(parseListQuery('status=!3&status=!4'), sizes, 40_000);
+    expect(p.walk?.read.index.name).toBe('by-status');
+    expect(p.walk?.read.partitions).toEqual([1, 2, 5]);
+    expect(p.walk?.read.filter).toEqual([]);
+    expect(p.walk?.entries).toBe(40_000);
+  });
+
+  it('without the statuses enumerated, a status ! is only a filter', () => {
+    const p = plan(parseListQuery('status=!3&status=!4'), { total: 100_000, values: {} }, 40_000);
+    expect(p.walk?.read.index.name).not.toBe('by-status');
   });
 });

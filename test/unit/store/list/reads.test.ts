@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StoredClause } from '../../../../lib/store/fields';
 import { indexes } from '../../../../lib/store/indexes';
 import type { IndexRead } from '../../../../lib/store/list/plan/plan';
-import { keptShare, walkPageSize } from '../../../../lib/store/list/run/reads';
+import { keptShare, queryInput, walkPageSize } from '../../../../lib/store/list/run/reads';
 
 /** The page a walk asks of each partition: the store's own, ten times the window's share, or what a known share needs. */
 
@@ -45,5 +45,39 @@ describe('keptShare', () => {
     expect(keptShare(undefined, 100)).toBeUndefined();
     expect(keptShare(5, 0)).toBeUndefined();
     expect(keptShare(5, -1)).toBeUndefined();
+  });
+});
+
+describe('queryInput past a cursor', () => {
+  beforeAll(() => {
+    // The request names the table (the configuration's).
+    for (const name of ['TABLE_NAME', 'USER_POOL_ID', 'USER_POOL_CLIENT_ID']) vi.stubEnv(name, 'unit');
+  });
+  const due: IndexRead = {
+    index: indexes.allByDue,
+    partitions: [0],
+    range: { lower: '2026-01-01T00:00:00.000Z#', upper: '2026-06-01T12:00:00.000Z#' },
+    filter: [],
+  };
+  const key = '2026-02-03T04:05:06.000Z#2026-01-01T00:00:00.000Z#a1';
+  const bounds = (forward: boolean) => {
+    const input = queryInput(due, 0, undefined, forward, key);
+    return Object.values(input.ExpressionAttributeValues ?? {}).slice(1);
+  };
+
+  it("forward within an upper bound, starts just after the cursor's key, so a page of one entry never reads it again", () => {
+    // The least string greater than the key: nothing stored lies between them.
+    expect(bounds(true)).toEqual([`${key}\u0000`, '2026-06-01T12:00:00.000Z#']);
+    expect(`${key}\u0000` > key).toBe(true);
+  });
+
+  it('backward, ends at the cursor (the merge drops its key), and keeps the lower bound', () => {
+    expect(bounds(false)).toEqual(['2026-01-01T00:00:00.000Z#', key]);
+  });
+
+  it('forward without an upper bound, reads strictly after the cursor', () => {
+    const input = queryInput({ ...due, range: { lower: '2026-01-01T00:00:00.000Z#' } }, 0, undefined, true, key);
+    expect(input.KeyConditionExpression).toMatch(/ > :/);
+    expect(Object.values(input.ExpressionAttributeValues ?? {})).toContain(key);
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fieldsByName } from '../../../../lib/filter/fields';
 import { parseListQuery } from '../../../../lib/filter/query';
-import { valueHolds } from '../../../../lib/store/list/count/counted-integers';
 import { provenComplete } from '../../../../lib/store/list/count/registered';
 import { byRegistry } from '../../../../lib/store/list/count/registry-counts';
+import { valueHolds } from '../../../../lib/store/list/plan/expression';
 
 describe('provenComplete: the registry is trusted only when its counts account for every action', () => {
   const counts = new Map([
