@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
-import { canBeKey, tableName } from '../../client';
+import { canBeKey } from '../../client';
 import {
   byOverdue,
   byStatus,
@@ -13,7 +13,8 @@ import {
   readStatusCounts,
   statusPair,
 } from '../../counters/counters';
-import { Placeholders, valueHolds } from '../plan/expression';
+import { type KeyNames, queryInput } from '../../query/key-query';
+import { valueHolds } from '../plan/expression';
 import { equalityIndexes, type Sizes } from '../plan/plan';
 import type { ReadStats } from '../plan/result';
 import { BudgetSpent, type ReadBudget } from '../run/budget';
@@ -230,28 +231,19 @@ async function totalLessPartition(clause: Clause, stats: ReadStats, budget: Read
   if (index === undefined || (typeof value !== 'string' && typeof value !== 'number') || value === '') return undefined;
   const [total, size] = await all<[number, number | undefined]>([
     readCount('all', '', stats),
-    canBeKey(value) ? partitionSize(index.name, index.partitionKey.name, value, stats, budget) : Promise.resolve(0),
+    canBeKey(value) ? partitionSize(index, value, stats, budget) : Promise.resolve(0),
   ]);
   return size === undefined ? undefined : total - size;
 }
 
 /** The entries in one partition of an index, counted by DynamoDB (`Select: COUNT`) within half the budget; `undefined` past it. */
 async function partitionSize(
-  indexName: string,
-  key: string,
+  index: KeyNames,
   value: string | number,
   stats: ReadStats,
   budget: ReadBudget,
 ): Promise<number | undefined> {
-  const p = new Placeholders();
-  const input = {
-    TableName: tableName(),
-    IndexName: indexName,
-    KeyConditionExpression: `${p.name(key)} = ${p.value(value)}`,
-    ExpressionAttributeNames: p.names,
-    ExpressionAttributeValues: p.values,
-    Select: 'COUNT' as const,
-  };
+  const input = { ...queryInput({ index, partition: value }), Select: 'COUNT' as const };
   const allowed = Math.floor(budget.available / 2);
   let size = 0;
   let read = 0;

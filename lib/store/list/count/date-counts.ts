@@ -1,8 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getReminderSettings } from '../../../config';
 import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all, inPool } from '../../../flow/fan-out';
-import { send, tableName } from '../../client';
 import { readCount, readCounts, readStatusCounts } from '../../counters/counters';
 import {
   DAY_COUNTERS,
@@ -14,8 +12,10 @@ import {
   readDays,
 } from '../../counters/days';
 import { type IndexDefinition, indexes } from '../../indexes';
+import { queryInput } from '../../query/key-query';
+import { queryPage } from '../../query/pager';
 import { attr, everythingPartitions, filterKey } from '../../table';
-import { Placeholders, valueHolds } from '../plan/expression';
+import { valueHolds } from '../plan/expression';
 import type { ReadStats } from '../plan/result';
 import { BudgetSpent, type ReadBudget } from '../run/budget';
 import { readPage } from '../run/merge';
@@ -180,19 +180,7 @@ async function sumDays(
 /** The first and last days the day counters hold: two one-item Queries, for choosing what to read. */
 async function heldDays(stats: ReadStats): Promise<DayRange | undefined> {
   const end = async (forward: boolean) => {
-    const page = await send<{ Items?: Array<Record<string, unknown>>; ConsumedCapacity?: { CapacityUnits?: number } }>(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: '#id = :key',
-        ExpressionAttributeNames: { '#id': attr.id },
-        ExpressionAttributeValues: { ':key': DAY_COUNTERS },
-        ScanIndexForward: forward,
-        Limit: 1,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-    stats.requests++;
-    stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    const page = await queryPage(queryInput({ partition: DAY_COUNTERS, descending: !forward }), { stats }, 1);
     const item = page.Items?.[0];
     return item === undefined ? undefined : dayNumber(dayOfItem(item));
   };
@@ -226,21 +214,14 @@ async function partialDays(
     8,
     () => (over ? undefined : reads.pop()),
     async ({ inDay, partition }) => {
-      const p = new Placeholders();
-      const sk = p.name(index.sortKey.name);
+      // BETWEEN takes its upper bound too, but no key equals it: every key goes on past the instant.
       // With clauses on status, each entry's status too (the index projects the filter map).
-      const status = holds ? `${p.name(attr.filters)}.${p.name(filterKey.status)}` : undefined;
-      const input = {
-        TableName: tableName(),
-        IndexName: index.name,
-        // BETWEEN takes its upper bound too, but no key equals it: every key goes on past the instant.
-        KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(partition)} AND ${sk} BETWEEN ${p.value(
-          (inDay[0] as Span).from,
-        )} AND ${p.value((inDay[inDay.length - 1] as Span).to)}`,
-        ProjectionExpression: status ? `${sk}, ${status}` : sk,
-        ExpressionAttributeNames: p.names,
-        ExpressionAttributeValues: p.values,
-      };
+      const input = queryInput({
+        index,
+        partition,
+        sort: { op: 'between', from: (inDay[0] as Span).from, to: (inDay[inDay.length - 1] as Span).to },
+        projection: [index.sortKey.name, ...(holds ? [`${attr.filters}.${filterKey.status}`] : [])],
+      });
       let startKey: Record<string, unknown> | undefined;
       do {
         if (read >= allowed || over) {

@@ -1,4 +1,4 @@
-import { nextMillisecond } from '../../../dates';
+import { DAY_MS, instantMs, nextMillisecond } from '../../../dates';
 import type { Clause, DateValue } from '../../../filter/query';
 
 /**
@@ -21,10 +21,9 @@ export interface DayRange {
   last: number;
 }
 
-const DAY_MS = 86_400_000;
 /** The first and last days a date can be (`0000-01-01`, `9999-12-31`). */
-export const MIN_DAY = Math.round(Date.parse('0000-01-01T00:00:00.000Z') / DAY_MS);
-export const MAX_DAY = Math.round(Date.parse('9999-12-31T00:00:00.000Z') / DAY_MS);
+export const MIN_DAY = Math.round(instantMs('0000-01-01T00:00:00.000Z') / DAY_MS);
+export const MAX_DAY = Math.round(instantMs('9999-12-31T00:00:00.000Z') / DAY_MS);
 /** Past every instant a date can be (as `parseDay` ends the last day). */
 const END_OF_TIME = '9999-12-31T23:59:59.999Z\uffff';
 
@@ -33,7 +32,7 @@ const ALL: Span = { from: '0000-01-01T00:00:00.000Z', to: END_OF_TIME };
 
 /** The day number of an instant or a `YYYY-MM-DD` day. */
 export const dayNumber = (instant: string): number =>
-  Math.round(Date.parse(`${instant.slice(0, 10)}T00:00:00.000Z`) / DAY_MS);
+  Math.round(instantMs(`${instant.slice(0, 10)}T00:00:00.000Z`) / DAY_MS);
 
 /** The `YYYY-MM-DD` of a day number. */
 export const dayText = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);

@@ -1,15 +1,15 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type FieldSpec, fieldsByName, type GroupedField } from '../../../filter/fields';
 import type { ListQuery } from '../../../filter/query';
 import type { Viewer } from '../../../model/access';
 import { type Action, UNASSIGNED } from '../../../model/action';
 import { storedFields } from '../../catalogue';
-import { canBeKey, send, tableName } from '../../client';
+import { canBeKey } from '../../client';
 import { valueAt } from '../../item';
+import { queryInput } from '../../query/key-query';
+import { queryPage } from '../../query/pager';
 import { isRegistered, readRegistry } from '../../registry';
 import { filterPath } from '../../table';
 import { listVisible } from '../entry';
-import { Placeholders } from '../plan/expression';
 import { newStats, type ReadStats } from '../plan/result';
 import { countedIntegers } from './counted-integers';
 import { countedLocations, locationFieldOf } from './location-counts';
@@ -166,25 +166,12 @@ export async function personName(
   const spec = storedFields[field];
   const index = spec.equality.index;
   if (!canBeKey(id)) return undefined;
-  const p = new Placeholders();
-  const nameAt = p.name(filterPath(spec.sortBy.key));
-  const page = await send<{ Items?: Array<Record<string, unknown>>; ConsumedCapacity?: { CapacityUnits?: number } }>(
-    new QueryCommand({
-      ReturnConsumedCapacity: 'TOTAL',
-      TableName: tableName(),
-      IndexName: index.name,
-      KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(id)}`,
-      ProjectionExpression: nameAt,
-      ExpressionAttributeNames: p.names,
-      ExpressionAttributeValues: p.values,
-      ScanIndexForward: false,
-      Limit: 1,
-    }),
+  // Their latest action's entry, its name only: one entry, newest first.
+  const page = await queryPage(
+    queryInput({ index, partition: id, projection: [filterPath(spec.sortBy.key)], descending: true }),
+    stats ? { stats } : {},
+    1,
   );
-  if (stats) {
-    stats.requests++;
-    stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
-  }
   const item = page.Items?.[0];
   const name = item === undefined ? undefined : valueAt(item, filterPath(spec.sortBy.key));
   return typeof name === 'string' ? name : undefined;

@@ -1,11 +1,10 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
-import { tableName } from '../../client';
 import { type CountedField, isCounted, readCount, readCounts } from '../../counters/counters';
 import { type IndexDefinition, indexes } from '../../indexes';
+import { queryInput } from '../../query/key-query';
 import { attr, everythingPartitions } from '../../table';
-import { Placeholders } from '../plan/expression';
 import { orderedIndexes } from '../plan/index-holds';
 import { DEFAULT_SORT, equalityIndexes, overdueByDuePartitions } from '../plan/plan';
 import { keyAfter } from '../plan/positions';
@@ -34,18 +33,13 @@ async function readMerged(
   after?: string,
 ): Promise<Rows> {
   const sortKey = index.sortKey.name;
-  const input = (partition: string | number): QueryCommandInput => {
-    const p = new Placeholders();
-    // Past a cursor, each partition continues after the key the last page ended on.
-    const past = after === undefined ? '' : ` AND ${p.name(sortKey)} ${forward ? '>' : '<'} ${p.value(after)}`;
-    return {
-      TableName: tableName(),
-      IndexName: index.name,
-      KeyConditionExpression: `${p.name(index.partitionKey.name)} = ${p.value(partition)}${past}`,
-      ExpressionAttributeNames: p.names,
-      ExpressionAttributeValues: p.values,
-    };
-  };
+  // Past a cursor, each partition continues after the key the last page ended on.
+  const input = (partition: string | number): QueryCommandInput =>
+    queryInput({
+      index,
+      partition,
+      ...(after === undefined ? {} : { sort: { op: forward ? '>' : '<', value: after } as const }),
+    });
   const merged = await mergeInOrder(partitions, input, sortKey, forward, window, budget, stats);
   return { ...merged, rows: merged.items.map((item) => ({ id: item[attr.id] as string, value: item[sortKey] })) };
 }

@@ -1,8 +1,8 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { settleAll as all } from '../../../flow/fan-out';
-import { recordIndexEntries } from '../../../usage';
-import { canBeKey, send } from '../../client';
+import { canBeKey } from '../../client';
 import type { Item } from '../../item';
+import { type QueryPage, queryPage } from '../../query/pager';
 import type { ReadStats } from '../plan/result';
 import { BudgetSpent, type ReadBudget } from './budget';
 
@@ -11,40 +11,16 @@ import { BudgetSpent, type ReadBudget } from './budget';
  * order, which counted lists, walks and the change feed (`lib/store/sync/feed.ts`) share.
  */
 
-interface QueryPage {
-  Items?: Item[];
-  Count?: number;
-  ScannedCount?: number;
-  LastEvaluatedKey?: Item;
-  ConsumedCapacity?: { CapacityUnits?: number };
-}
-
 /**
  * One page of an index, of at most `want` entries and never past the budget: `BudgetSpent` when
  * the budget is gone.
  */
-export async function readPage(
+export const readPage = (
   input: QueryCommandInput,
   want: number,
   budget: ReadBudget,
   stats: ReadStats,
-): Promise<QueryPage> {
-  const granted = await budget.take(want);
-  if (granted === 0) throw new BudgetSpent(budget.limit);
-  let read = 0;
-  try {
-    const page = await send<QueryPage>(new QueryCommand({ ...input, Limit: granted, ReturnConsumedCapacity: 'TOTAL' }));
-    read = page.ScannedCount ?? 0;
-    stats.requests++;
-    stats.itemsRead += read;
-    stats.indexEntries += read;
-    stats.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
-    recordIndexEntries(read);
-    return page;
-  } finally {
-    budget.settle(granted, read);
-  }
-}
+): Promise<QueryPage> => queryPage(input, { budget, stats }, want);
 
 /** DynamoDB orders strings by UTF-8 bytes, which is code point order; JavaScript's `<` is not. */
 export function compareValues(a: unknown, b: unknown): number {

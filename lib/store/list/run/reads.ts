@@ -3,8 +3,9 @@ import { inPool } from '../../../flow/fan-out';
 import type { Action } from '../../../model/action';
 import { cutToBytes } from '../../../text';
 import { batchGet } from '../../batch';
-import { canBeKey, MAX_SORT_KEY_BYTES, tableName } from '../../client';
+import { canBeKey, MAX_SORT_KEY_BYTES } from '../../client';
 import { fromItem, type Item, isTombstone, valueAt } from '../../item';
+import { queryInput as keyQueryInput, type SortCondition } from '../../query/key-query';
 import { attr, itemKind } from '../../table';
 import { filterExpression, Placeholders } from '../plan/expression';
 import { createdIn } from '../plan/index-holds';
@@ -26,9 +27,6 @@ export function queryInput(
   forward = true,
   after?: string,
 ): QueryCommandInput {
-  const pk = p.name(read.index.partitionKey.name);
-  const sk = () => p.name(read.index.sortKey.name);
-  let keyCondition = `${pk} = ${p.value(partition)}`;
   let lower = read.range?.lower === undefined ? undefined : clampSortKey(read.range.lower);
   let upper = read.range?.upper === undefined ? undefined : clampSortKey(read.range.upper);
   // A cursor's key replaces the bound behind it: every key after it is inside the range too.
@@ -43,20 +41,24 @@ export function queryInput(
   // BETWEEN includes its upper bound where the plan's range excludes it; no key can equal a bound
   // (every sort key ends in an id, every bound in a separator), so the two agree. A cursor's own
   // key is a key: a BETWEEN that includes it leaves it to the merge to drop (`mergeInOrder`'s `past`).
-  if (lower !== undefined && upper !== undefined)
-    keyCondition += ` AND ${sk()} BETWEEN ${p.value(lower)} AND ${p.value(upper)}`;
-  else if (lower !== undefined) keyCondition += ` AND ${sk()} ${past ?? '>='} ${p.value(lower)}`;
-  else if (upper !== undefined) keyCondition += ` AND ${sk()} < ${p.value(upper)}`;
-  const filter = filterExpression(read.filter, p);
-  return {
-    TableName: tableName(),
-    // An index without a name is the table itself (the reference order, `reference-walk.ts`).
-    ...(read.index.name ? { IndexName: read.index.name } : {}),
-    KeyConditionExpression: keyCondition,
-    ...(filter ? { FilterExpression: filter } : {}),
-    ExpressionAttributeNames: p.names,
-    ExpressionAttributeValues: p.values,
-  };
+  const sort: SortCondition | undefined =
+    lower !== undefined && upper !== undefined
+      ? { op: 'between', from: lower, to: upper }
+      : lower !== undefined
+        ? { op: past ?? '>=', value: lower }
+        : upper !== undefined
+          ? { op: '<', value: upper }
+          : undefined;
+  // An index without a name is the table itself (the reference order, `reference-walk.ts`).
+  return keyQueryInput(
+    {
+      index: read.index,
+      partition,
+      ...(sort ? { sort } : {}),
+      filter: (q) => filterExpression(read.filter, q as Placeholders),
+    },
+    p,
+  );
 }
 
 /**

@@ -1,11 +1,10 @@
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
 import { recordIndexEntries } from '../../../usage';
-import { tableName } from '../../client';
 import { isCounted, readCounts } from '../../counters/counters';
 import type { StoredClause } from '../../fields';
 import { fromItem, type Item, isTombstone } from '../../item';
+import { queryInput } from '../../query/key-query';
 import { canSearch, type PageReader, type SearchRequest, search } from '../../search/search';
 import { attr, itemKind } from '../../table';
 import { clauseHolds, filterExpression, Placeholders } from '../plan/expression';
@@ -40,16 +39,15 @@ async function matchingIds(ids: string[], clauses: Clause[], budget: ReadBudget,
   const kept = new Set<string>();
   await all(
     ids.map(async (id) => {
-      const p = new Placeholders();
-      const filter = filterExpression(clauses as StoredClause[], p) as string;
-      const input: QueryCommandInput = {
-        TableName: tableName(),
-        KeyConditionExpression: `${p.name(attr.id)} = ${p.value(id)} AND ${p.name(attr.sortKey)} = ${p.value(itemKind.action)}`,
-        FilterExpression: filter,
-        ProjectionExpression: p.name(attr.id),
-        ExpressionAttributeNames: p.names,
-        ExpressionAttributeValues: p.values,
-      };
+      const input = queryInput(
+        {
+          partition: id,
+          sort: { op: '=', value: itemKind.action },
+          filter: (p) => filterExpression(clauses as StoredClause[], p as Placeholders),
+          projection: [attr.id],
+        },
+        new Placeholders(),
+      );
       if ((await readPage(input, 1, budget, stats)).Items?.length) kept.add(id);
     }),
   );
