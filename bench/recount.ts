@@ -86,6 +86,8 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
           const value = String(f[key] ?? '');
           bump(`${field}&status`, `${String(f[filterKey.status] ?? '')}#${value}`);
           if (overdue) bump(`${field}&overdue`, value);
+          // Each pair's overdue counter is kept by status too (issue 50).
+          if (overdue) bump(`${field}&overdue&status` as CountedField, `${status}#${value}`);
         }
         // The location prefixes (section 14), named as lib/store/counters/prefixes.ts names them.
         const location = locationFields.map((field) => {
@@ -101,6 +103,7 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
           bump(prefixCounter(depth), prefix);
           bump(prefixByStatus(depth), `${status}#${prefix}`);
           if (overdue) bump(prefixByOverdue(depth), prefix);
+          if (overdue) bump(`${prefixByOverdue(depth)}&status` as CountedField, `${status}#${prefix}`);
         }
       } else if (id.startsWith('n#')) {
         counterItems++;
