@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, type ListedAction } from '../../contract/oracle';
-import { issueToken } from '../../infra/local/issuer';
-import { startSeededStack } from '../../infra/local/seeded';
 import type { LocalStack } from '../../infra/local/stack';
-import { toView } from '../../lib/model/view';
-import { scanActions } from '../../lib/store/list/run/scan';
-import { seedActions } from '../../scripts/seed-data';
+import { startBudgetedStack } from '../support/budgeted-stack';
 import { call, q } from '../support/client';
 
 /**
@@ -23,18 +19,16 @@ const LIMIT = 4;
 
 let stack: LocalStack;
 let token: string;
-const listed: ListedAction[] = [];
+let listed: ListedAction[] = [];
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    LIST_READ_BUDGET: String(BUDGET),
-    RATE_LIMIT_REQUESTS: '1000000',
-    RATE_LIMIT_READS: '1000000000',
-    LOG_LEVEL: 'silent',
-  });
-  stack = await startSeededStack('daily-walk', seedActions(SEEDED, 53));
-  token = issueToken(stack.issuer, { sub: 'u-walk', name: 'Walk Reader' });
-  await scanActions(SEEDED * 2, (action) => listed.push(toView(action) as unknown as ListedAction));
+  ({ stack, token, listed } = await startBudgetedStack({
+    name: 'daily-walk',
+    seeded: SEEDED,
+    seed: 53,
+    budget: BUDGET,
+    reader: { sub: 'u-walk', name: 'Walk Reader' },
+  }));
 }, 600_000);
 
 afterAll(async () => {

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, FIELDS, type ListedAction } from '../../contract/oracle';
-import { issueToken } from '../../infra/local/issuer';
-import { startSeededStack } from '../../infra/local/seeded';
 import type { LocalStack } from '../../infra/local/stack';
-import { toView } from '../../lib/model/view';
 import { MAX_PROVEN_LOCATIONS } from '../../lib/store/list/count/location-counts';
-import { scanActions } from '../../lib/store/list/run/scan';
-import { seedActions } from '../../scripts/seed-data';
+import { startBudgetedStack } from '../support/budgeted-stack';
 import { type CallOptions, call, q } from '../support/client';
 
 /**
@@ -35,17 +31,13 @@ let listed: ListedAction[] = [];
 
 // A bulk load of 3,000 actions and their search postings beside three other files took over 300 s.
 beforeAll(async () => {
-  Object.assign(process.env, {
-    LIST_READ_BUDGET: String(BUDGET),
-    RATE_LIMIT_REQUESTS: '1000000',
-    RATE_LIMIT_READS: '1000000000',
-    LOG_LEVEL: 'silent',
-  });
-  stack = await startSeededStack('scaled', seedActions(SEEDED, 31));
-  token = issueToken(stack.issuer, { sub: 'u-scaled', name: 'Scaled Reader' });
-  const actions: ListedAction[] = [];
-  await scanActions(SEEDED * 2, (action) => actions.push(toView(action) as unknown as ListedAction));
-  listed = actions;
+  ({ stack, token, listed } = await startBudgetedStack({
+    name: 'scaled',
+    seeded: SEEDED,
+    seed: 31,
+    budget: BUDGET,
+    reader: { sub: 'u-scaled', name: 'Scaled Reader' },
+  }));
 }, 600_000);
 
 afterAll(async () => {

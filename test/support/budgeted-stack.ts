@@ -1,0 +1,33 @@
+import type { ListedAction } from '../../contract/oracle';
+import { issueToken } from '../../infra/local/issuer';
+import { startSeededStack } from '../../infra/local/seeded';
+import type { LocalStack } from '../../infra/local/stack';
+import { toView } from '../../lib/model/view';
+import { scanActions } from '../../lib/store/list/run/scan';
+import { seedActions } from '../../scripts/seed-data';
+
+/**
+ * A seeded stack of its own under a small list read budget, for the files that ask lists the
+ * budget must walk (list-scaled, list-daily, list-daily-walk): `seeded` generated actions (seed
+ * `seed`), `LIST_READ_BUDGET` set to `budget` and the rate limits out of the way, a token for one
+ * reader, and every stored action as the oracle lists it.
+ */
+export async function startBudgetedStack(options: {
+  name: string;
+  seeded: number;
+  seed: number;
+  budget: number;
+  reader: { sub: string; name: string };
+}): Promise<{ stack: LocalStack; token: string; listed: ListedAction[] }> {
+  Object.assign(process.env, {
+    LIST_READ_BUDGET: String(options.budget),
+    RATE_LIMIT_REQUESTS: '1000000',
+    RATE_LIMIT_READS: '1000000000',
+    LOG_LEVEL: 'silent',
+  });
+  const stack = await startSeededStack(options.name, seedActions(options.seeded, options.seed));
+  const token = issueToken(stack.issuer, options.reader);
+  const listed: ListedAction[] = [];
+  await scanActions(options.seeded * 2, (action) => listed.push(toView(action) as unknown as ListedAction));
+  return { stack, token, listed };
+}
