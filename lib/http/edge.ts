@@ -18,8 +18,8 @@ import { appendLogKeys, enterLogContext, errorFields, logger, logKey } from '../
 import type { Viewer } from '../model/access';
 import type { Person } from '../model/action';
 import { loadCursorKey } from '../store/cursor-key';
-import { BudgetSpent, readsForPage } from '../store/list/run/budget';
 import { rememberCaller } from '../store/people';
+import { BudgetSpent, readsForPage } from '../store/query/budget';
 import { enterUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
 import { MAX_BODY_BYTES } from './limits';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compareValues } from '../../lib/store/list/run/merge';
+import { compareValues } from '../../lib/store/list/plan/positions';
 import { foldForComparison } from '../../lib/text';
 import { actionBody, call, create, list, newUser, q, uniqueProducer } from '../support/client';
 

@@ -2,7 +2,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { recordIndexEntries } from '../../usage';
 import { type Sender, send } from '../client';
 import type { Item } from '../item';
-import { BudgetSpent } from '../list/run/budget';
+import { BudgetSpent } from './budget';
 
 /**
  * The one pager: every Query the store sends (built by `key-query.ts`) is sent here, page after
@@ -32,7 +32,7 @@ export interface ReadCount {
   indexEntries?: number;
 }
 
-/** A read budget (`lib/store/list/run/budget.ts`): grants entries to a page before it is read, and is told what it read. */
+/** A read budget (`lib/store/query/budget.ts`): grants entries to a page before it is read, and is told what it read. */
 export interface PageBudget {
   readonly limit: number;
   take(want: number): Promise<number>;

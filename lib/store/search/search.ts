@@ -1,7 +1,7 @@
 import { settleAll } from '../../flow/fan-out';
 import { postingsTableName } from '../client';
 import type { Item } from '../item';
-import { BudgetSpent } from '../list/run/budget';
+import { BudgetSpent } from '../query/budget';
 import { type ExpressionPlaceholders, queryInput } from '../query/key-query';
 import { type PageReader, QueryCursor, queryAll, queryPage } from '../query/pager';
 import { attr, filterKey, itemKind, lowerKey } from '../table';

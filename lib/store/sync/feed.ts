@@ -7,8 +7,8 @@ import { MAX_SORT_KEY_BYTES } from '../client';
 import { indexes } from '../indexes';
 import { historyEntryFrom, type Item } from '../item';
 import { newStats, type ReadStats } from '../list/plan/result';
-import { ReadBudget } from '../list/run/budget';
 import { mergeInOrder } from '../list/run/merge';
+import { ReadBudget } from '../query/budget';
 import { queryInput, type SortCondition } from '../query/key-query';
 import { attr, feedPartitions } from '../table';
 

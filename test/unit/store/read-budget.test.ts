@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReadBudget } from '../../../lib/store/list/run/budget';
+import { ReadBudget } from '../../../lib/store/query/budget';
 import { enterUsage } from '../../../lib/usage';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { compareValues } from '../../../lib/store/list/run/merge';
+import { compareValues } from '../../../lib/store/list/plan/positions';
 import {
   idOfReferenceKey,
   referenceEntry,

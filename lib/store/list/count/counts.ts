@@ -13,13 +13,12 @@ import {
   readStatusCounts,
   statusPair,
 } from '../../counters/counters';
+import { BudgetSpent, type ReadBudget } from '../../query/budget';
 import { type KeyNames, queryInput } from '../../query/key-query';
+import { queryPage } from '../../query/pager';
 import { valueHolds } from '../plan/expression';
-import { equalityIndexes, type Sizes } from '../plan/plan';
+import { equalityIndexes, MAX_MERGED_VALUES, type Sizes } from '../plan/plan';
 import type { ReadStats } from '../plan/result';
-import { BudgetSpent, type ReadBudget } from '../run/budget';
-import { MAX_MERGED_VALUES } from '../run/counted';
-import { readPage } from '../run/merge';
 import { countedIntegers, holdingCount, probeValues } from './counted-integers';
 import { dateTotal, onOneDate } from './date-counts';
 import { locationTotal } from './location-counts';
@@ -251,7 +250,7 @@ async function partitionSize(
   try {
     do {
       if (read >= allowed) return undefined;
-      const page = await readPage({ ...input, ExclusiveStartKey: startKey }, allowed - read, budget, stats);
+      const page = await queryPage({ ...input, ExclusiveStartKey: startKey }, { budget, stats }, allowed - read);
       size += page.Count ?? 0;
       read += page.ScannedCount ?? 0;
       startKey = page.LastEvaluatedKey;

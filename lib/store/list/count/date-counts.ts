@@ -12,13 +12,12 @@ import {
   readDays,
 } from '../../counters/days';
 import { type IndexDefinition, indexes } from '../../indexes';
+import { BudgetSpent, type ReadBudget } from '../../query/budget';
 import { queryInput } from '../../query/key-query';
 import { queryPage } from '../../query/pager';
 import { attr, everythingPartitions, filterKey } from '../../table';
 import { valueHolds } from '../plan/expression';
 import type { ReadStats } from '../plan/result';
-import { BudgetSpent, type ReadBudget } from '../run/budget';
-import { readPage } from '../run/merge';
 import {
   clausesSpans,
   countOtherDays,
@@ -228,7 +227,7 @@ async function partialDays(
           over = true;
           return;
         }
-        const page = await readPage({ ...input, ExclusiveStartKey: startKey }, allowed - read, budget, stats);
+        const page = await queryPage({ ...input, ExclusiveStartKey: startKey }, { budget, stats }, allowed - read);
         read += page.ScannedCount ?? 0;
         for (const item of page.Items ?? []) {
           const key = String(item[index.sortKey.name]);

@@ -63,7 +63,7 @@ export interface Plan {
    * `entries` is a count, not a guess: the counters know every value the key condition names
    * and no key range narrows the read. Only an exact figure may refuse a list before it reads;
    * a guess (the share a date range keeps) never lets it read more than the budget either,
-   * since every read stops when the budget runs out (`lib/store/list/run/budget.ts`).
+   * since every read stops when the budget runs out (`lib/store/query/budget.ts`).
    */
   exact: boolean;
   /**
@@ -126,6 +126,9 @@ export const overdueByDuePartitions: readonly string[] = [
   ...reminderPartitions(ReminderLevel.overdue),
   ...reminderPartitions(ReminderLevel.escalated),
 ];
+
+/** The most values of one field a counted list merges (`run/counted.ts`); a longer `~` list is the planner's. */
+export const MAX_MERGED_VALUES = 10;
 
 export const DEFAULT_SORT: Sort = { field: fieldsByName.get('createdAt') as FieldSpec, descending: true };
 

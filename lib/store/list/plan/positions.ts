@@ -3,9 +3,18 @@ import type { FieldSpec } from '../../../filter/fields';
 import type { OrderKey } from '../../catalogue';
 import { MAX_SORT_KEY_BYTES } from '../../client';
 import { orderKeys } from '../../item';
-import { compareValues } from '../run/merge';
 import { orderedIndexes } from './index-holds';
 import type { Position, Row } from './result';
+
+/** DynamoDB orders strings by UTF-8 bytes, which is code point order; JavaScript's `<` is not. */
+export function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a ?? '');
+  const y = String(b ?? '');
+  if (x === y) return 0;
+  if (/[\ud800-\udfff]/.test(x) || /[\ud800-\udfff]/.test(y)) return Buffer.compare(Buffer.from(x), Buffer.from(y));
+  return x < y ? -1 : 1;
+}
 
 /** Places in a list's order (`Position`): what a cursor carries, checked when it comes back. */
 

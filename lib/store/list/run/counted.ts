@@ -3,13 +3,13 @@ import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
 import { type CountedField, isCounted, readCount, readCounts } from '../../counters/counters';
 import { type IndexDefinition, indexes } from '../../indexes';
+import type { ReadBudget } from '../../query/budget';
 import { queryInput } from '../../query/key-query';
 import { attr, everythingPartitions } from '../../table';
 import { orderedIndexes } from '../plan/index-holds';
-import { DEFAULT_SORT, equalityIndexes, overdueByDuePartitions } from '../plan/plan';
+import { DEFAULT_SORT, equalityIndexes, MAX_MERGED_VALUES, overdueByDuePartitions } from '../plan/plan';
 import { keyAfter } from '../plan/positions';
 import type { ListResult, Position, ReadStats, Rows } from '../plan/result';
-import type { ReadBudget } from './budget';
 import { mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
 
@@ -18,9 +18,6 @@ import { page, skipTooDeep } from './page';
  * few, of one counted field, by creation time; `overdue=true`): `totalCount` from the counters,
  * the page from an ordered merge that reads about `skip + limit` entries plus a page a partition.
  */
-
-/** The most values of one field a counted list merges; a longer `~` list goes to the planner. */
-export const MAX_MERGED_VALUES = 10;
 
 /** The first `window` entries of an index's partitions in its order, after the key `after` if given. */
 async function readMerged(

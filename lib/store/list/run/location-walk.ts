@@ -11,9 +11,8 @@ import {
 } from '../count/location-counts';
 import { clauseIn } from '../plan/index-holds';
 import { DEFAULT_SORT, type IndexRead } from '../plan/plan';
-import { checkedPosition } from '../plan/positions';
+import { checkedPosition, compareValues } from '../plan/positions';
 import type { ListResult, Position, Row } from '../plan/result';
-import { compareValues } from './merge';
 import { skipTooDeep } from './page';
 import { walkPageSize } from './reads';
 import { partitionStart, readValue, type SortWalk, valuePage } from './value-walk';

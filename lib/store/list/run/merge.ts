@@ -2,9 +2,10 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { settleAll as all } from '../../../flow/fan-out';
 import { canBeKey } from '../../client';
 import type { Item } from '../../item';
+import { BudgetSpent, type ReadBudget } from '../../query/budget';
 import { type QueryPage, queryPage } from '../../query/pager';
+import { compareValues } from '../plan/positions';
 import type { ReadStats } from '../plan/result';
-import { BudgetSpent, type ReadBudget } from './budget';
 
 /**
  * The budgeted page read (`readPage`) and the streaming merge of an index's partitions in its
@@ -21,16 +22,6 @@ export const readPage = (
   budget: ReadBudget,
   stats: ReadStats,
 ): Promise<QueryPage> => queryPage(input, { budget, stats }, want);
-
-/** DynamoDB orders strings by UTF-8 bytes, which is code point order; JavaScript's `<` is not. */
-export function compareValues(a: unknown, b: unknown): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const x = String(a ?? '');
-  const y = String(b ?? '');
-  if (x === y) return 0;
-  if (/[\ud800-\udfff]/.test(x) || /[\ud800-\udfff]/.test(y)) return Buffer.compare(Buffer.from(x), Buffer.from(y));
-  return x < y ? -1 : 1;
-}
 
 /** One partition of an index, read page by page as the merge consumes it. */
 interface Cursor {

@@ -1,7 +1,7 @@
 import type { ListQuery } from '../../../filter/query';
 import { listReadAllowance } from '../../../usage';
+import { ReadBudget } from '../../query/budget';
 import { type ListResult, newStats, type Position, type ReadStats } from '../plan/result';
-import { ReadBudget } from './budget';
 import { listCounted } from './counted';
 import { listPlanned } from './planned';
 import { listSearched } from './searched';

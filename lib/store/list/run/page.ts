@@ -3,6 +3,7 @@ import type { ListQuery } from '../../../filter/query';
 import { quotaStopsReads } from '../../../usage';
 import type { IndexDefinition } from '../../indexes';
 import type { Item } from '../../item';
+import { BudgetSpent } from '../../query/budget';
 import {
   type CountRelation,
   deferred,
@@ -11,7 +12,6 @@ import {
   type ReadStats,
   type Rows,
 } from '../plan/result';
-import { BudgetSpent } from './budget';
 import { fetchActions } from './reads';
 
 /**

@@ -4,11 +4,11 @@ import { type Scope, scopeFields } from '../../../model/access';
 import type { Action } from '../../../model/action';
 import { sortAttributeOf } from '../../fields';
 import { type Item, toItem, valueAt } from '../../item';
+import { BudgetSpent, type ReadBudget } from '../../query/budget';
 import { attr } from '../../table';
 import { DEFAULT_SORT } from '../plan/plan';
 import { comparePositions, positionOf } from '../plan/positions';
 import { type Position, positionsOnly, type ReadStats } from '../plan/result';
-import { BudgetSpent, type ReadBudget } from './budget';
 import { listWithin } from './open';
 
 /**

@@ -1,12 +1,12 @@
 import { ValidationError } from '../../../errors';
 import type { ListQuery } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
+import { ReadBudget } from '../../query/budget';
 import { countedTotal, sizesFor } from '../count/counts';
 import { orderedIndexes } from '../plan/index-holds';
 import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from '../plan/plan';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from '../plan/positions';
 import { deferred, type ListResult, type Position, type ReadStats, type Row } from '../plan/result';
-import { ReadBudget } from './budget';
 import { listByLocation, sortsByLocation } from './location-walk';
 import { page, skipTooDeep } from './page';
 import { fetchActions, readMatches } from './reads';

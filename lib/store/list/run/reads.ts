@@ -5,13 +5,13 @@ import { cutToBytes } from '../../../text';
 import { batchGet } from '../../batch';
 import { canBeKey, MAX_SORT_KEY_BYTES } from '../../client';
 import { fromItem, type Item, isTombstone, valueAt } from '../../item';
+import { BudgetSpent, type ReadBudget } from '../../query/budget';
 import { queryInput as keyQueryInput, type SortCondition } from '../../query/key-query';
 import { attr, itemKind } from '../../table';
 import { filterExpression, Placeholders } from '../plan/expression';
 import { createdIn } from '../plan/index-holds';
 import type { IndexRead } from '../plan/plan';
 import type { ReadStats, Row } from '../plan/result';
-import { BudgetSpent, type ReadBudget } from './budget';
 import { readPage } from './merge';
 
 /** Key conditions of an index read, every match of a read, and the fetch of the actions themselves. */

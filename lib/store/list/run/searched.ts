@@ -4,15 +4,14 @@ import { recordIndexEntries } from '../../../usage';
 import { isCounted, readCounts } from '../../counters/counters';
 import type { StoredClause } from '../../fields';
 import { fromItem, type Item, isTombstone } from '../../item';
+import { BudgetSpent, type ReadBudget } from '../../query/budget';
 import { queryInput } from '../../query/key-query';
 import { canSearch, type PageReader, type SearchRequest, search } from '../../search/search';
 import { attr, itemKind } from '../../table';
 import { clauseHolds, filterExpression, Placeholders } from '../plan/expression';
-import { DEFAULT_SORT } from '../plan/plan';
+import { DEFAULT_SORT, MAX_MERGED_VALUES } from '../plan/plan';
 import { keyAfter } from '../plan/positions';
 import type { ListResult, Position, ReadStats } from '../plan/result';
-import { BudgetSpent, type ReadBudget } from './budget';
-import { MAX_MERGED_VALUES } from './counted';
 import { readPage } from './merge';
 import { fetchActions, fetchItems } from './reads';
 

@@ -1,11 +1,11 @@
 import { recordIndexEntries } from '../../../usage';
 import type { Item } from '../../item';
 import { isTombstone } from '../../item';
+import type { ReadBudget } from '../../query/budget';
 import { attr } from '../../table';
 import { clauseHolds, Placeholders } from '../plan/expression';
 import type { Walk } from '../plan/plan';
 import type { ReadStats, Row, Rows } from '../plan/result';
-import type { ReadBudget } from './budget';
 import { mergeInOrder } from './merge';
 import { fetchItems, keptShare, queryInput, walkPageSize } from './reads';
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../../../lib/store/item';
-import { behind, compareValues, cutShort, firstHead } from '../../../../lib/store/list/run/merge';
+import { compareValues } from '../../../../lib/store/list/plan/positions';
+import { behind, cutShort, firstHead } from '../../../../lib/store/list/run/merge';
 
 /**
  * The pure parts of the partition merge: the order it merges in (DynamoDB's: numbers by value,

@@ -1,7 +1,7 @@
 import type { QueryCommand, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { newStats } from '../../../../lib/store/list/plan/result';
-import { BudgetSpent, ReadBudget } from '../../../../lib/store/list/run/budget';
+import { BudgetSpent, ReadBudget } from '../../../../lib/store/query/budget';
 import { QueryCursor, type QueryPage, queryAll, queryPage, queryPages } from '../../../../lib/store/query/pager';
 
 /**

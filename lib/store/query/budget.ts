@@ -1,5 +1,5 @@
-import { coverReads, releaseReads } from '../../../usage';
-import { SHARDS } from '../../table';
+import { coverReads, releaseReads } from '../../usage';
+import { SHARDS } from '../table';
 
 /**
  * A list's read budget (`LIST_READ_BUDGET`), shared by every query the list makes, so that what
