@@ -5,16 +5,11 @@ import { ReminderLevel } from '../../../model/reminders';
 import { equalityFields, storedFieldList } from '../../catalogue';
 import type { StoredClause } from '../../fields';
 import { type IndexDefinition, indexes } from '../../indexes';
-import {
-  attr,
-  everythingPartitions,
-  priorityKeyPrefix,
-  reminderPartitions,
-  TITLE_KEY_AFTER,
-  TITLE_KEY_SEPARATOR,
-} from '../../table';
+import { attr, everythingPartitions, reminderPartitions } from '../../table';
 import { valueHolds } from './expression';
 import { clauseIn, orderAttribute, orderedIndexes } from './index-holds';
+import { boundsOf, keyRangeFor, orderedFieldOf } from './key-ranges';
+import type { IndexRead, KeyRange, Plan, Sizes, Walk } from './plan-types';
 
 /**
  * The query planner: picks the cheapest way to find every match of a list query. DynamoDB
@@ -29,94 +24,7 @@ import { clauseIn, orderAttribute, orderedIndexes } from './index-holds';
  * An index can serve a query only if its entries hold every value the filter and the sort need.
  */
 
-/** Bounds on an index sort key: `lower` inclusive, `upper` exclusive. */
-export interface KeyRange {
-  lower?: string;
-  upper?: string;
-}
-
-/** A read of one index: every partition listed, within `range`, keeping what `filter` matches. */
-export interface IndexRead {
-  index: IndexDefinition;
-  partitions: Array<string | number>;
-  range?: KeyRange;
-  /**
-   * Several key ranges instead of `range`, each read as it would be (`title=~a,b`: one title's
-   * range of `all-by-title` each); only a read of every match has them, never a walk.
-   */
-  ranges?: KeyRange[];
-  /** Clauses the key condition does not already guarantee: the filter expression. */
-  filter: StoredClause[];
-}
-
-export interface Plan {
-  /** Reads every match. */
-  read: IndexRead;
-  /** The stored attribute to order matches by (ties by createdAt, then id), in the requested direction. */
-  sortAttribute: string;
-  descending: boolean;
-  /** The filters contradict each other; nothing can match. */
-  empty: boolean;
-  /** How many index entries the read is expected to cover (exact where counters know it). */
-  entries: number;
-  /**
-   * `entries` is a count, not a guess: the counters know every value the key condition names
-   * and no key range narrows the read. Only an exact figure may refuse a list before it reads;
-   * a guess (the share a date range keeps) never lets it read more than the budget either,
-   * since every read stops when the budget runs out (`lib/store/query/budget.ts`).
-   */
-  exact: boolean;
-  /**
-   * How to read the page in order when reading every match would pass the budget: the cheapest
-   * walk of an index that already keeps the list's order (see `Walk`); none when no index keeps
-   * it (a sort on a field no ordered index orders, such as `status`).
-   */
-  walk?: Walk;
-  /**
-   * When no index walk keeps the list's order: the sort field's equality index, whose partitions
-   * (one per value) each keep `createdAt`, then id, order, with every filter as its filter
-   * expression; `value-walk.ts` reads its partitions in value order (partitions filled there,
-   * from the counters or the value registry).
-   */
-  byValue?: IndexRead;
-}
-
-/**
- * A read that finds matches in the list's order, so it can stop as soon as the page is full (or
- * the budget is spent) and still answer an exact page: the partitions of `read.index` merged by
- * its sort key, which is the order of the list (ties by id). `fetch`: the index holds only keys
- * (or too little to evaluate the filters), so each entry's action is fetched and `clauses` are
- * evaluated on it in memory; every fetched action is charged to the budget as an entry.
- *
- * The candidate plans of a list are a list of costed alternatives (`alternatives` in `plan`): a
- * full read of every match (then sorted), an ordered walk, a fetching walk; another kind of plan
- * (a search index) joins that list in the one place the alternatives are gathered.
- */
-export interface Walk {
-  read: IndexRead;
-  fetch: boolean;
-  /** The clauses a fetching walk evaluates on each action (the key range already applied). */
-  clauses: Clause[];
-  /** Rough bytes read per entry, for ranking walks. */
-  cost: number;
-  /** How many index entries `read` covers, as the planner estimates them (a count where the counters know it). */
-  entries: number;
-  /** The action an entry is of, where it is not the entry's `id` (the reference order's entries, `reference-walk.ts`). */
-  idOf?: (entry: Record<string, unknown>) => string;
-}
-
-/**
- * What the counters say before anything is read: the number of actions, and the count of each
- * value of the equality-indexed fields the query names. Without it the planner falls back on
- * rough shares of the table.
- */
-export interface Sizes {
-  total: number;
-  /** Field name (`status`) -> value (`'2'`) -> number of actions. */
-  values: Record<string, Record<string, number>>;
-  /** Every status some action has, with its count: read when a clause on `status` is a `!`, `<` or `>`. */
-  statuses?: Record<string, number>;
-}
+export type { IndexRead, Plan, Sizes, Walk } from './plan-types';
 
 /**
  * The partitions of `reminders-by-due` that hold the overdue actions (the overdue and escalated
@@ -468,67 +376,6 @@ function contradiction(filters: Clause[]): IndexRead | undefined {
     const [first, ...others] = lists.map((c) => new Set<unknown>(c.values));
     const common = [...(first as Set<unknown>)].filter((v) => others.every((s) => s.has(v)));
     if (common.length === 0) return { index: indexes.allByCreated, partitions: [], filter: [] };
-  }
-  return undefined;
-}
-
-const orderedFieldOf = (index: IndexDefinition) =>
-  Object.entries(orderedIndexes).find(([, i]) => i.sortKey.name === index.sortKey.name)?.[0];
-
-/**
- * Folds the clauses that the index sort key can answer (`=`, `<`, `>` on the field it orders)
- * into one key range, and returns the rest as the filter.
- */
-export function keyRangeFor(
-  index: IndexDefinition,
-  clauses: Clause[],
-): { range?: KeyRange; remaining: Clause[]; empty: boolean } {
-  const fieldName = orderedFieldOf(index);
-  let lower: string | undefined;
-  let upper: string | undefined;
-  const remaining: Clause[] = [];
-  for (const clause of clauses) {
-    const bounds = clause.field.name === fieldName ? boundsOf(clause) : undefined;
-    if (!bounds) {
-      remaining.push(clause);
-      continue;
-    }
-    if (bounds.lower !== undefined && (lower === undefined || bounds.lower > lower)) lower = bounds.lower;
-    if (bounds.upper !== undefined && (upper === undefined || bounds.upper < upper)) upper = bounds.upper;
-  }
-  if (lower === undefined && upper === undefined) return { remaining, empty: false };
-  const range: KeyRange = { ...(lower !== undefined ? { lower } : {}), ...(upper !== undefined ? { upper } : {}) };
-  return { range, remaining, empty: lower !== undefined && upper !== undefined && lower >= upper };
-}
-
-/**
- * Key bounds for one clause. Date keys are `<iso>#<createdAt>#<id>` (the created key itself
- * `<iso>#<id>`) and priority keys `<padded priority>#<createdAt>#<id>`: `#` sorts below every
- * character that follows it and `$` just above `#`. Title keys are
- * `<lower title>\u0001<createdAt>\u0001<id>`, with `\u0002` just above the separator.
- */
-function boundsOf(clause: Clause): KeyRange | undefined {
-  if (clause.type === 'integer' && clause.values.length === 1) {
-    const v = priorityKeyPrefix(clause.values[0] as number);
-    if (clause.op === '=') return { lower: `${v}#`, upper: `${v}$` };
-    if (clause.op === '<') return { upper: `${v}#` };
-    if (clause.op === '>') return { lower: `${v}$` };
-  }
-  if (clause.type === 'date' && clause.values.length === 1) {
-    const [v] = clause.values as [(typeof clause.values)[number]];
-    const start = v.kind === 'day' ? `${v.start}#` : `${v.at}#`;
-    const end = v.kind === 'day' ? `${v.end}#` : `${v.at}$`;
-    if (clause.op === '=') return { lower: start, upper: end };
-    if (clause.op === '<') return { upper: start };
-    if (clause.op === '>') return { lower: end };
-  }
-  if (clause.type === 'text' && clause.values.length === 1) {
-    const [v] = clause.values as [string];
-    // Titles cannot hold control characters; a value with one would break the key encoding.
-    if (/[\u0000-\u001f]/.test(v)) return undefined;
-    if (clause.op === '=') return { lower: v + TITLE_KEY_SEPARATOR, upper: v + TITLE_KEY_AFTER };
-    if (clause.op === '<') return { upper: v + TITLE_KEY_SEPARATOR };
-    if (clause.op === '>') return { lower: v + TITLE_KEY_AFTER };
   }
   return undefined;
 }
