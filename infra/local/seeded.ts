@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Action } from '../../lib/model/action';
 import { type BulkOptions, writeInBulk } from '../../lib/store/bulk/bulk';
-import { type LocalStack, startLocalStack } from './stack';
+import { type LocalStack, type StackOptions, startLocalStack } from './stack';
 
 /**
  * A stack of its own, with data, for a script or a test that measures what it serves
@@ -12,15 +12,16 @@ import { type LocalStack, startLocalStack } from './stack';
  * created them. They go in through the store's bulk load (`lib/store/bulk/bulk.ts`: the items a
  * create writes, in batches): the write path is not what such a run measures, and one
  * transaction an action on a busy machine takes minutes and times out. `postings: false` leaves
- * out the search postings, for data no query searches (see `BulkOptions`).
+ * out the search postings, for data no query searches (see `BulkOptions`); `events: false`
+ * leaves out the stream reader, for a run that reads no event, webhook or trend.
  */
 export async function startSeededStack(
   name: string,
   actions: Iterable<Action>,
-  options: BulkOptions = {},
+  options: BulkOptions & Pick<StackOptions, 'events'> = {},
 ): Promise<LocalStack> {
   const dataDir = mkdtempSync(join(tmpdir(), `actions-${name}-`));
-  const stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
+  const stack = await startLocalStack({ dataDir, store: 'memory', port: 0, events: options.events });
   const close = async () => {
     await stack.close();
     rmSync(dataDir, { recursive: true, force: true });

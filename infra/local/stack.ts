@@ -58,6 +58,12 @@ export interface StackOptions {
   idTokenSeconds?: number;
   /** `ACCESS`, `ADMIN_GROUP` and `ACCESS_CACHE_SECONDS` (docs/access.md); unset: the environment's, else the defaults. */
   access?: { mode?: 'open' | 'scoped'; adminGroup?: string; cacheSeconds?: number };
+  /**
+   * Reads the table's change stream into the event consumer (events, webhooks, trend counters).
+   * @default true; a benchmark that bulk-loads data it only lists turns it off, as the reader
+   * would count the trends of every loaded action beside the load.
+   */
+  events?: boolean;
 }
 
 export interface LocalStack {
@@ -166,7 +172,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   // Webhooks as in AWS: the published events become deliveries whose first attempts run at once,
   // and a sweep every second runs the attempts due (retries, redeliveries, pings).
   const sweeper: Sweeper = startSweeper();
-  const reader: StreamReader = startStreamReader({
+  const reader: StreamReader = options.events === false ? { stop: async () => {} } : startStreamReader({
     endpoint: store.endpoint,
     tableName: store.tableName,
     positionFile: streamPositionFile(dataDir),
