@@ -34,7 +34,7 @@ const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 async function main() {
   const actions: Action[] = [...generateActions(ACTIONS, 51)];
   const seeding = Date.now();
-  const stack = await startSeededStack('bench-export', actions, { postings: false, events: false });
+  const stack = await startSeededStack('bench-export', actions, { postings: false });
   const seededSeconds = (Date.now() - seeding) / 1000;
   const caller = { id: 'bench-exporter', name: 'Bench Exporter', email: null };
   const lines = [

@@ -74,7 +74,7 @@ async function main() {
   const actions: Action[] = [...generateActions(ACTIONS, 37)].map((a) => ({ ...a, initiator: a.owner }));
   const started = Date.now();
   // No query here searches: the actions go in without their search postings (four fifths of a load).
-  const stack = await startSeededStack('bench-scoped', actions, { postings: false, events: false });
+  const stack = await startSeededStack('bench-scoped', actions, { postings: false });
   const postings = await writeSearchedPostings(actions);
   const seededSeconds = (Date.now() - started) / 1000;
   const lines: string[] = [];

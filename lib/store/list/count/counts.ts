@@ -19,6 +19,7 @@ import { queryPage } from '../../query/pager';
 import { valueHolds } from '../plan/expression';
 import { equalityIndexes, MAX_MERGED_VALUES, type Sizes } from '../plan/plan';
 import type { ReadStats } from '../plan/result';
+import { overdueByStatus, type StatusCounts, statusesHolding } from './by-status';
 import { countedIntegers, holdingCount, probeValues } from './counted-integers';
 import { dateTotal, onOneDate } from './date-counts';
 import { locationTotal } from './location-counts';
@@ -176,22 +177,18 @@ async function pairedTotal([a, b]: [Clause, Clause], stats: ReadStats): Promise<
 async function statusSplitTotal(filters: Clause[], stats: ReadStats): Promise<number | undefined> {
   const onStatus = filters.filter((c) => c.field.name === 'status');
   const rest = filters.filter((c) => c.field.name !== 'status');
-  const [first] = onStatus;
-  if (first === undefined) return undefined;
-  const holding = (counts: Array<Map<number, number>>) =>
-    counts.reduce(
-      (sum, byStatus) =>
-        [...byStatus].reduce((n, [status, c]) => n + (valueHolds(onStatus, first.field, status) ? c : 0), sum),
-      0,
-    );
+  if (onStatus.length === 0) return undefined;
+  const holding = (counts: StatusCounts[]) => statusesHolding(onStatus, counts);
   if (rest.length === 0) return holding([await readStatusCounts('all', '', stats)]);
   const [other] = rest as [Clause];
   const field = other.field.name;
   if (rest.some((c) => c.field.name !== field)) return undefined;
   if (other.type === 'boolean' && field === 'overdue') {
     if (rest.length !== 1) return undefined;
-    const overdue = holding([await readStatusCounts('overdue', 'true', stats)]);
-    return other.values[0] ? overdue : holding([await readStatusCounts('all', '', stats)]) - overdue;
+    return overdueByStatus(onStatus, other.values[0] === true, {
+      overdue: () => readStatusCounts('overdue', 'true', stats),
+      all: () => readStatusCounts('all', '', stats),
+    });
   }
   if (field === 'priority') {
     const byPriority = new Map<number, Map<number, number>>();
