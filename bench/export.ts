@@ -27,7 +27,8 @@ of all of them in each of --formats (default csv,xlsx), with the worker's peak m
 const ACTIONS = Number(args.actions);
 if (!Number.isSafeInteger(ACTIONS) || ACTIONS < 1) fail('--actions must be a positive integer.');
 const FORMATS = args.formats.split(',');
-for (const format of FORMATS) if (format !== 'csv' && format !== 'xlsx') fail(`--formats: ${format} is not csv or xlsx.`);
+for (const format of FORMATS)
+  if (format !== 'csv' && format !== 'xlsx') fail(`--formats: ${format} is not csv or xlsx.`);
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 

@@ -172,13 +172,16 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   // Webhooks as in AWS: the published events become deliveries whose first attempts run at once,
   // and a sweep every second runs the attempts due (retries, redeliveries, pings).
   const sweeper: Sweeper = startSweeper();
-  const reader: StreamReader = options.events === false ? { stop: async () => {} } : startStreamReader({
-    endpoint: store.endpoint,
-    tableName: store.tableName,
-    positionFile: streamPositionFile(dataDir),
-    consumer: (event) => publishAndDeliver(event, sweeper),
-    onError: (error) => console.error('local stream reader:', error instanceof Error ? error.message : error),
-  });
+  const reader: StreamReader =
+    options.events === false
+      ? { stop: async () => {} }
+      : startStreamReader({
+          endpoint: store.endpoint,
+          tableName: store.tableName,
+          positionFile: streamPositionFile(dataDir),
+          consumer: (event) => publishAndDeliver(event, sweeper),
+          onError: (error) => console.error('local stream reader:', error instanceof Error ? error.message : error),
+        });
   try {
     if (options.port !== 0) {
       server.listen(port, host);

@@ -40,8 +40,14 @@ describe('overdueByStatus', () => {
     return {
       reads,
       counters: {
-        overdue: async () => (reads.push('overdue'), overdue),
-        all: async () => (reads.push('all'), all),
+        overdue: async () => {
+          reads.push('overdue');
+          return overdue;
+        },
+        all: async () => {
+          reads.push('all');
+          return all;
+        },
       },
     };
   };
