@@ -1,6 +1,7 @@
 import type { ListQuery } from '../../../filter/query';
 import { listReadAllowance } from '../../../usage';
 import { ReadBudget } from '../../query/budget';
+import { sharingReads } from '../../shared-reads';
 import { type ListResult, newStats, type Position, type ReadStats } from '../plan/result';
 import { listCounted } from './counted';
 import { listPlanned } from './planned';
@@ -47,17 +48,23 @@ import { listSearched } from './searched';
 export const listActions = (query: ListQuery, after?: Position): Promise<ListResult> =>
   listWithin(query, new ReadBudget(listReadAllowance()), newStats(), after);
 
-/** A list within a budget and its stats, which a scoped list shares among its parts (`entry.ts`), which also knows some counts. */
-export async function listWithin(
+/**
+ * A list within a budget and its stats, which a scoped list shares among its parts (`entry.ts`),
+ * which also knows some counts. A counter every step reads (the total's: four times for
+ * `status=~1,2,5` with a due range, by the strategies that decline and the one that serves) is
+ * read once (`sharingReads`; a scoped list's parts share the run around them).
+ */
+export function listWithin(
   query: ListQuery,
   budget: ReadBudget,
   stats: ReadStats,
   after?: Position,
   known?: number,
-) {
-  return (
-    (await listSearched(query, budget, stats, after)) ??
-    (await listCounted(query, budget, stats, after, known)) ??
-    (await listPlanned(query, budget, stats, after, known))
+): Promise<ListResult> {
+  return sharingReads(
+    async () =>
+      (await listSearched(query, budget, stats, after)) ??
+      (await listCounted(query, budget, stats, after, known)) ??
+      (await listPlanned(query, budget, stats, after, known)),
   );
 }
