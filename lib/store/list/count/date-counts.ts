@@ -34,6 +34,7 @@ import {
   SMALL_READ_DAYS,
   type Span,
   splitByDay,
+  turnPartialDays,
 } from './date-spans';
 
 /**
@@ -92,13 +93,14 @@ export async function dateTotal(
 ): Promise<number | undefined> {
   const holds = statusTest(clauses);
   const dates = clauses.filter((c) => c.field.name !== 'status');
-  const { days, pieces } = splitByDay(clausesSpans(dates as DateClause[]));
-  const [whole, partial, unset] = await all<[number, number | undefined, number]>([
+  const { days, pieces, less } = turnPartialDays(splitByDay(clausesSpans(dates as DateClause[])));
+  const [whole, partial, left, unset] = await all<[number, number | undefined, number | undefined, number]>([
     wholeDays(field, days, stats, holds),
     partialDays(field, pieces, stats, budget, holds),
+    partialDays(field, less, stats, budget, holds),
     unsetMatching(field, dates, stats),
   ]);
-  return partial === undefined ? undefined : whole + partial + unset;
+  return partial === undefined || left === undefined ? undefined : whole + partial - left + unset;
 }
 
 /**

@@ -160,6 +160,39 @@ export function otherDays(ranges: readonly DayRange[]): DayRange[] {
 export const daysWithin = (ranges: readonly DayRange[], within: DayRange): number =>
   ranges.reduce((sum, r) => sum + Math.max(0, Math.min(r.last, within.last) - Math.max(r.first, within.first) + 1), 0);
 
+/**
+ * Partial days counted from their other side: a day the pieces cover for more than half of it
+ * (`dueAt=>2025-06-01T00:00:00.000Z` covers all of June 1 but its first millisecond) counts as a
+ * whole day (its counter) less what of it they leave out (`less`, read from the index), which
+ * is the smaller read where actions spread over the day. The whole days come back joined with
+ * `days`; `pieces` are the partial days still read as they are. The last day a date can be is
+ * never turned (its end is past every instant). Pure.
+ */
+export function turnPartialDays(split: { days: DayRange[]; pieces: Span[] }): {
+  days: DayRange[];
+  pieces: Span[];
+  less: Span[];
+} {
+  const byDay = new Map<number, Span[]>();
+  for (const piece of split.pieces) {
+    const day = dayNumber(piece.from);
+    byDay.set(day, [...(byDay.get(day) ?? []), piece]);
+  }
+  const days = [...split.days];
+  const pieces: Span[] = [];
+  const less: Span[] = [];
+  for (const [day, inDay] of byDay) {
+    const covered = inDay.reduce((ms, { from, to }) => ms + instantMs(to) - instantMs(from), 0);
+    if (day >= MAX_DAY || covered * 2 <= DAY_MS) {
+      pieces.push(...inDay);
+      continue;
+    }
+    days.push({ first: day, last: day });
+    less.push(...intersect(complement(normalize(inDay)), [{ from: dayStart(day), to: dayStart(day + 1) }]));
+  }
+  return { days: joinDays(days), pieces, less };
+}
+
 /** Days between two ranges read as one Query rather than two: a request costs a read unit, about 25 days of items. */
 const JOIN_GAP_DAYS = 16;
 

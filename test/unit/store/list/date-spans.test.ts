@@ -13,6 +13,7 @@ import {
   MIN_DAY,
   otherDays,
   splitByDay,
+  turnPartialDays,
 } from '../../../../lib/store/list/count/date-spans';
 import { clauseHolds } from '../../../../lib/store/list/plan/expression';
 
@@ -33,7 +34,12 @@ function countedAs(query: string, instants: string[]): number {
   const { days, pieces } = splitByDay(spans);
   // A piece never lies on a whole day.
   for (const piece of pieces) expect(inDays(days, dayNumber(piece.from))).toBe(false);
-  return instants.filter((at) => inDays(days, dayNumber(at)) || inSpans(pieces, at)).length;
+  const counted = instants.filter((at) => inDays(days, dayNumber(at)) || inSpans(pieces, at)).length;
+  // Partial days turned into whole days less what they leave out count the same.
+  const turned = turnPartialDays({ days, pieces });
+  const onTurned = instants.filter((at) => inDays(turned.days, dayNumber(at)) || inSpans(turned.pieces, at));
+  expect(onTurned.length - instants.filter((at) => inSpans(turned.less, at)).length).toBe(counted);
+  return counted;
 }
 
 /** Counted as the filter judges a stored action. */
@@ -80,6 +86,19 @@ describe('day arithmetic', () => {
       { from: '2026-01-01T10:00:00.001Z', to: '2026-01-02T00:00:00.000Z' },
       { from: '2026-01-03T00:00:00.000Z', to: '2026-01-03T06:00:00.000Z' },
     ]);
+  });
+
+  it('counts a day cut by its first instant as the whole day less that instant', () => {
+    const split = splitByDay(spansOf('dueAt=>2025-06-01T00:00:00.000Z&dueAt=<2025-06-08').spans);
+    expect(split.pieces).toEqual([{ from: '2025-06-01T00:00:00.001Z', to: '2025-06-02T00:00:00.000Z' }]);
+    expect(turnPartialDays(split)).toEqual({
+      days: [{ first: dayNumber('2025-06-01'), last: dayNumber('2025-06-07') }],
+      pieces: [],
+      less: [{ from: '2025-06-01T00:00:00.000Z', to: '2025-06-01T00:00:00.001Z' }],
+    });
+    // An hour of a day stays a piece.
+    const hour = splitByDay(spansOf('createdAt=>2026-01-01T10:00:00Z&createdAt=<2026-01-01T11:00:00Z').spans);
+    expect(turnPartialDays(hour)).toEqual({ ...hour, less: [] });
   });
 
   it('keeps a span inside one day as one piece', () => {
