@@ -115,7 +115,7 @@ function introduction(): string[] {
   return [
     `# Counts by group at ${ACTIONS} actions`,
     '',
-    `\`npm run bench:counts -- --actions ${ACTIONS}\`, ${new Date().toISOString()}. Seeded in ${seededSeconds.toFixed(0)} s (bulk load); ${sites.length} sites. Read units are DynamoDB Local's, of every read a count made (counters, registry, index entries, labels); times were measured on a loaded 2-core machine shared by 5 sessions. The bound is contract section 17's: 25 read units plus 1 per group returned (limit 100). "exact": \`totalCount\` is \`eq\`, the groups and \`otherCount\` add up to it, and the 3 largest groups equal the list's \`totalCount\` with their filter.`,
+    `\`npm run bench:counts -- --actions ${ACTIONS}\`, ${new Date().toISOString()}. Seeded in ${seededSeconds.toFixed(0)} s (bulk load); ${sites.length} sites. Read units are DynamoDB Local's, of every read a count made (counters, registry, index entries, labels); times are floors on the shared 2-core machine. The bound is contract section 17's: 25 read units plus 1 per group returned (limit 100). "exact": \`totalCount\` is \`eq\`, the groups and \`otherCount\` add up to it, and the 3 largest groups equal the list's \`totalCount\` with their filter.`,
   ];
 }
 
