@@ -94,7 +94,7 @@ async function main() {
     lines.push(
       `# Scoped lists at ${ACTIONS} actions`,
       '',
-      `Seeded in ${seededSeconds.toFixed(0)} s on a loaded machine (bulk load; of the search postings only the ${postings} of the grams of \`${SEARCHED}\`, every action's, the only search asked); ${sites.length} sites; the person owns, initiates or is assigned ${own} actions. Read units are DynamoDB Local's.`,
+      `Seeded in ${seededSeconds.toFixed(0)} s (bulk load, no stream reader; of the search postings only the ${postings} of the grams of \`${SEARCHED}\`, every action's, the only search asked); ${sites.length} sites; the person owns, initiates or is assigned ${own} actions. Read units are DynamoDB Local's.`,
       `Reproduce: \`npm run bench:scoped -- --actions ${ACTIONS}\`.`,
       '',
       '| scopes | shape | RU scoped | entries | RU open | ratio | 25 + scopes | bound (RU) | count | exact |',
@@ -117,8 +117,13 @@ async function main() {
         const open = await listActions(parseListQuery(query, person));
         const expected = baselineAnswer({ ...table, listed: visible }, query);
         const exact = scoped.totalCount === expected.totalCount && scoped.totalCountRelation === 'eq';
+        // Contract section 4: a free-text search may answer a marked lower bound (`gte`), never more than the truth.
+        const lowerBound =
+          query.startsWith('title=*') &&
+          scoped.totalCountRelation === 'gte' &&
+          scoped.totalCount <= expected.totalCount;
         const page = scoped.actions.map((a) => a.id).join() === expected.ids.slice(0, scoped.actions.length).join();
-        if (!exact || !page) failures++;
+        if (!(exact || lowerBound) || !page) failures++;
         const ratio = open.stats.readUnits === 0 ? '-' : (scoped.stats.readUnits / open.stats.readUnits).toFixed(1);
         const bound = 25 + count + own;
         const within = scoped.stats.readUnits <= bound;
@@ -126,7 +131,7 @@ async function main() {
         const tight = scoped.stats.readUnits <= 25 + count;
         if (!tight) overTight++;
         lines.push(
-          `| ${count} | ${name} | ${scoped.stats.readUnits} | ${scoped.stats.indexEntries} | ${open.stats.readUnits} | ${ratio} | ${25 + count} ${tight ? 'within' : '**over**'} | ${bound} ${within ? 'within' : '**over**'} | ${scoped.totalCount} | ${exact && page ? 'yes' : `NO (oracle ${expected.totalCount})`} |`,
+          `| ${count} | ${name} | ${scoped.stats.readUnits} | ${scoped.stats.indexEntries} | ${open.stats.readUnits} | ${ratio} | ${25 + count} ${tight ? 'within' : '**over**'} | ${bound} ${within ? 'within' : '**over**'} | ${scoped.totalCount}${scoped.totalCountRelation === 'eq' ? '' : ` (${scoped.totalCountRelation})`} | ${exact && page ? 'yes' : lowerBound && page ? `lower bound (oracle ${expected.totalCount})` : `NO (oracle ${expected.totalCount})`} |`,
         );
       }
     }
