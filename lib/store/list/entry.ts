@@ -10,12 +10,12 @@ import { BudgetSpent, ReadBudget, readsForPage } from '../query/budget';
 import { queryInput } from '../query/key-query';
 import { sharedRead, sharingReads } from '../shared-reads';
 import { attr, locationKeys, lowerKey } from '../table';
-import { sharingSizes, sizesFor } from './count/counts';
+import { shareSizes, sizesFor } from './count/counts';
 import { scopeCount } from './count/scope-count';
 import { clauseHolds } from './plan/expression';
 import { DEFAULT_SORT } from './plan/plan';
 import { comparePositions } from './plan/positions';
-import { type ListResult, newStats, type Position, type ReadStats } from './plan/result';
+import { type ListContext, type ListResult, newStats, type Position } from './plan/result';
 import { combinedWalk, fetchingWalk, readCombined, readFetching } from './run/combined';
 import { readPage } from './run/merge';
 import { listWithin } from './run/open';
@@ -78,22 +78,22 @@ async function asOne(
   scopes: readonly Scope[],
   counts: ReadonlyArray<number | undefined>,
   window: number,
-  budget: ReadBudget,
-  stats: ReadStats,
+  context: ListContext,
   after?: Position,
 ): Promise<Part | undefined> {
+  const { budget } = context;
   // Each part reads about a page a shard of its share of the window (`readsForPage`).
   const crowded = scopes.length * readsForPage(Math.ceil(window / scopes.length) + 1) > budget.available;
   const unknown = counts.some((c) => c === undefined);
   if (unknown && !crowded) return undefined;
   const known = counts.map((c) => c ?? 1);
   const total = counts.reduce<number>((a, b) => a + (b ?? 0), 0);
-  const sizes = await sizesFor(list, stats, true);
+  const sizes = await sizesFor(list, context, true);
   const forward = !(list.sort ?? DEFAULT_SORT).descending;
   // One more than the window says whether more follow.
   const walk = combinedWalk(list, scopes, known, scopeClauses, sizes, crowded);
   const read = walk
-    ? await readCombined(walk, scopes, scopeClauses, window + 1, forward, total, budget, stats, after)
+    ? await readCombined(walk, scopes, scopeClauses, window + 1, forward, total, context, after)
     : undefined;
   const fetching = read ? undefined : fetchingWalk(list, scopes, counts, scopeClauses, sizes, crowded);
   const fetched = fetching
@@ -102,8 +102,7 @@ async function asOne(
         (item) => scopes.some((scope) => inScope(locationOf(item), scope)),
         window + 1,
         forward,
-        budget,
-        stats,
+        context,
         after,
       )
     : undefined;
@@ -135,15 +134,13 @@ async function searchedPart(
   list: ListQuery,
   scopes: readonly Scope[],
   window: number,
-  budget: ReadBudget,
-  stats: ReadStats,
+  context: ListContext,
   after?: Position,
 ): Promise<Part | undefined> {
   const found = await searchKept(
     list,
     (item) => scopes.some((scope) => inScope(locationOf(item), scope)),
-    budget,
-    stats,
+    context,
     after,
   );
   if (!found) return undefined;
@@ -162,12 +159,7 @@ async function searchedPart(
 }
 
 /** Every entry of one partition of an index of a person (`by-owner`, `by-assignee`). */
-async function readPerson(
-  index: IndexDefinition,
-  personId: string,
-  budget: ReadBudget,
-  stats: ReadStats,
-): Promise<Item[]> {
+async function readPerson(index: IndexDefinition, personId: string, { budget, stats }: ListContext): Promise<Item[]> {
   const items: Item[] = [];
   let startKey: Item | undefined;
   do {
@@ -190,8 +182,7 @@ async function ownPart(
   list: ListQuery,
   scopes: readonly Scope[],
   personId: string,
-  budget: ReadBudget,
-  stats: ReadStats,
+  context: ListContext,
   after?: Position,
 ): Promise<Part> {
   const field = (list.sort ?? DEFAULT_SORT).field;
@@ -200,10 +191,8 @@ async function ownPart(
   try {
     // The lists of one counts request read them once (`sharingReads`).
     entries = await all([
-      sharedRead(`own#${indexes.byOwner.name}#${personId}`, () => readPerson(indexes.byOwner, personId, budget, stats)),
-      sharedRead(`own#${indexes.byAssignee.name}#${personId}`, () =>
-        readPerson(indexes.byAssignee, personId, budget, stats),
-      ),
+      sharedRead(`own#${indexes.byOwner.name}#${personId}`, () => readPerson(indexes.byOwner, personId, context)),
+      sharedRead(`own#${indexes.byAssignee.name}#${personId}`, () => readPerson(indexes.byAssignee, personId, context)),
     ]);
   } catch (error) {
     if (!(error instanceof BudgetSpent)) throw error;
@@ -227,31 +216,31 @@ async function ownPart(
 
 /**
  * The list `list` as a caller with `scopes` (from `listScopes`) sees it: every part read with one
- * budget, merged in order, counted as the sum of the parts (exact when every part is).
+ * context (its budget), merged in order, counted as the sum of the parts (exact when every part is).
  */
-export async function listScoped(
+async function listScoped(
   list: ListQuery,
   scopes: readonly Scope[],
   personId: string,
-  budget: ReadBudget,
-  stats: ReadStats,
+  context: ListContext,
   after?: Position,
 ): Promise<ListResult> {
+  const { stats } = context;
   const descending = (list.sort ?? DEFAULT_SORT).descending;
   const direction = descending ? -1 : 1;
   // Each part's first `skip + limit` matches hold the merged page's; one more says whether more follow.
   const window = list.limit === 0 ? 0 : list.skip + list.limit;
   // The caller's own first: they are few, and a list must never lose them to a budget its scopes spent.
-  const own = await ownPart(list, scopes, personId, budget, stats, after);
+  const own = await ownPart(list, scopes, personId, context, after);
   const live = scopes.filter((s) => scopeMayMatch(list, s));
   // The counters count most shapes of a part exactly; then a count reads nothing, and a page only its page.
   const counts = await all(live.map((scope) => scopeCount(list, scope, stats)));
   const one =
     window === 0
       ? undefined
-      : ((live.length > 1 ? await searchedPart(list, live, window, budget, stats, after) : undefined) ??
-        (await asOne(list, live, counts, window, budget, stats, after)));
-  const parts = one ? [own, one] : [own, ...(await inParts(list, own, live, counts, window, budget, stats, after))];
+      : ((live.length > 1 ? await searchedPart(list, live, window, context, after) : undefined) ??
+        (await asOne(list, live, counts, window, context, after)));
+  const parts = one ? [own, one] : [own, ...(await inParts(list, own, live, counts, window, context, after))];
   // Where every cut part is sure of its matches: the merged page stops at the nearest such place.
   const cuts = parts.filter((p) => p.cut);
   const unsure = cuts.some((p) => p.reached === undefined);
@@ -310,16 +299,15 @@ const onlyOwn = (list: ListQuery, personId: string): boolean =>
  * list asks only for their own actions, the open list; otherwise the scoped parts merged.
  */
 export async function listVisible(list: ListQuery, after: Position | undefined, viewer?: Viewer): Promise<ListResult> {
-  const budget = new ReadBudget(listReadAllowance());
-  const stats = newStats();
+  const context: ListContext = { budget: new ReadBudget(listReadAllowance()), stats: newStats() };
   const scopes = viewer === undefined ? undefined : listScopes(viewer);
   if (viewer === undefined || scopes === undefined || onlyOwn(list, viewer.person.id))
-    return listWithin(list, budget, stats, after);
-  // The parts plan with the same counters (the total, the list's own values), each read once; a
-  // part the counters count estimates the location values: it reads its scope's partitions whatever they hold.
-  // A counter partition the planner and a part's count both read (the total's, a status's) is
-  // read once (`sharingReads`): 20 scopes' open actions by due date read `all`'s four times.
-  return sharingReads(() =>
-    sharingSizes(scopeCounters, () => listScoped(list, scopes, viewer.person.id, budget, stats, after)),
-  );
+    return listWithin(list, context, after);
+  // The parts plan with the same counters (the total, the list's own values), each read once
+  // (`sizes`); a part the counters count estimates the location values: it reads its scope's
+  // partitions whatever they hold. A counter partition the planner and a part's count both read
+  // (the total's, a status's) is read once (`sharingReads`): 20 scopes' open actions by due date
+  // read `all`'s four times.
+  const scoped = { ...context, sizes: shareSizes(scopeCounters) };
+  return sharingReads(() => listScoped(list, scopes, viewer.person.id, scoped, after));
 }

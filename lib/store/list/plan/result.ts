@@ -1,10 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Action } from '../../../model/action';
+import type { ReadBudget } from '../../query/budget';
 import type { Plan } from './plan';
 
 /**
- * What a list answers and what it read: the types every list path shares, and the one switch
- * (`positionsOnly`) under which a list answers places instead of fetched actions.
+ * What a list answers, what it read, and what it carries from step to step (`ListContext`): the
+ * types every list path shares.
  */
 
 /** What a list call read, for cost logging and the benchmark. */
@@ -38,17 +38,34 @@ export interface ListResult {
    * matches. Without `next`, it was sure of none past where it began: a cursor then starts there again.
    */
   cut?: boolean;
-  /** Under `positionsOnly`: the page's ids and places, its actions left unfetched (`actions` is empty). */
+  /** With `ListContext.positionsOnly`: the page's ids and places, its actions left unfetched (`actions` is empty). */
   positions?: Array<{ id: string; at: Position }>;
 }
 
-const deferring = new AsyncLocalStorage<boolean>();
-
 /**
- * Runs a list that answers its page as ids and places where it can, fetching no action: a scoped
- * list's parts (`entry.ts`) merge places and fetch only the merged page.
+ * What one list carries through every step, made where a list begins (`listVisible` in
+ * `entry.ts`, `listActions` in `run/open.ts`) and passed down: every query of the list draws on
+ * its budget and adds to its stats.
  */
-export const positionsOnly = <T>(list: () => Promise<T>): Promise<T> => deferring.run(true, list);
+export interface ListContext {
+  /** The read budget every query of the list (a scoped list's every part) draws from. */
+  readonly budget: ReadBudget;
+  /** What the list read, for cost logging and the benchmark. */
+  readonly stats: ReadStats;
+  /**
+   * Answer the page as ids and places where the path can, fetching no action (`ListResult.positions`):
+   * a scoped list's parts (`run/parts.ts`) merge places and fetch only the merged page.
+   */
+  readonly positionsOnly?: boolean;
+  /** The planner's counters, read once for a scoped list's parts (`count/counts.ts`, `sizesFor`). */
+  readonly sizes?: SharedSizes;
+}
+
+/** What a scoped list's parts share: the counters the planner read so far, and the fields it leaves to estimates. */
+export interface SharedSizes {
+  readonly counts: Map<string, Promise<number>>;
+  readonly unread: ReadonlySet<string>;
+}
 
 /**
  * A place in a list's order, the same whichever index serves the list: for a field an ordered
@@ -58,9 +75,6 @@ export const positionsOnly = <T>(list: () => Promise<T>): Promise<T> => deferrin
 export type Position = string | [string | number | null, string];
 
 export const newStats = (): ReadStats => ({ itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 });
-
-/** Under `positionsOnly`: answer the page's ids and places, fetch no action. */
-export const deferred = (): boolean => deferring.getStore() === true;
 
 /** Index entries in the order of a list: ids, sort values, and where a cut-short read got to. */
 export interface Rows {

@@ -4,13 +4,12 @@ import type { Clause, ListQuery } from '../../../filter/query';
 import type { Scope } from '../../../model/access';
 import type { StoredClause } from '../../fields';
 import type { Item } from '../../item';
-import type { ReadBudget } from '../../query/budget';
 import { attr } from '../../table';
 import { expressionLimits, filterExpression, Placeholders } from '../plan/expression';
 import { clauseIn } from '../plan/index-holds';
 import { type Plan, plan, type Sizes, sortBytes, type Walk, walkBytes } from '../plan/plan';
 import { keyAfter } from '../plan/positions';
-import type { Position, ReadStats } from '../plan/result';
+import type { ListContext, Position } from '../plan/result';
 import { mergeInOrder } from './merge';
 import { keptShare, queryInput, walkPageSize } from './reads';
 import { walkInOrder } from './walk';
@@ -92,8 +91,7 @@ export async function readCombined(
   window: number,
   forward: boolean,
   matches: number,
-  budget: ReadBudget,
-  stats: ReadStats,
+  { budget, stats }: ListContext,
   after?: Position,
 ): Promise<Combined | undefined> {
   const { read } = walk;
@@ -194,8 +192,7 @@ export async function readFetching(
   inScopes: (item: Item) => boolean,
   window: number,
   forward: boolean,
-  budget: ReadBudget,
-  stats: ReadStats,
+  { budget, stats }: ListContext,
   after?: Position,
 ): Promise<Combined & { fetched: Map<string, Item> }> {
   const walked = await walkInOrder(chosen.walk, forward, window, budget, stats, keyAfter(after), undefined, {

@@ -9,7 +9,7 @@ import { attr, everythingPartitions } from '../../table';
 import { orderedIndexes } from '../plan/index-holds';
 import { DEFAULT_SORT, equalityIndexes, MAX_MERGED_VALUES, overdueByDuePartitions } from '../plan/plan';
 import { keyAfter } from '../plan/positions';
-import type { ListResult, Position, ReadStats, Rows } from '../plan/result';
+import type { ListContext, ListResult, Position, ReadStats, Rows } from '../plan/result';
 import { mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
 
@@ -89,11 +89,11 @@ async function countThenMerge(
 /** Serves the common shapes from counters and an ordered merge; `undefined` for any other shape. */
 export async function listCounted(
   query: ListQuery,
-  budget: ReadBudget,
-  stats: ReadStats,
+  context: ListContext,
   after?: Position,
   known?: number,
 ): Promise<ListResult | undefined> {
+  const { budget, stats } = context;
   const sort = query.sort ?? DEFAULT_SORT;
   // A count-only call (`limit=0`) reads no entries, whatever its `skip`: the counters answer it.
   // Otherwise one entry past the page says whether more follow.
@@ -109,7 +109,7 @@ export async function listCounted(
       () => readCount('all', '', stats),
       () => readMerged(ordered, everythingPartitions, !sort.descending, window, budget, stats, from),
     );
-    return page(rows, query, totalCount, 'eq', ordered, everythingPartitions.length, stats, from);
+    return page(rows, query, totalCount, 'eq', ordered, everythingPartitions.length, context, from);
   }
   const clause = countedClause(query);
   if (!clause) return undefined;
@@ -131,5 +131,5 @@ export async function listCounted(
     () => (known === undefined ? readCounts(clause.field.name, values, stats) : Promise.resolve(known)),
     () => readMerged(index, partitions, !sort.descending, window, budget, stats, from),
   );
-  return page(rows, query, totalCount, 'eq', index, partitions.length, stats, from);
+  return page(rows, query, totalCount, 'eq', index, partitions.length, context, from);
 }

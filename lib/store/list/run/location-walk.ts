@@ -81,7 +81,8 @@ export function valueSources(
  * caller refuses the sort as before. `found`: matches an earlier read counted, a lower bound.
  */
 export async function listByLocation(sorted: SortWalk): Promise<ListResult | undefined> {
-  const { query, descending, budget, stats, after, counted, found } = sorted;
+  const { query, descending, context, after, counted, found } = sorted;
+  const { budget, stats } = context;
   const sortField = (query.sort ?? DEFAULT_SORT).field;
   const field = locationFieldOf(sortField.name) as LocationField;
   const locations = await countedLocations(stats);
@@ -115,6 +116,6 @@ export async function listByLocation(sorted: SortWalk): Promise<ListResult | und
     { window, from, total: counted ?? locationOnlyTotal(query.filters, locations), found, after },
     indexes.bySite,
     sources.length,
-    stats,
+    context,
   );
 }

@@ -2,7 +2,7 @@ import type { ListQuery } from '../../../filter/query';
 import { listReadAllowance } from '../../../usage';
 import { ReadBudget } from '../../query/budget';
 import { sharingReads } from '../../shared-reads';
-import { type ListResult, newStats, type Position, type ReadStats } from '../plan/result';
+import { type ListContext, type ListResult, newStats, type Position } from '../plan/result';
 import { listCounted } from './counted';
 import { listPlanned } from './planned';
 import { listSearched } from './searched';
@@ -46,25 +46,24 @@ import { listSearched } from './searched';
  * position an earlier page ended on (`ListResult.next`).
  */
 export const listActions = (query: ListQuery, after?: Position): Promise<ListResult> =>
-  listWithin(query, new ReadBudget(listReadAllowance()), newStats(), after);
+  listWithin(query, { budget: new ReadBudget(listReadAllowance()), stats: newStats() }, after);
 
 /**
- * A list within a budget and its stats, which a scoped list shares among its parts (`entry.ts`),
- * which also knows some counts. A counter every step reads (the total's: four times for
+ * A list within its context (budget and stats, which a scoped list shares among its parts,
+ * `entry.ts`, which also knows some counts). A counter every step reads (the total's: four times for
  * `status=~1,2,5` with a due range, by the strategies that decline and the one that serves) is
  * read once (`sharingReads`; a scoped list's parts share the run around them).
  */
 export function listWithin(
   query: ListQuery,
-  budget: ReadBudget,
-  stats: ReadStats,
+  context: ListContext,
   after?: Position,
   known?: number,
 ): Promise<ListResult> {
   return sharingReads(
     async () =>
-      (await listSearched(query, budget, stats, after)) ??
-      (await listCounted(query, budget, stats, after, known)) ??
-      (await listPlanned(query, budget, stats, after, known)),
+      (await listSearched(query, context, after)) ??
+      (await listCounted(query, context, after, known)) ??
+      (await listPlanned(query, context, after, known)),
   );
 }

@@ -4,14 +4,7 @@ import { quotaStopsReads } from '../../../usage';
 import type { IndexDefinition } from '../../indexes';
 import type { Item } from '../../item';
 import { BudgetSpent } from '../../query/budget';
-import {
-  type CountRelation,
-  deferred,
-  type ListResult,
-  type Position,
-  type ReadStats,
-  type Rows,
-} from '../plan/result';
+import type { CountRelation, ListContext, ListResult, Position, Rows } from '../plan/result';
 import { fetchActions } from './reads';
 
 /**
@@ -32,7 +25,7 @@ export async function page(
   relation: CountRelation,
   index: IndexDefinition,
   partitions: number,
-  stats: ReadStats,
+  { stats, positionsOnly }: ListContext,
   after: Position | undefined,
   fetched?: ReadonlyMap<string, Item>,
 ): Promise<ListResult> {
@@ -40,7 +33,7 @@ export async function page(
   if (read.cut && query.skip > 0 && rows.length <= query.skip) throw skipTooDeep();
   const shown = rows.slice(query.skip, query.skip + query.limit);
   const more = rows.length > query.skip + query.limit;
-  const placesOnly = deferred();
+  const placesOnly = positionsOnly === true;
   const actions = placesOnly
     ? []
     : await fetchActions(

@@ -4,11 +4,11 @@ import { type Scope, scopeFields } from '../../../model/access';
 import type { Action } from '../../../model/action';
 import { sortAttributeOf } from '../../fields';
 import { type Item, toItem, valueAt } from '../../item';
-import { BudgetSpent, type ReadBudget } from '../../query/budget';
+import { BudgetSpent } from '../../query/budget';
 import { attr } from '../../table';
 import { DEFAULT_SORT } from '../plan/plan';
 import { comparePositions, positionOf } from '../plan/positions';
-import { type Position, positionsOnly, type ReadStats } from '../plan/result';
+import type { ListContext, Position } from '../plan/result';
 import { listWithin } from './open';
 
 /**
@@ -74,17 +74,14 @@ interface Stream {
  * Reads the next `size` matches of a stream's part (places only, where the part's read can give
  * them: the merged page is fetched once, not once a part), and adds them to it.
  */
-async function readOn(list: ListQuery, stream: Stream, size: number, budget: ReadBudget, stats: ReadStats) {
+async function readOn(list: ListQuery, stream: Stream, size: number, context: ListContext) {
   const field = (list.sort ?? DEFAULT_SORT).field;
   const began = stream.next;
-  const result = await positionsOnly(() =>
-    listWithin(
-      { ...list, filters: [...list.filters, ...scopeClauses(stream.scope)], skip: 0, limit: size },
-      budget,
-      stats,
-      stream.next,
-      stream.known,
-    ),
+  const result = await listWithin(
+    { ...list, filters: [...list.filters, ...scopeClauses(stream.scope)], skip: 0, limit: size },
+    { ...context, positionsOnly: true },
+    stream.next,
+    stream.known,
   );
   const matches: Part['matches'] =
     result.positions ??
@@ -114,15 +111,14 @@ async function openScope(
   scope: Scope,
   known: number | undefined,
   size: number,
-  budget: ReadBudget,
-  stats: ReadStats,
+  context: ListContext,
   after?: Position,
 ): Promise<Stream> {
   const part: Part = { matches: [], totalCount: known ?? 0, exact: known !== undefined, more: false, cut: false };
   const stream: Stream = { scope, part, taken: 0, ...(after !== undefined ? { next: after } : {}), known, size };
   // A part the counters count empty reads nothing (a walk would read its index to the end to find nothing).
   if (known !== undefined && (size === 0 || known === 0)) return stream;
-  const result = await readOn(list, stream, size, budget, stats);
+  const result = await readOn(list, stream, size, context);
   if (known === undefined) {
     part.totalCount = result.totalCount;
     part.exact = result.totalCountRelation === 'eq';
@@ -143,8 +139,7 @@ async function readInOrder(
   own: Part,
   streams: Stream[],
   want: number,
-  budget: ReadBudget,
-  stats: ReadStats,
+  context: ListContext,
 ): Promise<void> {
   const direction = (list.sort ?? DEFAULT_SORT).descending ? -1 : 1;
   const mine = { part: own, taken: 0 };
@@ -153,7 +148,7 @@ async function readInOrder(
   for (let taken = 0; taken < want; taken++) {
     for (const stream of streams.filter((s) => left(s) === 0 && s.part.more && !s.part.cut)) {
       try {
-        await readOn(list, stream, Math.max(1, Math.min(want - taken, 2 * stream.size)), budget, stats);
+        await readOn(list, stream, Math.max(1, Math.min(want - taken, 2 * stream.size)), context);
       } catch (error) {
         if (!(error instanceof BudgetSpent)) throw error;
         stream.part.cut = true;
@@ -186,16 +181,15 @@ export async function inParts(
   scopes: readonly Scope[],
   counts: ReadonlyArray<number | undefined>,
   window: number,
-  budget: ReadBudget,
-  stats: ReadStats,
+  context: ListContext,
   after?: Position,
 ): Promise<Part[]> {
   // A first page of each scope's part sized so that together they hold about the window.
   const first = window === 0 ? 0 : Math.min(window, Math.ceil(window / Math.max(1, scopes.length)) + 1);
   const streams: Stream[] = [];
   for (const [i, scope] of scopes.entries())
-    streams.push(await openScope(list, scope, counts[i], first, budget, stats, after));
+    streams.push(await openScope(list, scope, counts[i], first, context, after));
   // The merge takes the window's matches; whether more follow, each part's last page says.
-  if (window > 0) await readInOrder(list, own, streams, window, budget, stats);
+  if (window > 0) await readInOrder(list, own, streams, window, context);
   return streams.map((s) => s.part);
 }

@@ -6,7 +6,7 @@ import { countedTotal, sizesFor } from '../count/counts';
 import { orderedIndexes } from '../plan/index-holds';
 import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from '../plan/plan';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from '../plan/positions';
-import { deferred, type ListResult, type Position, type ReadStats, type Row } from '../plan/result';
+import type { ListContext, ListResult, Position, Row } from '../plan/result';
 import { listByLocation, sortsByLocation } from './location-walk';
 import { page, skipTooDeep } from './page';
 import { fetchActions, readMatches } from './reads';
@@ -44,13 +44,13 @@ const orList = (names: readonly string[]) =>
 
 export async function listPlanned(
   query: ListQuery,
-  budget: ReadBudget,
-  stats: ReadStats,
+  context: ListContext,
   after?: Position,
   known?: number,
 ): Promise<ListResult> {
+  const { budget, stats } = context;
   const [sizes, counted] = await all<[Sizes, number | undefined]>([
-    sizesFor(query, stats, known !== undefined),
+    sizesFor(query, context, known !== undefined),
     known === undefined ? countedTotal(query, stats, budget) : Promise.resolve(known),
   ]);
   const chosen = plan(query, sizes, counted);
@@ -93,13 +93,13 @@ export async function listPlanned(
     const share = chosen.exact || !ordered ? budget : new ReadBudget(budget.available - forWalk);
     const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
     if (share !== budget) budget.charge(share.spent);
-    if (!every.cut) return sortedPage(query, chosen, every.rows, stats, after);
+    if (!every.cut) return sortedPage(query, chosen, every.rows, context, after);
     if (query.limit === 0)
       return { ...base, actions: [], totalCount: every.rows.length, totalCountRelation: 'gte', partitions: 0, stats };
     if (!ordered) throw unsortable(query, budget.limit);
     found = every.rows.length;
   }
-  const sorted = { query, descending: chosen.descending, budget, stats, after, counted, found };
+  const sorted = { query, descending: chosen.descending, context, after, counted, found };
   if (byReference) return { ...(await listByReference(sorted)), plan: chosen };
   if (byLocation) {
     const located = await listByLocation(sorted);
@@ -125,7 +125,7 @@ export async function listPlanned(
     whole || counted !== undefined ? 'eq' : 'gte',
     walk.read.index,
     walk.read.partitions.length,
-    stats,
+    context,
     from,
     walked.fetched,
   );
@@ -137,7 +137,7 @@ async function sortedPage(
   query: ListQuery,
   chosen: Plan,
   rows: Row[],
-  stats: ReadStats,
+  { stats, positionsOnly }: ListContext,
   after: Position | undefined,
 ): Promise<ListResult> {
   const direction = chosen.descending ? -1 : 1;
@@ -162,7 +162,7 @@ async function sortedPage(
   } as const;
   // Places only (a scoped list's part): every place after the page's start, read anyway, so the
   // merge never sorts the part again for its next page.
-  if (deferred() && query.limit > 0) return { ...base, actions: [], positions: positions.slice(start) };
+  if (positionsOnly && query.limit > 0) return { ...base, actions: [], positions: positions.slice(start) };
   const shown = positions.slice(start, start + query.limit);
   const more = query.limit > 0 && start + query.limit < positions.length;
   const actions = await fetchActions(

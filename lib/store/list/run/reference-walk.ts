@@ -44,7 +44,8 @@ const orderStart = (forward: boolean): [string, string] => (forward ? ['', ''] :
  * counted, a lower bound.
  */
 export async function listByReference(sorted: SortWalk): Promise<ListResult> {
-  const { query, descending, budget, stats, after, counted, found } = sorted;
+  const { query, descending, context, after, counted, found } = sorted;
+  const { budget, stats } = context;
   const forward = !descending;
   const field = (query.sort ?? DEFAULT_SORT).field;
   const from = after === undefined ? undefined : (checkedPosition(field, after) as [string | null, string]);
@@ -76,7 +77,7 @@ export async function listByReference(sorted: SortWalk): Promise<ListResult> {
     { window, from, total, found, after },
     referenceOrder,
     read.partitions.length,
-    stats,
+    context,
   );
   return { ...result, index: WALKED };
 }

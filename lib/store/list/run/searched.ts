@@ -11,7 +11,7 @@ import { attr, itemKind } from '../../table';
 import { clauseHolds, filterExpression, Placeholders } from '../plan/expression';
 import { DEFAULT_SORT, MAX_MERGED_VALUES } from '../plan/plan';
 import { keyAfter } from '../plan/positions';
-import type { ListResult, Position, ReadStats } from '../plan/result';
+import type { ListContext, ListResult, Position, ReadStats } from '../plan/result';
 import { readPage } from './merge';
 import { fetchActions, fetchItems } from './reads';
 
@@ -60,8 +60,7 @@ async function matchingIds(ids: string[], clauses: Clause[], budget: ReadBudget,
  */
 export async function listSearched(
   list: ListQuery,
-  budget: ReadBudget,
-  stats: ReadStats,
+  { budget, stats }: ListContext,
   after?: Position,
 ): Promise<ListResult | undefined> {
   const clause = searchClause(list);
@@ -141,8 +140,7 @@ function searchFor(
 export async function searchKept(
   list: ListQuery,
   keep: (item: Item) => boolean,
-  budget: ReadBudget,
-  stats: ReadStats,
+  { budget, stats }: ListContext,
   after?: Position,
 ): Promise<KeptSearch | undefined> {
   const clause = searchClause(list);

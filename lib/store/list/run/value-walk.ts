@@ -10,7 +10,7 @@ import { registeredValues, type ValueCount } from '../count/registered';
 import { Placeholders, valueHolds } from '../plan/expression';
 import type { IndexRead } from '../plan/plan';
 import { checkedPosition, compareValues } from '../plan/positions';
-import type { ListResult, Position, ReadStats, Row } from '../plan/result';
+import type { ListContext, ListResult, Position, ReadStats, Row } from '../plan/result';
 import { mergeInOrder } from './merge';
 import { page, skipTooDeep } from './page';
 import { queryInput, walkPageSize } from './reads';
@@ -33,15 +33,14 @@ export const partitionStart = (forward: boolean) => (forward ? '' : '\uffff');
 
 /**
  * What a walk in a sort's order is given (`listByValue`, `listByLocation`, `listByReference`):
- * the list, its direction, its budget and stats, the position to continue after, the counters'
+ * the list, its direction, its context (budget and stats), the position to continue after, the counters'
  * exact count of the list if they have one (`counted`), and the matches an earlier read of every
  * match counted before the budget cut it (`found`, a lower bound).
  */
 export interface SortWalk {
   query: ListQuery;
   descending: boolean;
-  budget: ReadBudget;
-  stats: ReadStats;
+  context: ListContext;
   after: Position | undefined;
   counted: number | undefined;
   found: number;
@@ -90,7 +89,7 @@ export async function valuePage(
   at: { window: number; from: unknown; total: number | undefined; found: number; after: Position | undefined },
   index: IndexRead['index'],
   partitions: number,
-  stats: ReadStats,
+  context: ListContext,
 ): Promise<ListResult> {
   const { rows, reached } = walked;
   const cut = reached !== undefined;
@@ -102,7 +101,7 @@ export async function valuePage(
     at.total !== undefined || whole ? 'eq' : 'gte',
     index,
     partitions,
-    stats,
+    context,
     at.after,
     walked.fetched,
   );
@@ -127,7 +126,8 @@ export async function listByValue(
   field: FieldSpec,
   read: IndexRead,
 ): Promise<ListResult | undefined> {
-  const { query, descending, budget, stats, after, counted, found } = sorted;
+  const { query, descending, context, after, counted, found } = sorted;
+  const { budget, stats } = context;
   const values = await countedValues(field.name, stats);
   if (values === undefined) return undefined;
   const forward = !descending;
@@ -171,7 +171,7 @@ export async function listByValue(
     { window, from, total, found, after },
     read.index,
     kept.length,
-    stats,
+    context,
   );
 }
 
