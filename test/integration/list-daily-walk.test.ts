@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, type ListedAction } from '../../contract/oracle';
+import type { ListedAction } from '../../contract/oracle';
 import type { LocalStack } from '../../infra/local/stack';
-import { startBudgetedStack } from '../support/budgeted-stack';
+import { oracleList, startBudgetedStack } from '../support/budgeted-stack';
 import { call, q } from '../support/client';
 
 /**
@@ -35,22 +35,11 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** Every id the oracle lists for `query`, in its order (its pages of 100). */
-function oracleList(query: string): string[] {
-  const ids: string[] = [];
-  for (let skip = 0; ; skip += 100) {
-    const answer = evaluate(listed, `${query}&limit=100&skip=${skip}`);
-    if ('refused' in answer) throw new Error(`the oracle refuses ${query}`);
-    ids.push(...answer.ids);
-    if (skip + 100 >= answer.totalCount) return ids;
-  }
-}
-
 describe(`open actions due before an instant, oldest due first, at a read budget of ${BUDGET}`, () => {
   it('walk by cursor to the oracle list, every cursor moving on', async () => {
     const days = [...new Set(listed.map((a) => String(a.dueAt).slice(0, 10)))].sort();
     const query = `status=~1,2&${q('dueAt', `<${days[Math.floor(days.length / 3)]}T12:00:00Z`)}&sort=dueAt`;
-    const all = oracleList(query);
+    const all = oracleList(listed, query);
     expect(all.length).toBeGreaterThan(LIMIT);
     const ids: string[] = [];
     let cursor: string | undefined;

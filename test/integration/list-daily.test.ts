@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, type ListedAction } from '../../contract/oracle';
 import type { LocalStack } from '../../infra/local/stack';
-import { startBudgetedStack } from '../support/budgeted-stack';
+import { oracleList, startBudgetedStack } from '../support/budgeted-stack';
 import { call, q } from '../support/client';
 
 /**
@@ -99,7 +99,7 @@ describe(`the daily combinations, at a read budget of ${BUDGET} for ${SEEDED} ac
       'overdue=true&status=~1,2&sort=dueAt',
     ];
     for (const [n, query] of queries.entries()) {
-      const all = oracleList(query);
+      const all = oracleList(listed, query);
       expect(all.length, query).toBeGreaterThan(3 * LIMIT);
       const ids: string[] = [];
       let cursor: string | undefined;
@@ -125,14 +125,3 @@ describe(`the daily combinations, at a read budget of ${BUDGET} for ${SEEDED} ac
     }
   }, 300_000);
 });
-
-/** Every id the oracle lists for `query`, in its order (its pages of 100). */
-function oracleList(query: string): string[] {
-  const ids: string[] = [];
-  for (let skip = 0; ; skip += 100) {
-    const answer = evaluate(listed, `${query}&limit=100&skip=${skip}`);
-    if ('refused' in answer) throw new Error(`the oracle refuses ${query}`);
-    ids.push(...answer.ids);
-    if (skip + 100 >= answer.totalCount) return ids;
-  }
-}

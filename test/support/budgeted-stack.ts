@@ -1,4 +1,4 @@
-import type { ListedAction } from '../../contract/oracle';
+import { evaluate, type ListedAction } from '../../contract/oracle';
 import { issueToken } from '../../infra/local/issuer';
 import { startSeededStack } from '../../infra/local/seeded';
 import type { LocalStack } from '../../infra/local/stack';
@@ -30,4 +30,15 @@ export async function startBudgetedStack(options: {
   const listed: ListedAction[] = [];
   await scanActions(options.seeded * 2, (action) => listed.push(toView(action) as unknown as ListedAction));
   return { stack, token, listed };
+}
+
+/** Every id the oracle lists for `query` over `listed`, in its order (read in its pages of 100). */
+export function oracleList(listed: ListedAction[], query: string): string[] {
+  const ids: string[] = [];
+  for (let skip = 0; ; skip += 100) {
+    const answer = evaluate(listed, `${query}&limit=100&skip=${skip}`);
+    if ('refused' in answer) throw new Error(`the oracle refuses ${query}`);
+    ids.push(...answer.ids);
+    if (skip + 100 >= answer.totalCount) return ids;
+  }
 }
