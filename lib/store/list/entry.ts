@@ -10,7 +10,7 @@ import { BudgetSpent, ReadBudget, readsForPage } from '../query/budget';
 import { queryInput } from '../query/key-query';
 import { sharedRead, sharingReads } from '../shared-reads';
 import { attr, locationKeys, lowerKey } from '../table';
-import { shareSizes, sizesFor } from './count/counts';
+import { sizesFor } from './count/counts';
 import { scopeCount } from './count/scope-count';
 import { clauseHolds } from './plan/expression';
 import { DEFAULT_SORT } from './plan/plan';
@@ -303,11 +303,11 @@ export async function listVisible(list: ListQuery, after: Position | undefined, 
   const scopes = viewer === undefined ? undefined : listScopes(viewer);
   if (viewer === undefined || scopes === undefined || onlyOwn(list, viewer.person.id))
     return listWithin(list, context, after);
-  // The parts plan with the same counters (the total, the list's own values), each read once
-  // (`sizes`); a part the counters count estimates the location values: it reads its scope's
-  // partitions whatever they hold. A counter partition the planner and a part's count both read
-  // (the total's, a status's) is read once (`sharingReads`): 20 scopes' open actions by due date
-  // read `all`'s four times.
-  const scoped = { ...context, sizes: shareSizes(scopeCounters) };
+  // The parts plan with the same counters (the total, the list's own values), and a counter
+  // partition the planner and a part's count both read (the total's, a status's) is read once
+  // for all of them (`sharingReads`): 20 scopes' open actions by due date read `all`'s four
+  // times. A part the counters count estimates the location values (`estimated`): it reads its
+  // scope's partitions whatever they hold.
+  const scoped = { ...context, estimated: new Set(scopeCounters) };
   return sharingReads(() => listScoped(list, scopes, viewer.person.id, scoped, after));
 }

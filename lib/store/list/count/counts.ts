@@ -17,7 +17,7 @@ import { type KeyNames, queryInput } from '../../query/key-query';
 import { queryPage } from '../../query/pager';
 import { valueHolds } from '../plan/expression';
 import { equalityIndexes, MAX_MERGED_VALUES, type Sizes } from '../plan/plan';
-import type { ListContext, ReadStats, SharedSizes } from '../plan/result';
+import type { ListContext, ReadStats } from '../plan/result';
 import { overdueByStatus, type StatusCounts, statusesHolding } from './by-status';
 import { countedIntegers, holdingCount, probeValues } from './counted-integers';
 import { dateTotal, onOneDate } from './date-counts';
@@ -27,40 +27,18 @@ import { byRegistry, registryTotal } from './registry-counts';
 /** What the counters say about a list: the sizes the planner estimates with, and exact totals. */
 
 /**
- * The sizes a scoped list's parts share (`ListContext.sizes`): each counter the planner reads
- * (`sizesFor`) is read once for all of them, and, for a list whose count is known already, none of
- * the fields `unread`, whose clauses the planner then estimates by their usual share. A scoped
- * list's parts (`entry.ts`) plan once a part and again each time a part reads on: every part names
- * the same total and, mostly, the same values, and its scope's own location values, a counter
- * each (a read unit) and a part each.
- */
-export const shareSizes = (unread: readonly string[]): SharedSizes => ({ counts: new Map(), unread: new Set(unread) });
-
-/** A counter for the planner: read once per `shared` (and every time without it). */
-function plannerCount(field: CountedField, value: string, stats: ReadStats, shared?: SharedSizes): Promise<number> {
-  const memo = shared?.counts;
-  if (memo === undefined) return readCount(field, value, stats);
-  const key = `${field}\u0000${value}`;
-  let count = memo.get(key);
-  if (count === undefined) {
-    count = readCount(field, value, stats);
-    memo.set(key, count);
-  }
-  return count;
-}
-
-/**
- * What the counters say about the fields a query names, for the planner's estimates. `counted`:
+ * What the counters say about the fields a query names, for the planner's estimates (each counter
+ * read once a list, or once for a scoped list's parts, by `sharingReads`). `counted`:
  * the list's count is known (a scoped list's part), so no figure here must be exact for it: the
- * fields the context's shared sizes leave unread are estimated. Otherwise the planner may need
+ * fields the context's `estimated` names are left to estimates. Otherwise the planner may need
  * an exact size to read every match for an exact count.
  */
 export async function sizesFor(
   query: ListQuery,
-  { stats, sizes: shared }: Pick<ListContext, 'stats' | 'sizes'>,
+  { stats, estimated }: Pick<ListContext, 'stats' | 'estimated'>,
   counted = false,
 ): Promise<Sizes> {
-  const sizes: Sizes = { total: await plannerCount('all', '', stats, shared), values: {} };
+  const sizes: Sizes = { total: await readCount('all', '', stats), values: {} };
   const lookups: Array<Promise<void>> = [];
   // A `!`, `<` or `>` on status: every status with its count, so the planner can read the
   // partitions of those the clauses hold for (one read of the total's counter, kept by status).
@@ -74,14 +52,14 @@ export async function sizesFor(
     const field = clause.field.name;
     if (!isCounted(field) || (clause.op !== '=' && clause.op !== '~')) continue;
     if (clause.type === 'boolean' && clause.values[0] !== true) continue;
-    if (counted && shared?.unread.has(field)) continue;
+    if (counted && estimated?.has(field)) continue;
     const values = [...new Set((clause.values as Array<string | number>).map(String))];
     if (values.length > MAX_MERGED_VALUES) continue;
     const known: Record<string, number> = sizes.values[field] ?? {};
     sizes.values[field] = known;
     for (const value of values) {
       lookups.push(
-        plannerCount(field, value, stats, shared).then((n) => {
+        readCount(field, value, stats).then((n) => {
           known[value] = n;
         }),
       );

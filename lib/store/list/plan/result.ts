@@ -57,14 +57,11 @@ export interface ListContext {
    * a scoped list's parts (`run/parts.ts`) merge places and fetch only the merged page.
    */
   readonly positionsOnly?: boolean;
-  /** The planner's counters, read once for a scoped list's parts (`count/counts.ts`, `sizesFor`). */
-  readonly sizes?: SharedSizes;
-}
-
-/** What a scoped list's parts share: the counters the planner read so far, and the fields it leaves to estimates. */
-export interface SharedSizes {
-  readonly counts: Map<string, Promise<number>>;
-  readonly unread: ReadonlySet<string>;
+  /**
+   * The counted fields the planner leaves to estimates for a list whose count is known (a scoped
+   * list's part: its scope's location values; `count/counts.ts`, `sizesFor`).
+   */
+  readonly estimated?: ReadonlySet<string>;
 }
 
 /**
