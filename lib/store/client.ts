@@ -20,7 +20,13 @@ function createClient(): DynamoDBDocumentClient {
     region: config.region,
     maxAttempts: config.storeMaxAttempts,
     requestHandler: new NodeHttpHandler({
-      connectionTimeout: Math.min(1000, config.storeTimeoutMs),
+      // In AWS a connection not made in a second is a sign to retry elsewhere. DynamoDB Local
+      // listens with Java's default backlog of 50: when more connections open at once (a list
+      // that reads 100 partitions in parallel, beside other requests), Linux drops the extra
+      // SYNs and the client resends them after its 1 s retransmission timeout, so a 1 s bound
+      // fails every one of them (200 connects at once on a quiet machine: 68 took 1.0 s). Locally
+      // the connection shares the call's whole budget instead.
+      connectionTimeout: config.dynamodbEndpoint ? config.storeTimeoutMs : Math.min(1000, config.storeTimeoutMs),
       requestTimeout: config.storeTimeoutMs,
       // Without this a store that accepts a request and never answers only logs a warning.
       throwOnRequestTimeout: true,
