@@ -180,6 +180,15 @@ export const tombstone = (id: string, version: number, deletedAt: string): Item 
 
 export const isTombstone = (item: Item): boolean => item[attr.deletedAt] !== undefined;
 
+/**
+ * Whether a scanned item is an action's own (live or a tombstone): sort key `A` in an action's
+ * partition. Every other partition of the two tables is named `<kind>#…` (counters `n#`, the
+ * value registry `v#`, postings and marks `g#`), and a registered value is a sort key too: a
+ * crew named "A" is not an action.
+ */
+export const isActionItem = (item: Item): boolean =>
+  item[attr.sortKey] === itemKind.action && !String(item[attr.id]).includes('#');
+
 /** A value by its path (`f.st`) in an item read from the store. */
 export function valueAt(item: Item, path: string): unknown {
   let value: unknown = item;

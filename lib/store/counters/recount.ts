@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { postingsTableName, send, tableName } from '../client';
-import { fromItem, type Item, isTombstone } from '../item';
+import { fromItem, type Item, isActionItem, isTombstone } from '../item';
 import { type RegisteredField, registerValues, registryPartition, registryValues } from '../registry';
 import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
-import { attr, itemKind } from '../table';
+import { attr } from '../table';
 import { type CounterCell, cellId, cellKey, cellOf, cellOfItem, counterCells } from './counters';
 import { dayTally, isDayDrift, repairDays } from './days';
 
@@ -94,7 +94,7 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
     else if (id.startsWith('n#')) {
       const cell = cellId(cellOfItem(item));
       stored.set(cell, (stored.get(cell) ?? 0) + Number(item[attr.count] ?? 0));
-    } else if (item[attr.sortKey] === itemKind.action && !isTombstone(item)) {
+    } else if (isActionItem(item) && !isTombstone(item)) {
       actions++;
       const action = fromItem(item);
       days.count(action);

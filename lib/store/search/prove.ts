@@ -1,8 +1,8 @@
 import { batchWriteRequests, type WriteRequest } from '../batch';
 import { postingsTableName } from '../client';
-import { fromItem, type Item, isTombstone } from '../item';
+import { fromItem, type Item, isActionItem, isTombstone } from '../item';
 import { fnv1a32 } from '../shards';
-import { attr, itemKind } from '../table';
+import { attr } from '../table';
 import { createdKeyOf, foldedTexts, indexedText, isPostingPartition } from './keys';
 import { postingRequests } from './postings';
 
@@ -57,7 +57,7 @@ export function postingProof() {
     see(item: Item) {
       if (isMark(item)) pending.add(String(item[attr.sortKey]));
       else if (isPosting(item)) add(found, String(item[attr.sortKey]), hash(`${item[attr.id]}\u0000${item.x}`));
-      else if (item[attr.sortKey] === itemKind.action && !isTombstone(item)) {
+      else if (isActionItem(item) && !isTombstone(item)) {
         const id = String(item[attr.id]);
         const digest = { id, count: 0, sum: 0 };
         for (const request of expectedPostings(item)) {
@@ -94,7 +94,7 @@ export async function repairPostings(drift: PostingDrift, scan: (each: (item: It
   const puts: WriteRequest[] = [];
   const wanted = new Map<string, string>();
   await scan((item) => {
-    if (item[attr.sortKey] === itemKind.action && !isTombstone(item)) {
+    if (isActionItem(item) && !isTombstone(item)) {
       const requests = expectedPostings(item);
       const key = createdKeyOf(indexedText(fromItem(item)));
       if (!keys.has(key)) return;

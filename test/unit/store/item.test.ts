@@ -9,6 +9,7 @@ import {
   fromItem,
   historyEntryFrom,
   historyItem,
+  isActionItem,
   isTombstone,
   recordedEntryFrom,
   toItem,
@@ -147,6 +148,16 @@ describe('tombstones', () => {
       .filter((n) => n !== attr.id && n !== attr.sortKey);
     for (const name of indexKeys) expect(item[name]).toBeUndefined();
     expect(item[attr.version]).toBe(4);
+  });
+});
+
+describe('isActionItem', () => {
+  it("is an action's item or tombstone, never a registered value named like its sort key", () => {
+    expect(isActionItem(toItem(anAction()))).toBe(true);
+    expect(isActionItem(tombstone('a1', 4, '2026-11-01T00:00:00.000Z'))).toBe(true);
+    // The value registry keeps a crew named "A" under the sort key `A` (issue 50's registry of crews).
+    expect(isActionItem({ [attr.id]: 'v#f.lc', [attr.sortKey]: 'A' })).toBe(false);
+    expect(isActionItem({ [attr.id]: 'n#all#', [attr.sortKey]: '07' })).toBe(false);
   });
 });
 

@@ -1,7 +1,6 @@
 import type { Action } from '../../../model/action';
-import { fromItem, type Item, isTombstone } from '../../item';
+import { fromItem, type Item, isActionItem, isTombstone } from '../../item';
 import { scanTable, segmentsFor } from '../../scan';
-import { attr, itemKind } from '../../table';
 import type { ReadStats } from '../plan/result';
 
 /**
@@ -35,5 +34,5 @@ export async function scanEvery(
  */
 export const scanActions = (expectedItems: number, each: (action: Action) => void) =>
   scanEvery(expectedItems, (item) => {
-    if (item[attr.sortKey] === itemKind.action && !isTombstone(item)) each(fromItem(item));
+    if (isActionItem(item) && !isTombstone(item)) each(fromItem(item));
   });
