@@ -184,11 +184,14 @@ export const storedFields = {
     // title is at most 900 bytes (the validation) or, stored before that rule, 6 bytes a UTF-16 unit.
     counted: true,
   },
-  'location.department': location('department'),
-  'location.workGroup': location('workGroup'),
-  'location.productiveUnit': location('productiveUnit'),
-  'location.team': location('team'),
-  'location.crew': location('crew'),
+  // Counted by value too, with status and overdue (`counters.ts`, `pairedFields`), though no
+  // equality index keeps them (the 20 are used): counts by a location field, and its `=`/`~`
+  // with a status set or `overdue`, read a few counters however many whole locations exist.
+  'location.department': { ...location('department'), counted: true },
+  'location.workGroup': { ...location('workGroup'), counted: true },
+  'location.productiveUnit': { ...location('productiveUnit'), counted: true },
+  'location.team': { ...location('team'), counted: true },
+  'location.crew': { ...location('crew'), counted: true },
   /** Overdue actions also have an index of their own (`overdue-by-created`), which the planner knows. */
   overdue: { key: filterKey.overdue, value: (a) => a.overdue, counted: true },
 } as const satisfies Record<FieldName, StoredFieldSpec>;

@@ -27,7 +27,7 @@ import { attr } from './table';
  */
 
 /**
- * The fields registered: the counted string fields (people by id, sites, business units,
+ * The fields registered: the counted string fields (people by id, every location field,
  * producers), but not the title, whose `<`, `>` and `*` may answer a lower bound (contract section 4).
  */
 export const registeredFields = [
@@ -36,6 +36,11 @@ export const registeredFields = [
   'location.site',
   'location.businessUnit',
   'actionProducer.name',
+  'location.department',
+  'location.workGroup',
+  'location.productiveUnit',
+  'location.team',
+  'location.crew',
 ] as const;
 export type RegisteredField = (typeof registeredFields)[number];
 
@@ -55,6 +60,11 @@ const propertyOf: Record<RegisteredField, keyof Action> = {
   'location.site': 'location',
   'location.businessUnit': 'location',
   'actionProducer.name': 'actionProducer',
+  'location.department': 'location',
+  'location.workGroup': 'location',
+  'location.productiveUnit': 'location',
+  'location.team': 'location',
+  'location.crew': 'location',
 };
 
 /**
@@ -130,10 +140,11 @@ export const registerActions = (actions: readonly Action[]): Promise<void> => re
 
 /**
  * The item that says every action stored has its values registered (written by `registryBackfill`):
- * `2` since whole locations were registered too (they are not now: a store marked `2` lacks
- * nothing, and one marked `1` is scanned once more, harmlessly).
+ * `3` since the location fields below the site are registered too (issue 50), so a store marked
+ * `2` or earlier is scanned once more and its departments to crews registered (what it had is
+ * written again, harmlessly).
  */
-const registeredMark = { [attr.id]: 'g#registry', [attr.sortKey]: '2' };
+const registeredMark = { [attr.id]: 'g#registry', [attr.sortKey]: '3' };
 
 /**
  * The store upgrade's part: the actions of a store made before the registry get their values

@@ -158,18 +158,26 @@ describe('every operator on every location field counts exactly (issue 41)', () 
     expect(report.unregistered).toBe(0);
   }, 300_000);
 
-  it('a location too long to register leaves the counts honest lower bounds until it is gone', async () => {
+  it('a location too long for a whole location\'s key still counts exactly, from each field\'s own counters', async () => {
+    // Seven values of 200 characters make a whole location past a sort key's 1,024 bytes, so its
+    // counter is never written and the whole locations are not proven while the action lives.
+    // Before each field had counters of its own (issue 50) every clause here was then a lower
+    // bound; now a clause on one field counts from that field's counters and registered values.
     const long = Object.fromEntries(fields.map((f) => [f, `${f} `.padEnd(200, 'x')]));
     const id = await create(user.token, actionBody(uniqueProducer('loc'), { location: long }));
+    const before = await views(live);
+    try {
+      await untilAllIndexed();
+      const actions = [...before, ...(await views([id]))];
+      const unproven = await compare(actions);
+      expect(unproven.wrong).toEqual([]);
+      expect(unproven.gte).toBe(0);
+    } finally {
+      // The next test lists every action: this one must be gone whatever happened above.
+      expect((await call('DELETE', `/api/actions/${id}`, { token: user.token })).status).toBe(204);
+    }
     await untilAllIndexed();
-    const actions = await views([...live, id]);
-    const unproven = await compare(actions);
-    expect(unproven.wrong).toEqual([]);
-    expect(unproven.gte).toBeGreaterThan(0);
-
-    expect((await call('DELETE', `/api/actions/${id}`, { token: user.token })).status).toBe(204);
-    await untilAllIndexed();
-    const proven = await compare(actions.filter((a) => a.id !== id));
+    const proven = await compare(before);
     expect(proven.wrong).toEqual([]);
     expect(proven.gte).toBe(0);
   }, 300_000);

@@ -161,7 +161,7 @@ describe('npm start on a store an earlier version made', () => {
     expect(await registered('owner')).toEqual(old.map((a) => a.owner.id).sort());
     expect(await registered('assignee')).toEqual(['undefined']);
     const mark = await client().send(
-      new GetCommand({ TableName: postingsTableOf(name), Key: { [attr.id]: 'g#registry', [attr.sortKey]: '2' } }),
+      new GetCommand({ TableName: postingsTableOf(name), Key: { [attr.id]: 'g#registry', [attr.sortKey]: '3' } }),
     );
     expect(mark.Item).toBeDefined();
   });

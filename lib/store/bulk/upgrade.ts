@@ -14,7 +14,7 @@ import { batchWriteRequests, type WriteRequest } from '../batch';
 import { cellId, cellKey, cellOf, counterCells } from '../counters/counters';
 import { addDays, type DayDeltas, dayItems } from '../counters/days';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
-import { fromItem, type Item, isTombstone, toItem } from '../item';
+import { fromItem, type Item, isActionItem, isTombstone, toItem } from '../item';
 import { referenceEntry } from '../reference-order';
 import { registryBackfill } from '../registry';
 import { type ScanPass, scanTable, segmentsFor } from '../scan';
@@ -62,7 +62,7 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
   if (passes.length > 0 || leftBehind)
     await scanTable(
       async (items) => {
-        const actions = leftBehind ? items.filter((item) => item[attr.sortKey] === itemKind.action) : items;
+        const actions = leftBehind ? items.filter(isActionItem) : items;
         for (const pass of passes) await pass.page(actions);
         await leftBehind?.page(items);
       },
@@ -102,10 +102,13 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * 10: the overdue count and each priority's are kept by status too (`statusSplitFields` in
  * `counters.ts`, issue 53), and so are each paired value's and location prefix's overdue counts
  * (issue 50): from before 10 every counter is counted again, as from before 8.
+ * 11: the location fields below the site are counted by value, with status and overdue, as the
+ * site is (`pairedFields` in `counters.ts`, issues 50 and 53): from before 11 every counter is
+ * counted again, as from before 8 (and the value registry gets their values: its own mark).
  */
-export const KEY_VERSION = 10;
-/** The last version whose counters are counted again from the actions (5, 8, then 10). */
-const COUNTER_LAYOUT = 10;
+export const KEY_VERSION = 11;
+/** The last version whose counters are counted again from the actions (5, 8, 10, then 11). */
+const COUNTER_LAYOUT = 11;
 const FULL_CASE_FOLDING = 4;
 const DAY_COUNTERS = 7;
 const REFERENCE_ORDER = 8;

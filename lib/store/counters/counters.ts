@@ -19,8 +19,9 @@ import {
 
 /**
  * Exact counts, kept in step with every write: the total, one count per value of each counted
- * field (the catalogue's `counted`: the equality-indexed fields and the folded title), and for people, sites, business units and producers one per (value,
- * status) and per overdue value. A write that changes a counted value moves its counters in the same
+ * field (the catalogue's `counted`: the equality-indexed fields, the location fields and the
+ * folded title), and for people, producers and every location field one per (value, status) and
+ * per overdue value. A write that changes a counted value moves its counters in the same
  * transaction as the item, so a count never drifts from the items (and `npm run recount`
  * proves it). Each counter is spread over the action shards: an action's writes touch the
  * shard of its id, so concurrent transactions rarely meet on one counter item, and one Query on
@@ -31,6 +32,10 @@ import {
  * The fields whose counters are also split by status and by overdue, so the daily shapes of
  * contract section 4 (a person's, a site's, a producer's open or overdue actions) count exactly
  * from a few counters: `n#location.site&status#<status>#<site>`, `n#location.site&overdue#<site>`.
+ * The location fields below the site too (issues 50 and 53): without them a count by team, or a
+ * team's overdue actions, summed every whole location's counter, and read the matches once there
+ * were more whole locations than a list may read. Each is one counter item in a create's
+ * transaction (2 write units, 10 for the five), and five more while the action is overdue.
  */
 export const pairedFields = [
   'owner',
@@ -38,6 +43,11 @@ export const pairedFields = [
   'location.site',
   'location.businessUnit',
   'actionProducer.name',
+  'location.department',
+  'location.workGroup',
+  'location.productiveUnit',
+  'location.team',
+  'location.crew',
 ] as const satisfies readonly CountedName[];
 type Paired = (typeof pairedFields)[number];
 

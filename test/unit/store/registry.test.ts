@@ -4,13 +4,14 @@ import { entryValues, registeredFields, registryPartition, registryValues } from
 import { anAction } from '../action-fixture';
 
 describe('the value registry', () => {
-  it("registers an action's people by id, its site, business unit and producer name; never ''", () => {
+  it("registers an action's people by id, its location fields and producer name; never ''", () => {
     const action = anAction();
     expect(registryValues(action)).toEqual([
       ['owner', 'owner-1'],
       ['assignee', 'undefined'],
       ['location.site', 'North'],
       ['actionProducer.name', 'inspections'],
+      ['location.team', 'Blue'],
     ]);
   });
 
@@ -28,6 +29,7 @@ describe('the value registry', () => {
     ).toEqual([
       ['location.site', 'South'],
       ['location.businessUnit', 'Iron Ore'],
+      ['location.team', 'Blue'],
     ]);
     const assignee = { id: 'u-2', name: 'Bo', email: null };
     expect(entryValues({ ...base, type: 'updated', changes: { assignee: { before: null, after: assignee } } })).toEqual(

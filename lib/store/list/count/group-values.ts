@@ -18,9 +18,9 @@ import { registeredValues } from './registered';
 /**
  * The values a `by` field of `GET /api/actions/counts` can group by (contract section 17), as the
  * list filter takes them, enumerated from what the store already counts, never from the actions:
- * `status` and `priority` from their counters (`counted-integers.ts`), people, producers, sites
- * and business units from the value registry proven complete by their counters
- * (`registered.ts`), every location field from the whole locations' counters
+ * `status` and `priority` from their counters (`counted-integers.ts`), people, producers and
+ * every location field from the value registry proven complete by their counters
+ * (`registered.ts`), else a location field from the whole locations' counters
  * (`location-counts.ts`). A value here may have no match under the request's filters: the counts
  * decide, with the list's own count. Where the enumeration cannot be proven complete (the
  * registry lags the table by the stream), the values of the latest changed matching actions are
@@ -109,18 +109,22 @@ export async function groupValues(
     if (counted) return counted.map((v) => String(v.value));
     return recentValues(field, query, viewer, stats);
   }
+  const location = locationFieldOf(field);
   if (isRegistered(field)) {
     const proven = await registeredValues(field, stats);
     if (proven) return proven.map((v) => v.value);
+  }
+  // A registry the stream has not caught up with: a location field's values are in the whole
+  // locations' counters too, kept in the writes' own transactions.
+  const locations = location === undefined ? undefined : await countedLocations(stats);
+  if (locations && location !== undefined) return [...new Set(locations.map((l) => l.location[location]))];
+  if (isRegistered(field)) {
     const [registered, recent] = await Promise.all([
       readRegistry(field, stats),
       recentValues(field, query, viewer, stats),
     ]);
     return [...new Set(['', ...registered, ...recent])];
   }
-  const location = locationFieldOf(field);
-  const locations = await countedLocations(stats);
-  if (locations && location !== undefined) return [...new Set(locations.map((l) => l.location[location]))];
   return recentValues(field, query, viewer, stats);
 }
 
@@ -134,8 +138,7 @@ export interface CountedGroup {
  * The groups of one field over every action (no filter, a caller who sees everything), from the
  * very counters the list reads for `<field>=<value>` (`counts.ts`: `countedTotal`), so each
  * equals that list's `totalCount`: a registered field's values with their counters
- * (`registered.ts`), `status` and `priority` from their counters, a location field's values
- * summed over the whole locations' counters (`location-counts.ts`). `undefined` where those are
+ * (`registered.ts`), `status` and `priority` from their counters. `undefined` where those are
  * not proven complete.
  */
 export async function countedGroups(
@@ -144,8 +147,13 @@ export async function countedGroups(
 ): Promise<CountedGroup[] | undefined> {
   if (field === 'status' || field === 'priority')
     return (await countedIntegers(field, stats))?.map((v) => ({ value: String(v.value), count: v.count }));
-  if (isRegistered(field)) return (await registeredValues(field, stats))?.filter((v) => v.count > 0);
   const location = locationFieldOf(field);
+  if (isRegistered(field)) {
+    const registered = await registeredValues(field, stats);
+    // A registry the stream has not caught up with: a location field's values are in the whole
+    // locations' counters too, kept in the writes' own transactions.
+    if (registered || location === undefined) return registered?.filter((v) => v.count > 0);
+  }
   const locations = await countedLocations(stats);
   if (!locations || location === undefined) return undefined;
   const sums = new Map<string, number>();

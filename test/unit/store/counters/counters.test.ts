@@ -84,12 +84,12 @@ describe('counterMoves', () => {
   it('a status change moves each counter kept by status from the old status cell to the new one', () => {
     const action = anAction({ status: 1 });
     const moves = counterMoves(action, { ...action, status: 3 });
-    // The total, the paired fields (owner, assignee, site, business unit, producer), the prefixes
+    // The total, the paired fields (owner, assignee, every location field, producer), the prefixes
     // and the priority's counter (kept by status, issue 53).
-    expect(moves).toHaveLength(2 * 9);
+    expect(moves).toHaveLength(2 * 14);
     expect(moves.filter((m) => m.status === '1').every((m) => m.delta === -1)).toBe(true);
     expect(moves.filter((m) => m.status === '3').every((m) => m.delta === 1)).toBe(true);
-    expect(new Set(moves.map((m) => m.key)).size).toBe(9);
+    expect(new Set(moves.map((m) => m.key)).size).toBe(14);
     expect(moves.filter((m) => m.key === 'n#priority#2').map((m) => m.status)).toEqual(['1', '3']);
     // A pair is read from its value's partition, one status of it.
     expect(counterCell('owner&status', '3#o1')).toEqual({ key: 'n#owner#o1', status: '3' });
@@ -102,9 +102,9 @@ describe('counterMoves', () => {
     expect(counterMoves(action, { ...action, description: 'changed' })).toEqual([]);
   });
 
-  it('a create moves 11 counters when not overdue (one per counted value, the status in the sort key)', () => {
-    // all, priority, owner, assignee, site, business unit, producer, title, 2 prefixes, the whole
-    // location (total only) ... and status is none of its own: the total's cell is it.
+  it('a create moves 16 counters when not overdue (one per counted value, the status in the sort key)', () => {
+    // all, priority, owner, assignee, each of the 7 location fields, producer, title, 2 prefixes,
+    // the whole location (total only) ... and status is none of its own: the total's cell is it.
     const cells = counterCells(anAction({ overdue: false }));
     expect(cells.map((c) => c.key.split(/[#@]/)[1]).sort()).toEqual(
       [
@@ -113,6 +113,11 @@ describe('counterMoves', () => {
         'assignee',
         'location.businessUnit',
         'location.site',
+        'location.department',
+        'location.workGroup',
+        'location.productiveUnit',
+        'location.team',
+        'location.crew',
         'owner',
         'priority',
         'scope&2',

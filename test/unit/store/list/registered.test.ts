@@ -48,12 +48,19 @@ describe('valueHolds: a clause on the sort field judged on one value, as the fil
 describe('byRegistry: the clauses the registered values count', () => {
   const clause = (query: string) => parseListQuery(query).filters[0] as Parameters<typeof byRegistry>[0];
   it('takes <, > and * on the counted string fields, nothing else', () => {
-    for (const query of ['owner=<u-b', 'assignee=>u-a', 'location.site=*pit', 'actionProducer.name=<M'])
+    for (const query of [
+      'owner=<u-b',
+      'assignee=>u-a',
+      'location.site=*pit',
+      'location.team=*a',
+      'location.crew=>B',
+      'actionProducer.name=<M',
+    ])
       expect(byRegistry(clause(query)), query).toBe(true);
     for (const query of [
       'location.site=Cadia',
       'location.site=!Cadia',
-      'location.team=*a',
+      'location.team=~a,b',
       'title=*pit',
       'priority=>2',
     ])
