@@ -44,6 +44,8 @@ const alone = [
   // and bursts fell behind while they ran (a full run: 503s on 50 concurrent comments, webhook
   // deliveries over 10 s late).
   'test/integration/list-scaled.test.ts',
+  // 1,200 actions bulk-loaded into a stack of its own, read with a small LOCATION_READ_LIMIT.
+  'test/integration/list-many-locations.test.ts',
   'test/integration/readme-examples.test.ts',
   // Bulk loads of a few hundred to a few thousand actions into a seeded stack of their own: beside
   // other files on the shared engine (whose stream now also keeps the trend counters) their batch

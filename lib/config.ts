@@ -54,6 +54,8 @@ export interface Config {
   storeMaxAttempts: number;
   /** The most index entries a list may read to find its matches; past it the list is a 400. */
   listReadBudget: number;
+  /** The most whole locations a list reads to count or sort by location (`list/count/location-counts.ts`). */
+  locationReadLimit: number;
   /** Requests one caller (token `sub`) may make a minute; past it, 429. */
   rateLimitRequests: number;
   /** Index entries one caller's lists may read a minute; past it, 429. */
@@ -115,6 +117,7 @@ function load(): Config {
     storeTimeoutMs: Number(optional('STORE_TIMEOUT_MS') ?? 5000),
     storeMaxAttempts: Number(optional('STORE_MAX_ATTEMPTS') ?? 3),
     listReadBudget: Number(optional('LIST_READ_BUDGET') ?? 200_000),
+    locationReadLimit: Number(optional('LOCATION_READ_LIMIT') ?? 10_000),
     rateLimitRequests: Number(optional('RATE_LIMIT_REQUESTS') ?? 600),
     rateLimitReads: Number(optional('RATE_LIMIT_READS') ?? 2_000_000),
     webhooksAllowPrivate: flag('WEBHOOKS_ALLOW_PRIVATE'),
@@ -143,6 +146,7 @@ function load(): Config {
     throw new Error('LIST_READ_BUDGET must be a positive whole number');
   }
   for (const [name, value] of [
+    ['LOCATION_READ_LIMIT', config.locationReadLimit],
     ['RATE_LIMIT_REQUESTS', config.rateLimitRequests],
     ['RATE_LIMIT_READS', config.rateLimitReads],
   ] as const) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, FIELDS, type ListedAction } from '../../contract/oracle';
 import type { LocalStack } from '../../infra/local/stack';
-import { MAX_PROVEN_LOCATIONS } from '../../lib/store/list/count/location-counts';
+import { maxProvenLocations } from '../../lib/store/list/count/location-counts';
 import { startBudgetedStack } from '../support/budgeted-stack';
 import { type CallOptions, call, q } from '../support/client';
 
@@ -64,14 +64,14 @@ const registered = ['owner', 'assignee', 'location.site', 'location.businessUnit
 const registeredCounts: string[] = [];
 /**
  * Every operator on every location field, alone: exact from the whole locations' counters
- * (`location-counts.ts`) when there are at most 10,000 of them (`MAX_PROVEN_LOCATIONS`). This seed
+ * (`location-counts.ts`) when there are at most 10,000 of them (`maxProvenLocations()`). This seed
  * draws the seven fields independently: its 3,000 actions have about 2,700 distinct locations,
  * within it, so these must be exact here (`locationsProven` is asserted).
  */
 const locationCounts: string[] = [];
 /** Whether the seed's distinct whole locations are few enough to be proven (see above). */
 const locationsProven = () =>
-  new Set(listed.map((a) => JSON.stringify(Object.values(a.location)))).size <= MAX_PROVEN_LOCATIONS;
+  new Set(listed.map((a) => JSON.stringify(Object.values(a.location)))).size <= maxProvenLocations();
 
 function queries(): string[] {
   const out: string[] = [];

@@ -158,7 +158,7 @@ describe('every operator on every location field counts exactly (issue 41)', () 
     expect(report.unregistered).toBe(0);
   }, 300_000);
 
-  it('a location too long for a whole location\'s key still counts exactly, from each field\'s own counters', async () => {
+  it("a location too long for a whole location's key still counts exactly, from each field's own counters", async () => {
     // Seven values of 200 characters make a whole location past a sort key's 1,024 bytes, so its
     // counter is never written and the whole locations are not proven while the action lives.
     // Before each field had counters of its own (issue 50) every clause here was then a lower

@@ -52,7 +52,7 @@ async function countNow(prefix: readonly string[], closed: readonly number[], st
 
 /**
  * Every prefix to `PAIRED_DEPTH` some action has (the whole service first), and whether that is
- * all of them: past `MAX_PROVEN_LOCATIONS` whole locations only the whole service is recorded.
+ * all of them: past `maxProvenLocations()` whole locations only the whole service is recorded.
  */
 async function prefixesNow(stats: ReadStats): Promise<{ prefixes: string[][]; complete: boolean }> {
   const locations = await countedLocations(stats);

@@ -2,7 +2,7 @@ import { parseListTerms } from '../../filter/query';
 import { type LocationField, locationFields } from '../../model/action';
 import { readMembers } from '../counters/counters';
 import { locationCounter } from '../counters/prefixes';
-import { locationHolds, MAX_PROVEN_LOCATIONS } from '../list/count/location-counts';
+import { locationHolds, maxProvenLocations } from '../list/count/location-counts';
 import type { ReadStats } from '../list/plan/result';
 import { decodeLocation } from '../location-tuple';
 
@@ -12,14 +12,14 @@ import { decodeLocation } from '../location-tuple';
  * filters skip a field (`location.site=North Pit` alone is every business unit's North Pit). From
  * the whole locations' counters (one small item each, 16 parallel Queries), never from actions.
  * Only locations some action has now are found. `undefined` when there are more whole locations
- * than `MAX_PROVEN_LOCATIONS`: the caller then needs the fields before the one it names.
+ * than `maxProvenLocations()`: the caller then needs the fields before the one it names.
  */
 export async function locatedPrefixes(
   location: Partial<Record<LocationField, string>>,
   depth: number,
   stats: ReadStats,
 ): Promise<string[][] | undefined> {
-  const members = await readMembers(locationCounter, MAX_PROVEN_LOCATIONS, stats);
+  const members = await readMembers(locationCounter, maxProvenLocations(), stats);
   if (members === undefined) return undefined;
   const clauses = parseListTerms(
     Object.entries(location).map(([field, value]) => [`location.${field}`, `=${value}`]),

@@ -1,3 +1,4 @@
+import { getConfig } from '../../../config';
 import type { Clause } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
 import { type Location, type LocationField, locationFields } from '../../../model/action';
@@ -14,15 +15,17 @@ import type { ReadStats } from '../plan/result';
  * every filter is on a location field counts the actions of the locations its clauses hold for.
  * Trusted only when the locations' counts sum to the total (a location too long for a key is
  * never counted; the two reads are not one snapshot, so a write between them can also fail the
- * proof) and there are at most `MAX_PROVEN_LOCATIONS` of them; otherwise the list counts as it
+ * proof) and there are at most `maxProvenLocations()` of them; otherwise the list counts as it
  * did. Counter reads are not index entries: the budget is not charged for them.
  */
 
 /**
  * The most whole locations a list reads: each is one small item (its encoding and count, about
- * 80 bytes), so 10,000 are about 200 strongly consistent read units, in 16 parallel Queries.
+ * 80 bytes), so 10,000 (the default of `LOCATION_READ_LIMIT`) are about 200 strongly consistent
+ * read units, in 16 parallel Queries. A deployment may lower it to bound that read; the tests
+ * lower it to have more whole locations than a list may read without seeding 10,000.
  */
-export const MAX_PROVEN_LOCATIONS = 10_000;
+export const maxProvenLocations = (): number => getConfig().locationReadLimit;
 
 /** A location some action has, and how many have it. */
 export interface LocationCount {
@@ -55,7 +58,7 @@ export const locationHoldingCount = (locations: readonly LocationCount[], clause
 export async function countedLocations(stats: ReadStats): Promise<LocationCount[] | undefined> {
   const [total, counts] = await all<[number, Map<string, number> | undefined]>([
     readCount('all', '', stats),
-    readMembers(locationCounter, MAX_PROVEN_LOCATIONS, stats),
+    readMembers(locationCounter, maxProvenLocations(), stats),
   ]);
   if (counts === undefined) return undefined;
   const found: LocationCount[] = [];
