@@ -103,7 +103,8 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * `counters.ts`, issue 53), and so are each paired value's and location prefix's overdue counts
  * (issue 50): from before 10 every counter is counted again, as from before 8.
  * 11: the location fields below the site are counted by value, with status and overdue, as the
- * site is (`pairedFields` in `counters.ts`, issues 50 and 53): from before 11 every counter is
+ * site is, and each priority's overdue actions too (`pairedFields` in `counters.ts`, issues 50
+ * and 53): from before 11 every counter is
  * counted again, as from before 8 (and the value registry gets their values: its own mark).
  */
 export const KEY_VERSION = 11;

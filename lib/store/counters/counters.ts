@@ -48,6 +48,10 @@ export const pairedFields = [
   'location.productiveUnit',
   'location.team',
   'location.crew',
+  // The priority's counter is kept by status already (`statusSplitFields`); paired, a priority's
+  // overdue actions are one read too (counts by priority, each group's `overdue`): one counter
+  // item more while an action is overdue, none for one that is not.
+  'priority',
 ] as const satisfies readonly CountedName[];
 type Paired = (typeof pairedFields)[number];
 
