@@ -28,6 +28,12 @@ const counted: Array<[Exclude<CountedField, 'all'>, string]> = [
   ['location.site', filterKey.site],
   ['location.businessUnit', filterKey.businessUnit],
   ['actionProducer.name', filterKey.producerName],
+  // Every location field below the site too (issue 50, `KEY_VERSION` 11).
+  ['location.department', filterKey.department],
+  ['location.workGroup', filterKey.workGroup],
+  ['location.productiveUnit', filterKey.productiveUnit],
+  ['location.team', filterKey.team],
+  ['location.crew', filterKey.crew],
   // The folded title (`foldForComparison`), as the filter map keeps it for `=` and `*`.
   ['title', filterKey.titleLower],
 ];
@@ -39,8 +45,23 @@ const paired: Array<[PairedField, string]> = [
   ['location.site', filterKey.site],
   ['location.businessUnit', filterKey.businessUnit],
   ['actionProducer.name', filterKey.producerName],
+  ['location.department', filterKey.department],
+  ['location.workGroup', filterKey.workGroup],
+  ['location.productiveUnit', filterKey.productiveUnit],
+  ['location.team', filterKey.team],
+  ['location.crew', filterKey.crew],
 ];
-type PairedField = 'owner' | 'assignee' | 'location.site' | 'location.businessUnit' | 'actionProducer.name';
+type PairedField =
+  | 'owner'
+  | 'assignee'
+  | 'location.site'
+  | 'location.businessUnit'
+  | 'actionProducer.name'
+  | 'location.department'
+  | 'location.workGroup'
+  | 'location.productiveUnit'
+  | 'location.team'
+  | 'location.crew';
 
 export interface RecountResult {
   actions: number;
@@ -80,7 +101,11 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
         // The overdue count and each priority's are kept by status too (`statusSplitFields`).
         const status = String(f[filterKey.status] ?? '');
         if (overdue) bump('overdue&status', `${status}#true`);
-        bump('priority&status', `${status}#${String(f[filterKey.priority] ?? '')}`);
+        const priority = String(f[filterKey.priority] ?? '');
+        bump('priority&status', `${status}#${priority}`);
+        // Each priority's overdue actions, kept by status (issue 50, `KEY_VERSION` 11).
+        if (overdue) bump('priority&overdue', priority);
+        if (overdue) bump('priority&overdue&status' as CountedField, `${status}#${priority}`);
         // The pairs: by status (`<status>#<value>`), and by value among the overdue.
         for (const [field, key] of paired) {
           const value = String(f[key] ?? '');

@@ -373,10 +373,14 @@ const MAX_MIX_SHARE = 0.02;
 /**
  * Issue 41: a 40-character create within 100 write units all in. This table weighs the
  * transaction and its index entries; the stream then writes the title's postings (38 for 40
- * characters) and removes the pending mark (1), so this part may take 61 (`--index-cost` weighs
- * it all in). The old target, 40, predated section 14's prefix counters.
+ * characters) and removes the pending mark (1), so this part was held to 61 (`--index-cost`
+ * weighs it all in). The old target, 40, predated section 14's prefix counters. Issue 50's
+ * counters of each location field below the site add five counter items (10 write units, 12
+ * with the overdue pairs of the creates already overdue): 71, which puts a create of a whole
+ * location at about 110 all in, over issue 41's 100. Kept as measured, not hidden: see
+ * docs/list-cost.md ("Each location field by value").
  */
-const MAX_CREATE_UNITS = 61;
+const MAX_CREATE_UNITS = 71;
 
 const answered = rows.filter((r) => !r.refused);
 const sum = (list: Row[], f: (r: Row) => number) => list.reduce((a, r) => a + f(r), 0);

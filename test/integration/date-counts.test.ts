@@ -88,6 +88,16 @@ describe('exact counts on the three dates, from the day counters', () => {
         q(field, `~${instant},${b}`),
         q(field, `<${instant}`),
         `${q(field, `>${days[0]}`)}&${q(field, `<${days[days.length - 1]}`)}&${q(field, `!${b}`)}`,
+        // The counts' `overdueAge` buckets and their kin: the due days' overdue counts by status.
+        ...(field === 'dueAt'
+          ? [
+              `overdue=true&${q(field, `<${b}`)}`,
+              `overdue=true&${q(field, `>${a}`)}`,
+              `overdue=true&${q(field, `>${a}`)}&${q(field, `<${b}`)}`,
+              `overdue=true&${q(field, `>${a}T12:00:00Z`)}`,
+              `status=~1,2&overdue=true&${q(field, `<${b}`)}`,
+            ]
+          : []),
       ];
       for (const query of queries)
         for (const limit of [0, 2]) {
@@ -102,6 +112,8 @@ describe('exact counts on the three dates, from the day counters', () => {
         }
     }
     expect(problems).toEqual([]);
+    // Some of them are overdue, so the overdue day counts were asked for something.
+    expect(listed.filter((a) => a.overdue).length).toBeGreaterThan(0);
     const report = await recount();
     expect(report.drift).toEqual([]);
   }, 300_000);

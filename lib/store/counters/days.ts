@@ -41,19 +41,36 @@ const dayFieldList = Object.keys(dayFields) as DayField[];
  * the due day's item (one more, 2 write units, unless another of its dates moved it already).
  */
 export type DueByStatus = `dueAt@${number}`;
-/** What a day item counts: a date field, or the due date of one status. */
-export type DayCounted = DayField | DueByStatus;
+/**
+ * The due day's count of overdue actions, by status (issue 50): `overdue@2` in the attribute `o2`
+ * of the due day's item, so the overdue actions due in a range of days ("overdue 8-30 days", the
+ * counts' `overdueAge`) count exactly from the same items. A create moves the item its `d` moves
+ * already; the sweep's mark moves the due day's item (one transaction item, 2 write units), and a
+ * close or a move of `dueAt` moves it with the `d<status>` it moves anyway.
+ */
+export type OverdueByStatus = `overdue@${number}`;
+/** What a day item counts: a date field, or the due date of one status, or of one status's overdue actions. */
+export type DayCounted = DayField | DueByStatus | OverdueByStatus;
 const dueByStatus = (status: number): DueByStatus => `dueAt@${status}`;
+const overdueByStatus = (status: number): OverdueByStatus => `overdue@${status}`;
 /** The attribute of a day item that counts `counted`. */
-export const dayAttribute = (counted: DayCounted): string =>
-  counted in dayFields ? dayFields[counted as DayField] : `${dayFields.dueAt}${counted.slice('dueAt@'.length)}`;
-/** The counts of a day item's due date by status (its `d<status>` attributes). */
-export function dueByStatusOf(item: Record<string, unknown>): Map<number, number> {
+export function dayAttribute(counted: DayCounted): string {
+  if (counted in dayFields) return dayFields[counted as DayField];
+  const [kind, status] = counted.split('@') as [string, string];
+  return `${kind === 'overdue' ? 'o' : dayFields.dueAt}${status}`;
+}
+/** A day item's counts of one attribute family by status: its `d<status>` attributes, or its `o<status>` ones. */
+function byStatusOf(item: Record<string, unknown>, letter: 'd' | 'o'): Map<number, number> {
   const counts = new Map<number, number>();
-  for (const [name, value] of Object.entries(item))
-    if (/^d\d+$/.test(name)) counts.set(Number(name.slice(1)), Number(value ?? 0));
+  const name = new RegExp(`^${letter}\\d+$`);
+  for (const [key, value] of Object.entries(item))
+    if (name.test(key)) counts.set(Number(key.slice(1)), Number(value ?? 0));
   return counts;
 }
+/** The counts of a day item's due date by status (its `d<status>` attributes). */
+export const dueByStatusOf = (item: Record<string, unknown>): Map<number, number> => byStatusOf(item, 'd');
+/** The counts of a day item's overdue actions by status (its `o<status>` attributes). */
+export const overdueByStatusOf = (item: Record<string, unknown>): Map<number, number> => byStatusOf(item, 'o');
 
 /** The sort key of a day's item on one shard; a day's items sort together, days in order. */
 export const daySortKey = (day: string, shard: number) => `${day}#${shard}`;
@@ -78,6 +95,10 @@ export function addDays(deltas: DayDeltas, action: Action, delta: number): DayDe
   if (action.dueAt !== null) {
     const key = cell(dayOf(action.dueAt), dueByStatus(action.status));
     deltas.set(key, (deltas.get(key) ?? 0) + delta);
+    if (action.overdue) {
+      const late = cell(dayOf(action.dueAt), overdueByStatus(action.status));
+      deltas.set(late, (deltas.get(late) ?? 0) + delta);
+    }
   }
   return deltas;
 }
@@ -160,6 +181,10 @@ export function dayTally() {
       }
       for (const [status, n] of dueByStatusOf(item)) {
         const key = cell(day, dueByStatus(status));
+        stored.set(key, (stored.get(key) ?? 0) + n);
+      }
+      for (const [status, n] of overdueByStatusOf(item)) {
+        const key = cell(day, overdueByStatus(status));
         stored.set(key, (stored.get(key) ?? 0) + n);
       }
       return true;

@@ -9,6 +9,7 @@ import {
   dayFields,
   dayOfItem,
   dueByStatusOf,
+  overdueByStatusOf,
   readDays,
 } from '../../counters/days';
 import { type IndexDefinition, indexes } from '../../indexes';
@@ -56,13 +57,21 @@ const dateIndexes: Partial<Record<DayField, IndexDefinition>> = {
   dueAt: indexes.allByDue,
 };
 
+/** `overdue=true`: beside clauses on `dueAt`, the due days' overdue counts (`overdueByStatusOf`) count it. */
+const isOverdue = (clause: Clause): boolean =>
+  clause.field.name === 'overdue' && clause.op === '=' && clause.values[0] === true;
+
+/** The clauses on the date itself: not those on `status`, nor `overdue=true`. */
+const dateClauses = (clauses: readonly Clause[]) => clauses.filter((c) => c.field.name !== 'status' && !isOverdue(c));
+
 /**
  * The date field a query filters on alone (every clause on it), if it does; or `dueAt` with
  * clauses on `status` beside it ("open, due within a week"), which the due day's counts by status
- * (`dueByStatusOf`) count.
+ * (`dueByStatusOf`) count, or with `overdue=true` ("overdue 8-30 days"), which its overdue counts
+ * by status (`overdueByStatusOf`) count.
  */
 export function onOneDate(query: ListQuery): DayField | undefined {
-  const dates = query.filters.filter((c) => c.field.name !== 'status');
+  const dates = dateClauses(query.filters);
   const [first] = dates;
   if (first?.type !== 'date' || !(first.field.name in dayFields)) return undefined;
   if (dates.length < query.filters.length && first.field.name !== 'dueAt') return undefined;
@@ -92,12 +101,13 @@ export async function dateTotal(
   budget: ReadBudget,
 ): Promise<number | undefined> {
   const holds = statusTest(clauses);
-  const dates = clauses.filter((c) => c.field.name !== 'status');
+  const overdue = clauses.some(isOverdue);
+  const dates = dateClauses(clauses);
   const { days, pieces, less } = turnPartialDays(splitByDay(clausesSpans(dates as DateClause[])));
   const [whole, partial, left, unset] = await all<[number, number | undefined, number | undefined, number]>([
-    wholeDays(field, days, stats, holds),
-    partialDays(field, pieces, stats, budget, holds),
-    partialDays(field, less, stats, budget, holds),
+    wholeDays(field, days, stats, holds, overdue),
+    partialDays(field, pieces, stats, budget, holds, overdue),
+    partialDays(field, less, stats, budget, holds, overdue),
     unsetMatching(field, dates, stats),
   ]);
   return partial === undefined || left === undefined ? undefined : whole + partial - left + unset;
@@ -111,10 +121,11 @@ const holdingField = async (
   field: DayField,
   stats: ReadStats,
   holds?: (status: number) => boolean,
+  overdue = false,
 ): Promise<number> => {
-  if (holds) {
-    const counts = await readStatusCounts('all', '', stats);
-    return [...counts].reduce((sum, [status, n]) => sum + (holds(status) ? n : 0), 0);
+  if (holds || overdue) {
+    const counts = await readStatusCounts(overdue ? 'overdue' : 'all', overdue ? 'true' : '', stats);
+    return [...counts].reduce((sum, [status, n]) => sum + (!holds || holds(status) ? n : 0), 0);
   }
   return field === 'closedAt'
     ? readCounts('status', getReminderSettings().closedStatuses, stats)
@@ -138,6 +149,7 @@ async function wholeDays(
   days: DayRange[],
   stats: ReadStats,
   holds?: (status: number) => boolean,
+  overdue = false,
 ): Promise<number> {
   if (days.length === 0) return 0;
   const others = otherDays(days);
@@ -145,10 +157,10 @@ async function wholeDays(
   const few = Math.min(daysWithin(days, span), daysWithin(others, span)) <= SMALL_READ_DAYS;
   // Only when both sides are long is it worth asking where the counters' days begin and end.
   const fromOthers = countOtherDays(days, few ? undefined : await heldDays(stats));
-  if (!fromOthers) return sumDays(field, days, stats, holds);
+  if (!fromOthers) return sumDays(field, days, stats, holds, overdue);
   const [total, other] = await all<[number, number]>([
-    holdingField(field, stats, holds),
-    sumDays(field, others, stats, holds),
+    holdingField(field, stats, holds, overdue),
+    sumDays(field, others, stats, holds, overdue),
   ]);
   return total - other;
 }
@@ -159,11 +171,16 @@ async function sumDays(
   ranges: DayRange[],
   stats: ReadStats,
   holds?: (status: number) => boolean,
+  overdue = false,
 ): Promise<number> {
-  // With clauses on status, the due day's counts of the statuses they hold for.
+  // With clauses on status or `overdue=true`, the due day's counts (of its overdue actions) by
+  // status, of the statuses they hold for.
   const countOf = (item: Record<string, unknown>) =>
-    holds
-      ? [...dueByStatusOf(item)].reduce((sum, [status, n]) => sum + (holds(status) ? n : 0), 0)
+    holds || overdue
+      ? [...(overdue ? overdueByStatusOf : dueByStatusOf)(item)].reduce(
+          (sum, [status, n]) => sum + (!holds || holds(status) ? n : 0),
+          0,
+        )
       : dayCount(item, field);
   const sums = await all<number[]>(
     dayReads(ranges).map(async ({ first, last }) => {
@@ -200,6 +217,7 @@ async function partialDays(
   stats: ReadStats,
   budget: ReadBudget,
   holds?: (status: number) => boolean,
+  overdue = false,
 ): Promise<number | undefined> {
   if (pieces.length === 0) return 0;
   const byDay = new Map<number, Span[]>();
@@ -216,12 +234,17 @@ async function partialDays(
     () => (over ? undefined : reads.pop()),
     async ({ inDay, partition }) => {
       // BETWEEN takes its upper bound too, but no key equals it: every key goes on past the instant.
-      // With clauses on status, each entry's status too (the index projects the filter map).
+      // With clauses on status, each entry's status too, and with `overdue=true` its overdue flag
+      // (the index projects the filter map).
       const input = queryInput({
         index,
         partition,
         sort: { op: 'between', from: (inDay[0] as Span).from, to: (inDay[inDay.length - 1] as Span).to },
-        projection: [index.sortKey.name, ...(holds ? [`${attr.filters}.${filterKey.status}`] : [])],
+        projection: [
+          index.sortKey.name,
+          ...(holds ? [`${attr.filters}.${filterKey.status}`] : []),
+          ...(overdue ? [`${attr.filters}.${filterKey.overdue}`] : []),
+        ],
       });
       let startKey: Record<string, unknown> | undefined;
       do {
@@ -233,7 +256,10 @@ async function partialDays(
         read += page.ScannedCount ?? 0;
         for (const item of page.Items ?? []) {
           const key = String(item[index.sortKey.name]);
-          const kept = !holds || holds(Number((item[attr.filters] as Record<string, unknown>)?.[filterKey.status]));
+          const filters = item[attr.filters] as Record<string, unknown> | undefined;
+          const kept =
+            (!holds || holds(Number(filters?.[filterKey.status]))) &&
+            (!overdue || filters?.[filterKey.overdue] !== undefined);
           if (kept && inSpans(inDay, key.slice(0, key.indexOf('#')))) count++;
         }
         startKey = page.LastEvaluatedKey;

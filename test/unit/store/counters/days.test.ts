@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byDay, dayMoves } from '../../../../lib/store/counters/days';
+import { byDay, dayAttribute, dayMoves, overdueByStatusOf } from '../../../../lib/store/counters/days';
 import { anAction } from '../../action-fixture';
 
 /** `dayMoves`: what a write adds to the day counters, in its own transaction. */
@@ -41,6 +41,21 @@ describe('day counter moves', () => {
   it('a status change moves the due day count of each status, on the due day only', () => {
     expect([...byDay(dayMoves(created, { ...created, status: 3 }))]).toEqual([
       ['2026-12-01', { 'dueAt@1': -1, 'dueAt@3': 1 }],
+    ]);
+  });
+
+  it('the sweep marking an action overdue moves its due day overdue count of its status; a close takes it back', () => {
+    const late = { ...created, overdue: true };
+    expect([...byDay(dayMoves(created, late))]).toEqual([['2026-12-01', { 'overdue@1': 1 }]]);
+    expect([...byDay(dayMoves(late, { ...late, status: 3, overdue: false }))]).toEqual([
+      ['2026-12-01', { 'dueAt@1': -1, 'overdue@1': -1, 'dueAt@3': 1 }],
+    ]);
+    // Kept in `o<status>` beside `d<status>`, and read back by status.
+    expect(dayAttribute('overdue@1')).toBe('o1');
+    expect(dayAttribute('dueAt@1')).toBe('d1');
+    expect([...overdueByStatusOf({ d1: 4, o1: 2, o2: 1, c: 3 })]).toEqual([
+      [1, 2],
+      [2, 1],
     ]);
   });
 
