@@ -84,7 +84,7 @@ describe('readOrWalk: an exact plan', () => {
     });
   });
 
-  it("reads every match for a sort no read keeps in order, even past the budget: the read's cut refuses it", () => {
+  it('reads every match for a count the counters did not give, with the whole budget, even past it: a cut read counts a lower bound', () => {
     expect(choose('status=1&limit=0', 100)).toEqual({
       readAll: true,
       readShare: undefined,
