@@ -13,7 +13,7 @@ import { AGAIN, type RetryOptions, retry } from '../../flow/retry';
 import { placementOf, type Rights, rightsOver, type Viewer } from '../../model/access';
 import type { Action, Person } from '../../model/action';
 import { type EntryDraft, type RecordedEntry, titleAt } from '../../model/history';
-import { settleClosedAt, settleReminders } from '../../model/reminders';
+import { type ReminderSettings, settleClosedAt, settleReminders } from '../../model/reminders';
 import { trendSubjectOf } from '../../model/trends';
 import { etagOf, toView } from '../../model/view';
 import { canBeKey, send, TransactionCancelled, tableName, transact } from '../client';
@@ -139,6 +139,49 @@ export function createdItems(action: Action, actor: Person, token: string, impor
 }
 
 /**
+ * The transaction of a create: the action under the condition that its id is free (returning
+ * what holds it, whose token tells a lost reply from another create), its `created` entry,
+ * `guarded` at `GUARDED_AT`, the counters, day counters and reference order entry it adds, its
+ * pending search mark, and last a check that each of `alsoTaken` is free too, so a condition
+ * failing from there on means an older id is taken. Pure but for the table's name.
+ */
+export function createTransaction(
+  stamped: Action,
+  actor: Person,
+  token: string,
+  guarded: GuardedWrite | undefined,
+  alsoTaken: readonly string[],
+  importId?: string,
+): TransactItem[] {
+  const { item, entry } = createdItems(stamped, actor, token, importId);
+  return [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(#id)',
+        ExpressionAttributeNames: { '#id': attr.id },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    historyPut(entry),
+    ...(guarded ? [guarded.write] : []),
+    ...counterUpdates(stamped.id, counterMoves(undefined, stamped)),
+    ...dayCounterUpdates(stamped.id, undefined, stamped),
+    ...referenceOrderWrites(undefined, stamped),
+    pendingMark(indexedText(stamped), stamped.version),
+    ...alsoTaken.map((id) => ({
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: { [attr.id]: id, [attr.sortKey]: itemKind.action },
+        ConditionExpression: 'attribute_not_exists(#id)',
+        ExpressionAttributeNames: { '#id': attr.id },
+      },
+    })),
+  ];
+}
+
+/**
  * Stores a new action with its counters and its `created` entry. `false` when the id is
  * taken, by a live action or a deleted one (a producer reference claimed before), or when any
  * of `alsoTaken` is (the id an older version gave the same producer event). The first attempt
@@ -158,32 +201,7 @@ export async function putNewAction(
     const now = nowIso();
     const fresh = round === 0 ? action : { ...action, createdAt: now, updatedAt: now, closedAt: null };
     const stamped = settleClosedAt(undefined, fresh, fresh.createdAt, getReminderSettings());
-    const { item, entry } = createdItems(stamped, actor, token, importId);
-    const items: TransactItem[] = [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: item,
-          ConditionExpression: 'attribute_not_exists(#id)',
-          ExpressionAttributeNames: { '#id': attr.id },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
-      },
-      historyPut(entry),
-      ...(guarded ? [guarded.write] : []),
-      ...counterUpdates(action.id, counterMoves(undefined, stamped)),
-      ...dayCounterUpdates(action.id, undefined, stamped),
-      ...referenceOrderWrites(undefined, stamped),
-      pendingMark(indexedText(stamped), stamped.version),
-      ...alsoTaken.map((id) => ({
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: { [attr.id]: id, [attr.sortKey]: itemKind.action },
-          ConditionExpression: 'attribute_not_exists(#id)',
-          ExpressionAttributeNames: { '#id': attr.id },
-        },
-      })),
-    ];
+    const items = createTransaction(stamped, actor, token, guarded, alsoTaken, importId);
     // A first attempt stamped by a caller that took its time is stamped again.
     if (Date.now() - instantMs(stamped.createdAt) > STAMP_MAX_AGE_MS && round === 0) return AGAIN;
     try {
@@ -246,6 +264,71 @@ export interface Mutation {
   before: Action;
   after: Action | undefined;
   entry: RecordedEntry;
+}
+
+/**
+ * What a change `decide` made of the action `current` writes, stamped `stamp` by `caller`: the
+ * next state with its reminders and `closedAt` settled (`undefined`: a delete), its history entry,
+ * the item written (the next state or a tombstone) and the transaction: the item under the
+ * version the decision was made on, the entry, `change.guarded` at `GUARDED_AT`, the counters,
+ * day counters and reference order entry it moves, the change's own items, and a pending search
+ * mark when the title changes or the action goes. Pure but for the table's name.
+ */
+export function changeTransaction(
+  current: Action,
+  change: Change,
+  caller: Person,
+  stamp: string,
+  settings: ReminderSettings,
+): { next: Action | undefined; entry: RecordedEntry; written: Item; items: TransactItem[] } {
+  const id = current.id;
+  const version = current.version + 1;
+  const entry: RecordedEntry = {
+    actionId: id,
+    version,
+    actor: caller,
+    time: stamp,
+    ...change.entry,
+    // The snapshot a delete records (for its event) leaves the comments out: their text lives
+    // only in the comments themselves (contract section 12).
+    ...(change.next ? {} : { action: { ...toView(current), comments: [] } }),
+  };
+  // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
+  // ... and `closedAt` follows the status (contract section 17), stamped with the change's time.
+  const next = change.next && settleClosedAt(current, settleReminders(current, change.next, settings), stamp, settings);
+  entry.sight = { before: placementOf(current), ...(next ? { after: placementOf(next) } : {}) };
+  // The title as of this change, for whoever is told of it later (the notifier), when the entry names none.
+  if (titleAt(entry) === undefined) entry.title = (next ?? current).title;
+  if (next && next.status !== current.status) entry.trend = trendSubjectOf(toView(next));
+  const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
+  const written = {
+    ...(next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp)),
+    [attr.lastEntryAt]: stamp,
+  };
+  refuseOversized(written);
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: written,
+        // The rights were decided on this very version: every change of what they depend on
+        // (owner, assignee, location, allowAnonymousEdits) moves the version, so the decision
+        // and the write are atomic. Another write first means deciding again on what it left.
+        ConditionExpression: '#v = :version AND attribute_not_exists(#del)',
+        ExpressionAttributeNames: { '#v': attr.version, '#del': attr.deletedAt },
+        ExpressionAttributeValues: { ':version': current.version },
+      },
+    },
+    historyPut(entry),
+    ...(change.guarded ? [change.guarded.write] : []),
+    ...counterUpdates(id, counterMoves(current, next)),
+    ...dayCounterUpdates(id, current, next && { ...next, updatedAt }),
+    ...referenceOrderWrites(current, next),
+    ...(change.items ?? []),
+    // Search stays as fresh as the list: a new title or a delete is marked until the stream indexes it.
+    ...(!next || next.title !== current.title ? [pendingMark(indexedText(next ?? current), version, !next)] : []),
+  ];
+  return { next, entry, written, items };
 }
 
 /**
@@ -337,54 +420,13 @@ async function mutateNow(
       if (!change) return { before: current, after: current, entry: undefined };
       // A decision that took its time is made again with a fresh stamp (see `STAMP_MAX_AGE_MS`).
       if (Date.now() - stampedAt > STAMP_MAX_AGE_MS) return AGAIN;
-      const version = current.version + 1;
-      const entry: RecordedEntry = {
-        actionId: id,
-        version,
-        actor: guard.caller,
-        time: stamp,
-        ...change.entry,
-        // The snapshot a delete records (for its event) leaves the comments out: their text lives
-        // only in the comments themselves (contract section 12).
-        ...(change.next ? {} : { action: { ...toView(current), comments: [] } }),
-      };
-      // Every change keeps the reminders in step: a new dueAt re-arms them, closing clears `overdue`.
-      const settings = getReminderSettings();
-      // ... and `closedAt` follows the status (contract section 17), stamped with the change's time.
-      const next =
-        change.next && settleClosedAt(current, settleReminders(current, change.next, settings), stamp, settings);
-      entry.sight = { before: placementOf(current), ...(next ? { after: placementOf(next) } : {}) };
-      // The title as of this change, for whoever is told of it later (the notifier), when the entry names none.
-      if (titleAt(entry) === undefined) entry.title = (next ?? current).title;
-      if (next && next.status !== current.status) entry.trend = trendSubjectOf(toView(next));
-      const updatedAt = change.keepUpdatedAt ? current.updatedAt : stamp;
-      const written = {
-        ...(next ? toItem({ ...next, version, updatedAt }) : tombstone(id, version, stamp)),
-        [attr.lastEntryAt]: stamp,
-      };
-      refuseOversized(written);
-      const items: TransactItem[] = [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: written,
-            // The rights were decided on this very version: every change of what they depend on
-            // (owner, assignee, location, allowAnonymousEdits) moves the version, so the decision
-            // and the write are atomic. Another write first means deciding again on what it left.
-            ConditionExpression: '#v = :version AND attribute_not_exists(#del)',
-            ExpressionAttributeNames: { '#v': attr.version, '#del': attr.deletedAt },
-            ExpressionAttributeValues: { ':version': current.version },
-          },
-        },
-        historyPut(entry),
-        ...(change.guarded ? [change.guarded.write] : []),
-        ...counterUpdates(id, counterMoves(current, next)),
-        ...dayCounterUpdates(id, current, next && { ...next, updatedAt }),
-        ...referenceOrderWrites(current, next),
-        ...(change.items ?? []),
-        // Search stays as fresh as the list: a new title or a delete is marked until the stream indexes it.
-        ...(!next || next.title !== current.title ? [pendingMark(indexedText(next ?? current), version, !next)] : []),
-      ];
+      const { next, entry, written, items } = changeTransaction(
+        current,
+        change,
+        guard.caller,
+        stamp,
+        getReminderSettings(),
+      );
       try {
         await transact(items);
         return { before: current, after: next ? fromItem(written) : undefined, entry };

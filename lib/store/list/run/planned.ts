@@ -4,7 +4,7 @@ import { settleAll as all } from '../../../flow/fan-out';
 import { ReadBudget } from '../../query/budget';
 import { countedTotal, sizesFor } from '../count/counts';
 import { orderedIndexes } from '../plan/index-holds';
-import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from '../plan/plan';
+import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk, type Walk } from '../plan/plan';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from '../plan/positions';
 import type { ListContext, ListResult, Position, Row } from '../plan/result';
 import { listByLocation, sortsByLocation } from './location-walk';
@@ -42,6 +42,80 @@ function unsortable(query: ListQuery, budget: number): ValidationError {
 const orList = (names: readonly string[]) =>
   names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
 
+/**
+ * How a planned list finds its page, decided before it reads anything: `readAll`, every match
+ * read and sorted in memory (with `readShare` entries of the budget when a read in the list's
+ * order must still find the page after it; the whole budget when `readShare` is absent), or not;
+ * and the read in the list's order that finds the page otherwise (`walk`, `byValue`,
+ * `byLocation` or `byReference`, at most one of them; `ordered` when there is one). `window`:
+ * the matches up to the page's end and one past it.
+ */
+export interface ReadOrWalk {
+  walk?: Walk;
+  byValue?: IndexRead;
+  byLocation: boolean;
+  byReference: boolean;
+  ordered: boolean;
+  readAll: boolean;
+  readShare?: number;
+  window: number;
+}
+
+/**
+ * The choice between reading every match and walking, for the plan `chosen` with `available`
+ * entries of the budget left, `counted` matches by the counters and `known` matches a scoped
+ * list's part was given. Pure.
+ */
+export function readOrWalk(
+  query: ListQuery,
+  chosen: Plan,
+  available: number,
+  counted: number | undefined,
+  known: number | undefined,
+): ReadOrWalk {
+  const walk = query.limit > 0 ? chosen.walk : undefined;
+  // No walk keeps the list's order: the sort field's value partitions may (`value-walk.ts`), or,
+  // for a location field below the site, the partitions of the places that hold each value (`location-walk.ts`).
+  // A sort by reference walks the reference order (`reference-walk.ts`): no counter enumerates its values.
+  const byReference = !walk && query.limit > 0 && sortsByReference(query);
+  const byValue = walk || byReference ? undefined : chosen.byValue;
+  const byLocation = !walk && !byValue && query.limit > 0 && sortsByLocation(query);
+  // Every match, sorted in memory, when the counters show it fits the budget. When only a guess
+  // knows its size, the read gets half the budget, so that a walk can still find the page.
+  // A walk needs a round of every partition (and a fetching walk a run of actions) to get anywhere.
+  const forWalk = walk
+    ? Math.max(Math.ceil(available / 2), 4 * walk.read.partitions.length + 2)
+    : byValue || byLocation || byReference
+      ? Math.ceil(available / 2)
+      : 0;
+  // One entry past the page says whether more follow.
+  const window = query.skip + query.limit + 1;
+  // A count the counters give (a scoped list's part, or `counted` here) leaves the walk to read
+  // only the page, unless every match costs less to read than the walk does to find the page (a
+  // walk of the whole table's index for a site's few matches). Without one, reading every match
+  // is what makes the count exact, so it is read whenever it fits.
+  const total = known ?? counted;
+  const fits = chosen.entries <= available;
+  const sortAll =
+    walk !== undefined && total !== undefined
+      ? fits && sortBeatsWalk(chosen, total, window)
+      : // A scope's part (`known`) walks a value's partitions rather than read every match; the
+        // reference order holds every action, so a part sorted by reference reads its matches first.
+        (known === undefined || byReference) && (chosen.exact ? fits : available > forWalk);
+  const ordered = Boolean(walk || byValue || byLocation || byReference);
+  const readAll = !ordered || sortAll;
+  return {
+    ...(walk ? { walk } : {}),
+    ...(byValue ? { byValue } : {}),
+    byLocation,
+    byReference,
+    ordered,
+    readAll,
+    ...(readAll && !chosen.exact && ordered ? { readShare: available - forWalk } : {}),
+    window,
+  };
+}
+
 export async function listPlanned(
   query: ListQuery,
   context: ListContext,
@@ -58,45 +132,17 @@ export async function listPlanned(
   if (chosen.empty) return { ...base, actions: [], totalCount: 0, totalCountRelation: 'eq', partitions: 0, stats };
   if (counted !== undefined && query.limit === 0)
     return { ...base, actions: [], totalCount: counted, totalCountRelation: 'eq', partitions: 0, stats };
-  const walk = query.limit > 0 ? chosen.walk : undefined;
-  // No walk keeps the list's order: the sort field's value partitions may (`value-walk.ts`), or,
-  // for a location field below the site, the partitions of the places that hold each value (`location-walk.ts`).
-  // A sort by reference walks the reference order (`reference-walk.ts`): no counter enumerates its values.
-  const byReference = !walk && query.limit > 0 && sortsByReference(query);
-  const byValue = walk || byReference ? undefined : chosen.byValue;
-  const byLocation = !walk && !byValue && query.limit > 0 && sortsByLocation(query);
-  // Every match, sorted in memory, when the counters show it fits the budget. When only a guess
-  // knows its size, the read gets half the budget, so that a walk can still find the page.
+  const choice = readOrWalk(query, chosen, budget.available, counted, known);
+  const { walk, byValue, byLocation, byReference, window } = choice;
   let found = 0;
-  // A walk needs a round of every partition (and a fetching walk a run of actions) to get anywhere.
-  const forWalk = walk
-    ? Math.max(Math.ceil(budget.available / 2), 4 * walk.read.partitions.length + 2)
-    : byValue || byLocation || byReference
-      ? Math.ceil(budget.available / 2)
-      : 0;
-  // One entry past the page says whether more follow.
-  const window = query.skip + query.limit + 1;
-  // A count the counters give (a scoped list's part, or `counted` here) leaves the walk to read
-  // only the page, unless every match costs less to read than the walk does to find the page (a
-  // walk of the whole table's index for a site's few matches). Without one, reading every match
-  // is what makes the count exact, so it is read whenever it fits.
-  const total = known ?? counted;
-  const fits = chosen.entries <= budget.available;
-  const sortAll =
-    walk !== undefined && total !== undefined
-      ? fits && sortBeatsWalk(chosen, total, window)
-      : // A scope's part (`known`) walks a value's partitions rather than read every match; the
-        // reference order holds every action, so a part sorted by reference reads its matches first.
-        (known === undefined || byReference) && (chosen.exact ? fits : budget.available > forWalk);
-  const ordered = walk || byValue || byLocation || byReference;
-  if (!ordered || sortAll) {
-    const share = chosen.exact || !ordered ? budget : new ReadBudget(budget.available - forWalk);
+  if (choice.readAll) {
+    const share = choice.readShare === undefined ? budget : new ReadBudget(choice.readShare);
     const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
     if (share !== budget) budget.charge(share.spent);
     if (!every.cut) return sortedPage(query, chosen, every.rows, context, after);
     if (query.limit === 0)
       return { ...base, actions: [], totalCount: every.rows.length, totalCountRelation: 'gte', partitions: 0, stats };
-    if (!ordered) throw unsortable(query, budget.limit);
+    if (!choice.ordered) throw unsortable(query, budget.limit);
     found = every.rows.length;
   }
   const sorted = { query, descending: chosen.descending, context, after, counted, found };

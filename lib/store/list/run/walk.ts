@@ -20,6 +20,24 @@ export interface FetchingOptions {
 }
 
 /**
+ * How many keys a fetching walk reads in its next run, for `rest` matches still missing from the
+ * window with `available` entries left in the budget over `partitions` partitions: half the budget
+ * left (the other half fetches the run's actions), less the merge's read-ahead of 2 entries a
+ * partition, and at most 1,000. With the caller's `share`, the keys that hold the rest of the
+ * window; with the counters' share `kept` among the walk's entries, a quarter more than that;
+ * with neither, four times the rest and at least 100. Below 1, the walk stops cut. Pure.
+ */
+export function fetchRun(rest: number, available: number, partitions: number, share?: number, kept?: number): number {
+  const wanted =
+    share !== undefined
+      ? Math.ceil(rest / Math.max(0.01, share)) + 1
+      : kept !== undefined && kept > 0
+        ? Math.ceil((rest * 1.25) / Math.min(1, kept)) + 1
+        : Math.max(100, rest * 4);
+  return Math.min(1000, wanted, Math.floor((available - 2 * partitions) / 2));
+}
+
+/**
  * The first `window` matches in the list's order, by walking `walk` (see `Walk` in `plan.ts`):
  * its partitions merged by their sort key with the filter applied as they are read, or, for a
  * fetching walk, a run of keys at a time whose actions are fetched (each charged to the budget
@@ -65,17 +83,7 @@ export async function walkInOrder(
   // overdue actions with some status, of the overdue ones `reminders-by-due` holds).
   const kept = keptShare(matches, walk.entries);
   while (rows.length < window) {
-    // A run of keys, then its actions: half the budget left each, less the merge's read-ahead.
-    // With the caller's share, the keys that hold the rest of the window; with the counters'
-    // share among the walk's entries, a quarter more than that.
-    const rest = window - rows.length;
-    const wanted =
-      fetching.share !== undefined
-        ? Math.ceil(rest / Math.max(0.01, fetching.share)) + 1
-        : kept !== undefined && kept > 0
-          ? Math.ceil((rest * 1.25) / Math.min(1, kept)) + 1
-          : Math.max(100, rest * 4);
-    const run = Math.min(1000, wanted, Math.floor((budget.available - 2 * read.partitions.length) / 2));
+    const run = fetchRun(window - rows.length, budget.available, read.partitions.length, fetching.share, kept);
     if (run < 1) return { rows, cut: true, ...(from === undefined ? {} : { reached: from }), fetched };
     const keys = await mergeInOrder(
       read.partitions,

@@ -1,12 +1,17 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Clause, parseListQuery } from '../../../../lib/filter/query';
-import { EMPTY_KEY } from '../../../../lib/store/catalogue';
+import { ValidationError } from '../../../../lib/errors';
+import { type Clause, type ListQuery, parseListQuery, queryLimits } from '../../../../lib/filter/query';
+import { EMPTY_KEY, storedFieldList } from '../../../../lib/store/catalogue';
 import { attributeOf, storedField } from '../../../../lib/store/fields';
+import { indexes } from '../../../../lib/store/indexes';
 import { toItem } from '../../../../lib/store/item';
+import { expressionLimits, filterExpression, Placeholders } from '../../../../lib/store/list/plan/expression';
 import { attributesOf, holds, pathIn } from '../../../../lib/store/list/plan/index-holds';
 import { type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from '../../../../lib/store/list/plan/plan';
-import { attr, everythingPartitions } from '../../../../lib/store/table';
+import { attr, everythingPartitions, filterKey, lowerKey } from '../../../../lib/store/table';
 import { anAction } from '../../action-fixture';
+import { parse, validQuery } from '../../query-arbitraries';
 
 /** Plans are plain data: these read them as a person would describe them. */
 
@@ -581,5 +586,176 @@ describe('daily combinations the counters size (issue 53)', () => {
   it('without the statuses enumerated, a status ! is only a filter', () => {
     const p = plan(parseListQuery('status=!3&status=!4'), { total: 100_000, values: {} }, 40_000);
     expect(p.walk?.read.index.name).not.toBe('by-status');
+  });
+});
+
+// ------------------------------------------------------------------ over arbitrary queries
+
+/**
+ * What the planner hands DynamoDB, for any query that parses: placeholders only, inside
+ * DynamoDB's limits, and never wider than what was asked.
+ */
+
+const RUNS = { numRuns: 400 };
+
+/** Every attribute name segment the store uses; an expression may name nothing else. */
+const knownSegments = new Set<string>([
+  ...Object.values(attr),
+  ...Object.values(filterKey),
+  ...Object.values(filterKey).map(lowerKey),
+]);
+
+const TOKENS =
+  /#n\d+|:v\d+|\b(?:AND|OR|NOT|IN|begins_with|contains|attribute_exists|attribute_not_exists)\b|<>|>=|<=|[()<>=,.\s]/g;
+const countOperators = (expression: string) =>
+  (
+    expression.match(
+      /\b(AND|OR|NOT|IN|BETWEEN|begins_with|contains|attribute_exists|attribute_not_exists)\b|<>|<=|>=|[<>=]/g,
+    ) ?? []
+  ).length;
+
+/** Checks one filter expression; returns false when it was refused as too complex. */
+function checkExpression(clauses: Clause[]): boolean {
+  const p = new Placeholders();
+  let expression: string | undefined;
+  try {
+    expression = filterExpression(clauses, p);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).errors?.map((e) => e.parameter)).toEqual(['query']);
+    return false;
+  }
+  if (clauses.length === 0) {
+    expect(expression).toBeUndefined();
+    return true;
+  }
+  const text = expression as string;
+  // Nothing but placeholders, keywords and punctuation: no client text at all.
+  expect(text.replace(TOKENS, '')).toBe('');
+  for (const name of text.match(/#n\d+/g) ?? []) expect(knownSegments.has(p.names[name] as string)).toBe(true);
+  for (const v of text.match(/:v\d+/g) ?? []) expect(Object.hasOwn(p.values, v)).toBe(true);
+  expect(text.length).toBeLessThanOrEqual(expressionLimits.maxLength);
+  expect(countOperators(text)).toBeLessThanOrEqual(expressionLimits.maxOperators);
+  expect(p.operators).toBe(countOperators(text));
+  for (const inList of text.match(/IN \(([^)]*)\)/g) ?? []) {
+    expect(inList.split(',').length).toBeLessThanOrEqual(expressionLimits.maxInOperands);
+  }
+  return true;
+}
+
+/** The filter field an index's partition key stands for (the ones the planner reads by equality). */
+const partitionField: Record<string, string> = {
+  [attr.ownerKey]: 'owner',
+  [attr.assigneeKey]: 'assignee',
+  [attr.producerKey]: 'actionProducer.name',
+  [attr.referenceKey]: 'actionProducer.reference',
+  [attr.statusKey]: 'status',
+  [attr.priorityKey]: 'priority',
+  [attr.siteKey]: 'location.site',
+  [attr.businessUnitKey]: 'location.businessUnit',
+};
+/** The field an index's sort key orders, when a key range can stand for a clause on it. */
+const rangeField: Record<string, string> = {
+  [attr.createdKey]: 'createdAt',
+  [attr.dueKey]: 'dueAt',
+  [attr.updatedKey]: 'updatedAt',
+  [attr.titleKey]: 'title',
+  [attr.priorityOrderKey]: 'priority',
+};
+
+/** A clause as the client asked for it; the planner may move it onto a top-level copy of its value. */
+const signature = (c: Clause) => JSON.stringify([c.field.name, c.op, c.values]);
+
+/** Every clause of the query is kept by the read: as its filter, its partitions or its key range. */
+function checkNothingDropped(query: ListQuery, read: IndexRead) {
+  // Each filtered clause accounts for one asked clause (a query may repeat a clause).
+  const dropped = [...query.filters];
+  // The sparse index of overdue actions holds only what `overdue=true` asks for.
+  if (read.index.name === indexes.overdueByCreated.name) {
+    const i = dropped.findIndex((c) => c.field.name === 'overdue' && c.values[0] === true);
+    expect(i).toBeGreaterThanOrEqual(0);
+    dropped.splice(i, 1);
+  }
+  // A list of titles read as one key range of the title index a title (`IndexRead.ranges`).
+  if (read.ranges) {
+    const i = dropped.findIndex((c) => c.field.name === 'title' && c.op === '~');
+    expect(i).toBeGreaterThanOrEqual(0);
+    const [titles] = dropped.splice(i, 1) as [Clause];
+    expect(read.ranges).toHaveLength(new Set(titles.values as string[]).size);
+    expect(read.range).toBeUndefined();
+  }
+  for (const clause of read.filter) {
+    const i = dropped.findIndex((c) => signature(c) === signature(clause));
+    expect(i, signature(clause)).toBeGreaterThanOrEqual(0);
+    dropped.splice(i, 1);
+  }
+  const byPartition = dropped.filter((c) => c.field.name === partitionField[read.index.partitionKey.name]);
+  const byRange = dropped.filter((c) => !byPartition.includes(c));
+  if (byPartition.length > 0) {
+    // One equality clause became the partitions; a second one on the field would have to be filtered.
+    expect(byPartition).toHaveLength(1);
+    const [clause] = byPartition as [Clause];
+    expect(['=', '~']).toContain(clause.op);
+    // The site and business unit indexes keep the empty value under a stand-in key.
+    const standIn = storedFieldList.find((f) => f.equality?.index.partitionKey.name === read.index.partitionKey.name)
+      ?.equality?.empty;
+    const keys = clause.values.map((v) => (v === '' && standIn !== undefined ? standIn : v));
+    expect(new Set<unknown>(read.partitions)).toEqual(new Set<unknown>(keys));
+  } else {
+    expect(read.partitions).toEqual([...everythingPartitions]);
+  }
+  for (const clause of byRange) {
+    expect(clause.field.name).toBe(rangeField[read.index.sortKey.name]);
+    expect(['=', '<', '>']).toContain(clause.op);
+    expect(clause.values).toHaveLength(1);
+  }
+  if (byRange.length > 0) expect(read.range).toBeDefined();
+}
+
+describe('what the planner hands DynamoDB', () => {
+  it('is placeholders only, inside the limits, for every read of every plan', () => {
+    fc.assert(
+      fc.property(validQuery, (q) => {
+        const query = parseListQuery(q);
+        checkExpression(query.filters);
+        const chosen = plan(query);
+        if (chosen.empty) return;
+        for (const read of [chosen.read]) {
+          checkExpression(read.filter);
+          expect(read.partitions.length).toBeGreaterThan(0);
+          expect(read.partitions.length).toBeLessThanOrEqual(queryLimits.maxInValues);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('never leaves out a filter: each clause is a filter, the partitions or the key range', () => {
+    fc.assert(
+      fc.property(validQuery, (q) => {
+        const query = parseListQuery(q);
+        const chosen = plan(query);
+        if (chosen.empty) return;
+        checkNothingDropped(query, chosen.read);
+      }),
+      RUNS,
+    );
+  });
+
+  it('never asks DynamoDB for an empty partition key (it refuses one with a ValidationException)', () => {
+    const emptyish = fc
+      .tuple(fc.constantFrom(...Object.values(partitionField)), fc.constantFrom('', '~', '~,x', '~x,', '~x,,y'))
+      .map(([name, v]) => `${name}=${v}`);
+    fc.assert(
+      fc.property(fc.oneof(validQuery, emptyish), (q) => {
+        const query = parse(q);
+        if (query instanceof ValidationError) return;
+        const chosen = plan(query);
+        for (const read of [chosen.read]) {
+          expect(read.partitions).not.toContain('');
+        }
+      }),
+      RUNS,
+    );
   });
 });
