@@ -1,4 +1,5 @@
 import { getReminderSettings } from '../../../config';
+import { nowIso } from '../../../dates';
 import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all, inPool } from '../../../flow/fan-out';
 import { readCount, readCounts, readStatusCounts } from '../../counters/counters';
@@ -151,19 +152,29 @@ async function wholeDays(
   holds?: (status: number) => boolean,
   overdue = false,
 ): Promise<number> {
-  if (days.length === 0) return 0;
-  const others = otherDays(days);
-  const span = { first: MIN_DAY, last: MAX_DAY };
-  const few = Math.min(daysWithin(days, span), daysWithin(others, span)) <= SMALL_READ_DAYS;
+  // An overdue action is due before the sweep that marked it (a new `dueAt` re-arms its
+  // reminders), so no day after today holds one: with `overdue=true` both the days asked and the
+  // other days stop there (tomorrow, for a clock a little ahead of the sweep's).
+  const last = overdue ? dayNumber(nowIso()) + 1 : MAX_DAY;
+  const asked = overdue ? upTo(days, last) : days;
+  if (asked.length === 0) return 0;
+  const others = overdue ? upTo(otherDays(asked), last) : otherDays(asked);
+  const span = { first: MIN_DAY, last };
+  const few = Math.min(daysWithin(asked, span), daysWithin(others, span)) <= SMALL_READ_DAYS;
   // Only when both sides are long is it worth asking where the counters' days begin and end.
-  const fromOthers = countOtherDays(days, few ? undefined : await heldDays(stats));
-  if (!fromOthers) return sumDays(field, days, stats, holds, overdue);
+  const held = few ? undefined : await heldDays(stats);
+  const fromOthers = countOtherDays(asked, held && { first: held.first, last: Math.min(held.last, last) });
+  if (!fromOthers) return sumDays(field, asked, stats, holds, overdue);
   const [total, other] = await all<[number, number]>([
     holdingField(field, stats, holds, overdue),
     sumDays(field, others, stats, holds, overdue),
   ]);
   return total - other;
 }
+
+/** The parts of `ranges` on or before the day `last`. Pure. */
+const upTo = (ranges: readonly DayRange[], last: number): DayRange[] =>
+  ranges.flatMap((r) => (r.first > last ? [] : [{ first: r.first, last: Math.min(r.last, last) }]));
 
 /** The sum of `field`'s counts over the days of `ranges`, a Query per run of nearby days. */
 async function sumDays(
