@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { QUOTA_WINDOW_SECONDS, type QuotaState, quotaHeaders } from '../../../lib/http/quotas';
+import { stubConfigEnv } from '../config-env';
 
 /**
  * The `RateLimit-Policy` and `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers-10) for
@@ -8,13 +9,7 @@ import { QUOTA_WINDOW_SECONDS, type QuotaState, quotaHeaders } from '../../../li
  * environment is set before the first call.
  */
 
-beforeAll(() => {
-  vi.stubEnv('TABLE_NAME', 'unit');
-  vi.stubEnv('USER_POOL_ID', 'unit');
-  vi.stubEnv('USER_POOL_CLIENT_ID', 'unit');
-  vi.stubEnv('RATE_LIMIT_REQUESTS', '10');
-  vi.stubEnv('RATE_LIMIT_READS', '1000');
-});
+beforeAll(() => stubConfigEnv({ RATE_LIMIT_REQUESTS: '10', RATE_LIMIT_READS: '1000' }));
 
 const WINDOW = 1_800_000_000 - (1_800_000_000 % 60);
 const at = (requests: number, reads: number): QuotaState => ({

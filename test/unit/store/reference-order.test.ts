@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compareValues } from '../../../lib/store/list/plan/positions';
 import {
   idOfReferenceKey,
@@ -10,12 +10,9 @@ import {
 } from '../../../lib/store/reference-order';
 import { attr } from '../../../lib/store/table';
 import { anAction } from '../action-fixture';
+import { stubConfigEnv } from '../config-env';
 
-beforeAll(() => {
-  vi.stubEnv('TABLE_NAME', 'unit');
-  vi.stubEnv('USER_POOL_ID', 'unit');
-  vi.stubEnv('USER_POOL_CLIENT_ID', 'unit');
-});
+beforeAll(() => stubConfigEnv());
 
 describe('the reference order', () => {
   it('keys an entry by reference, then created key, and reads both and the id back', () => {

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError } from '../../../../lib/errors';
 import type { Action } from '../../../../lib/model/action';
 import { ReminderLevel, type ReminderSettings } from '../../../../lib/model/reminders';
@@ -18,12 +18,9 @@ import { referencePartition } from '../../../../lib/store/reference-order';
 import { pendingPartition } from '../../../../lib/store/search/keys';
 import { attr, itemKind } from '../../../../lib/store/table';
 import { anAction } from '../../action-fixture';
+import { stubConfigEnv } from '../../config-env';
 
-beforeAll(() => {
-  vi.stubEnv('TABLE_NAME', 'unit');
-  vi.stubEnv('USER_POOL_ID', 'unit');
-  vi.stubEnv('USER_POOL_CLIENT_ID', 'unit');
-});
+beforeAll(() => stubConfigEnv());
 
 /**
  * The pure parts of an action's writes (lib/store/actions/writes.ts): the stamp each change

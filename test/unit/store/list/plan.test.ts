@@ -12,6 +12,7 @@ import { type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from '../.
 import { attr, everythingPartitions, filterKey, lowerKey } from '../../../../lib/store/table';
 import { anAction } from '../../action-fixture';
 import { parse, validQuery } from '../../query-arbitraries';
+import { sizes } from './sizes-fixture';
 
 /** Plans are plain data: these read them as a person would describe them. */
 
@@ -444,15 +445,6 @@ describe('walks: how a list too large to sort finds its page in order', () => {
  * When a list whose count the counters gave (a scoped list's part) reads every match and sorts
  * it rather than walking an index in the list's order: whichever reads fewer bytes.
  */
-
-const sizes: Sizes = {
-  total: 10_000,
-  values: {
-    'location.site': { Cadia: 380 },
-    'location.businessUnit': { Copper: 380 },
-    status: { '1': 1527, '2': 1085, '5': 239 },
-  },
-};
 
 describe('sortBeatsWalk', () => {
   it("sorts a business unit's open actions by due time: the walk of every action by due time finds few of them", () => {

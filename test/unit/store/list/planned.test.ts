@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseListQuery } from '../../../../lib/filter/query';
-import { plan, type Sizes } from '../../../../lib/store/list/plan/plan';
+import { plan } from '../../../../lib/store/list/plan/plan';
 import { type ReadOrWalk, readOrWalk } from '../../../../lib/store/list/run/planned';
+import { sizes } from './sizes-fixture';
 
 /** How a planned list finds its page: every match read and sorted, or a read in the list's order. */
-
-const sizes: Sizes = {
-  total: 10_000,
-  values: {
-    'location.site': { Cadia: 380 },
-    'location.businessUnit': { Copper: 380 },
-    status: { '1': 1527, '2': 1085, '5': 239 },
-  },
-};
 
 /** The choice for `q` planned over `sizes`, as a person would describe it. */
 function choose(q: string, available: number, counted?: number, known?: number) {
