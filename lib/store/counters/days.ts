@@ -179,14 +179,15 @@ export function dayTally() {
         const key = cell(day, field);
         stored.set(key, (stored.get(key) ?? 0) + dayCount(item, field));
       }
-      for (const [status, n] of dueByStatusOf(item)) {
-        const key = cell(day, dueByStatus(status));
-        stored.set(key, (stored.get(key) ?? 0) + n);
-      }
-      for (const [status, n] of overdueByStatusOf(item)) {
-        const key = cell(day, overdueByStatus(status));
-        stored.set(key, (stored.get(key) ?? 0) + n);
-      }
+      // The due day's counts by status, of every action and of the overdue ones.
+      for (const [byStatus, named] of [
+        [dueByStatusOf(item), dueByStatus],
+        [overdueByStatusOf(item), overdueByStatus],
+      ] as const)
+        for (const [status, n] of byStatus) {
+          const key = cell(day, named(status));
+          stored.set(key, (stored.get(key) ?? 0) + n);
+        }
       return true;
     },
     count(action: Action): void {
