@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ListedAction } from '../../contract/oracle';
-import type { LocalStack } from '../../infra/local/stack';
-import { oracleList, startBudgetedStack } from '../support/budgeted-stack';
-import { call, q } from '../support/client';
+import { describe, expect, it } from 'vitest';
+import { oracleList, useBudgetedStack } from '../support/budgeted-stack';
+import { q } from '../support/client';
 
 /**
  * Issue 53's known bug, fixed: open actions due before an instant, oldest due first, walk
@@ -17,22 +15,12 @@ const SEEDED = 200;
 const BUDGET = 24;
 const LIMIT = 4;
 
-let stack: LocalStack;
-let token: string;
-let listed: ListedAction[] = [];
-
-beforeAll(async () => {
-  ({ stack, token, listed } = await startBudgetedStack({
-    name: 'daily-walk',
-    seeded: SEEDED,
-    seed: 53,
-    budget: BUDGET,
-    reader: { sub: 'u-walk', name: 'Walk Reader' },
-  }));
-}, 600_000);
-
-afterAll(async () => {
-  await stack?.close();
+const { listed, send } = useBudgetedStack({
+  name: 'daily-walk',
+  seeded: SEEDED,
+  seed: 53,
+  budget: BUDGET,
+  reader: { sub: 'u-walk', name: 'Walk Reader' },
 });
 
 describe(`open actions due before an instant, oldest due first, at a read budget of ${BUDGET}`, () => {
@@ -45,10 +33,7 @@ describe(`open actions due before an instant, oldest due first, at a read budget
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const reply = await call('GET', `/api/actions?${query}&limit=${LIMIT}${cursor ? `&cursor=${cursor}` : ''}`, {
-        token,
-        baseUrl: stack.url,
-      });
+      const reply = await send(`/api/actions?${query}&limit=${LIMIT}${cursor ? `&cursor=${cursor}` : ''}`);
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
       ids.push(...(reply.body.actions as Array<{ id: string }>).map((a) => a.id));
       cursor = reply.body.nextCursor as string | undefined;

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, type ListedAction } from '../../contract/oracle';
-import type { LocalStack } from '../../infra/local/stack';
-import { oracleList, startBudgetedStack } from '../support/budgeted-stack';
-import { call, q } from '../support/client';
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../contract/oracle';
+import { oracleList, useBudgetedStack } from '../support/budgeted-stack';
+import { q } from '../support/client';
 
 /**
  * Issue 53: the daily combinations count exactly from counters kept by status (the overdue
@@ -16,22 +15,12 @@ const SEEDED = 400;
 const BUDGET = 80;
 const LIMIT = 4;
 
-let stack: LocalStack;
-let token: string;
-let listed: ListedAction[] = [];
-
-beforeAll(async () => {
-  ({ stack, token, listed } = await startBudgetedStack({
-    name: 'daily',
-    seeded: SEEDED,
-    seed: 53,
-    budget: BUDGET,
-    reader: { sub: 'u-daily', name: 'Daily Reader' },
-  }));
-}, 600_000);
-
-afterAll(async () => {
-  await stack?.close();
+const { listed, send } = useBudgetedStack({
+  name: 'daily',
+  seeded: SEEDED,
+  seed: 53,
+  budget: BUDGET,
+  reader: { sub: 'u-daily', name: 'Daily Reader' },
 });
 
 /** The `n`th distinct due day some action has (`2026-03-01`). */
@@ -65,7 +54,7 @@ describe(`the daily combinations, at a read budget of ${BUDGET} for ${SEEDED} ac
     ];
     const problems: string[] = [];
     for (const query of queries) {
-      const reply = await call('GET', `/api/actions?${query}&limit=${LIMIT}`, { token, baseUrl: stack.url });
+      const reply = await send(`/api/actions?${query}&limit=${LIMIT}`);
       const expected = evaluate(listed, `${query}&limit=${LIMIT}`);
       if ('refused' in expected) throw new Error(`the oracle refuses ${query}`);
       if (reply.status !== 200) {
@@ -106,10 +95,7 @@ describe(`the daily combinations, at a read budget of ${BUDGET} for ${SEEDED} ac
       let pages = 0;
       let short = 0;
       do {
-        const reply = await call('GET', `/api/actions?${query}&limit=${LIMIT}${cursor ? `&cursor=${cursor}` : ''}`, {
-          token,
-          baseUrl: stack.url,
-        });
+        const reply = await send(`/api/actions?${query}&limit=${LIMIT}${cursor ? `&cursor=${cursor}` : ''}`);
         expect(reply.status, `${query}: ${JSON.stringify(reply.body)}`).toBe(200);
         const page = (reply.body.actions as Array<{ id: string }>).map((a) => a.id);
         ids.push(...page);

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, FIELDS, type ListedAction } from '../../contract/oracle';
-import type { LocalStack } from '../../infra/local/stack';
-import { startBudgetedStack } from '../support/budgeted-stack';
-import { type CallOptions, call, q } from '../support/client';
+import { describe, expect, it } from 'vitest';
+import { evaluate, FIELDS } from '../../contract/oracle';
+import { useBudgetedStack } from '../support/budgeted-stack';
+import { q } from '../support/client';
 
 /**
  * Issue 53's "many distinct locations": a company with more distinct whole locations than a list
@@ -25,27 +24,14 @@ const BUDGET = Math.ceil((3000 * 200_000) / 10_000_000);
 const LIMIT = 3;
 const deeper = ['department', 'workGroup', 'productiveUnit', 'team', 'crew'].map((f) => `location.${f}`);
 
-let stack: LocalStack;
-let token: string;
-let listed: ListedAction[] = [];
-
-beforeAll(async () => {
-  process.env.LOCATION_READ_LIMIT = String(LOCATION_READ_LIMIT);
-  ({ stack, token, listed } = await startBudgetedStack({
-    name: 'locations',
-    seeded: SEEDED,
-    seed: 53,
-    budget: BUDGET,
-    reader: { sub: 'u-locations', name: 'Location Reader' },
-  }));
-}, 600_000);
-
-afterAll(async () => {
-  await stack?.close();
-  delete process.env.LOCATION_READ_LIMIT;
+const { listed, send } = useBudgetedStack({
+  name: 'locations',
+  seeded: SEEDED,
+  seed: 53,
+  budget: BUDGET,
+  reader: { sub: 'u-locations', name: 'Location Reader' },
+  environment: { LOCATION_READ_LIMIT: String(LOCATION_READ_LIMIT) },
 });
-
-const send = (path: string, options: CallOptions = {}) => call('GET', path, { ...options, token, baseUrl: stack.url });
 
 /** The non-empty values of `field` some action has, most common first (ties in code point order). */
 function commonValues(field: string): string[] {

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, FIELDS, type ListedAction } from '../../contract/oracle';
-import type { LocalStack } from '../../infra/local/stack';
+import { describe, expect, it } from 'vitest';
+import { evaluate, FIELDS } from '../../contract/oracle';
 import { maxProvenLocations } from '../../lib/store/list/count/location-counts';
-import { startBudgetedStack } from '../support/budgeted-stack';
-import { type CallOptions, call, q } from '../support/client';
+import { useBudgetedStack } from '../support/budgeted-stack';
+import { q } from '../support/client';
 
 /**
  * Issue 31: every list answers at any size. A store of its own, seeded through the bulk writer,
@@ -25,26 +24,14 @@ const SEEDED = 3000;
 const BUDGET = Math.ceil((SEEDED * 200_000) / 10_000_000);
 const LIMIT = 3;
 
-let stack: LocalStack;
-let token: string;
-let listed: ListedAction[] = [];
-
 // A bulk load of 3,000 actions and their search postings beside three other files took over 300 s.
-beforeAll(async () => {
-  ({ stack, token, listed } = await startBudgetedStack({
-    name: 'scaled',
-    seeded: SEEDED,
-    seed: 31,
-    budget: BUDGET,
-    reader: { sub: 'u-scaled', name: 'Scaled Reader' },
-  }));
-}, 600_000);
-
-afterAll(async () => {
-  await stack?.close();
+const { listed, send } = useBudgetedStack({
+  name: 'scaled',
+  seeded: SEEDED,
+  seed: 31,
+  budget: BUDGET,
+  reader: { sub: 'u-scaled', name: 'Scaled Reader' },
 });
-
-const send = (path: string, options: CallOptions = {}) => call('GET', path, { ...options, token, baseUrl: stack.url });
 
 /** A value of `field` that some action has (the `n`th distinct one), as a filter would name it. */
 function someValue(field: string, n = 0): string {
