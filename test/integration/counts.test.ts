@@ -226,6 +226,14 @@ describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
     const bySite = await checkCounts(token, ['location.site'], '', theirs);
     expect(bySite.map((g) => g.key['location.site'])).toEqual([site.site]);
     await checkCounts(token, ['assignee', 'overdueAge'], '', theirs);
+    // Counted from the prefix counters three fields deep (the site scope made deeper by each department).
+    await checkCounts(token, ['location.department'], '', theirs);
+    await checkCounts(
+      token,
+      ['location.department', 'status'],
+      '&overdue=false',
+      theirs.filter((a) => !a.overdue),
+    );
     // Nobody else's numbers: a stranger counts nothing.
     const stranger = await send('GET', '/api/actions/counts?by=status', {
       token: issueToken(stack.issuer, { sub: 'u-counts-stranger', name: 'Stranger' }),
