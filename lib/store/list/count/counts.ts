@@ -152,6 +152,9 @@ async function statusSplitTotal(filters: Clause[], stats: ReadStats): Promise<nu
   if (onStatus.length === 0) return undefined;
   const holding = (counts: StatusCounts[]) => statusesHolding(onStatus, counts);
   if (rest.length === 0) return holding([await readStatusCounts('all', '', stats)]);
+  const late = rest.find((c) => c.type === 'boolean' && c.field.name === 'overdue');
+  const valued = rest.find((c) => c !== late);
+  if (late && valued && rest.length === 2) return pairedOverdueByStatus(onStatus, late, valued, stats);
   const [other] = rest as [Clause];
   const field = other.field.name;
   if (rest.some((c) => c.field.name !== field)) return undefined;
@@ -178,6 +181,34 @@ async function statusSplitTotal(filters: Clause[], stats: ReadStats): Promise<nu
   if (other.op !== '=' && other.op !== '~') return undefined;
   const values = [...new Set((other.values as Array<string | number>).map(String))];
   return holding(await all(values.map((v) => readStatusCounts(field as CountedField, v, stats))));
+}
+
+/**
+ * Clauses on `status` with `overdue` and one `=`/`~` on a paired field (a site's open overdue
+ * actions, each group's `overdue` in counts by site and status): the values' overdue counters,
+ * which keep the status, and their totals by status. `undefined` for another field or operator.
+ */
+async function pairedOverdueByStatus(
+  onStatus: Clause[],
+  late: Clause,
+  valued: Clause,
+  stats: ReadStats,
+): Promise<number | undefined> {
+  const field = valued.field.name;
+  if (!(pairedFields as readonly string[]).includes(field) || (valued.op !== '=' && valued.op !== '~'))
+    return undefined;
+  const paired = field as (typeof pairedFields)[number];
+  const values = [...new Set((valued.values as Array<string | number>).map(String))];
+  const summed = async (counter: CountedField): Promise<StatusCounts> => {
+    const sum: StatusCounts = new Map();
+    for (const counts of await all(values.map((v) => readStatusCounts(counter, v, stats))))
+      for (const [status, n] of counts) sum.set(status, (sum.get(status) ?? 0) + n);
+    return sum;
+  };
+  return overdueByStatus(onStatus, late.values[0] === true, {
+    overdue: () => summed(byOverdue(paired)),
+    all: () => summed(paired),
+  });
 }
 
 /** `<` or `>` on an integer counted field: the counts of the values it holds for (`counted-integers.ts`). */
