@@ -80,7 +80,16 @@ export default defineConfig({
     // runs, 2,103 s and 2,262 s, 12-18 files failing). `--maxWorkers=N` overrides it.
     maxWorkers: 2,
     projects: [
-      { test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts'], sequence: { groupOrder: 0 } } },
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          isolate: false,
+          setupFiles: ['test/unit/fresh-modules.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
       {
         test: {
           ...shared,
