@@ -101,32 +101,39 @@ export async function dateTotal(
   stats: ReadStats,
   budget: ReadBudget,
 ): Promise<number | undefined> {
-  const holds = statusTest(clauses);
-  const overdue = clauses.some(isOverdue);
+  const narrow: Narrowing = { holds: statusTest(clauses), overdue: clauses.some(isOverdue) };
   const dates = dateClauses(clauses);
   const { days, pieces, less } = turnPartialDays(splitByDay(clausesSpans(dates as DateClause[])));
   const [whole, partial, left, unset] = await all<[number, number | undefined, number | undefined, number]>([
-    wholeDays(field, days, stats, holds, overdue),
-    partialDays(field, pieces, stats, budget, holds, overdue),
-    partialDays(field, less, stats, budget, holds, overdue),
+    wholeDays(field, days, stats, narrow),
+    partialDays(field, pieces, stats, budget, narrow),
+    partialDays(field, less, stats, budget, narrow),
     unsetMatching(field, dates, stats),
   ]);
   return partial === undefined || left === undefined ? undefined : whole + partial - left + unset;
 }
 
+/** What narrows the actions a date count counts: clauses on status (`holds`) and `overdue=true`. */
+interface Narrowing {
+  holds?: (status: number) => boolean;
+  overdue: boolean;
+}
+
+/** Whether a narrowing narrows at all (else every action with the date counts). Pure. */
+const narrows = ({ holds, overdue }: Narrowing): boolean => holds !== undefined || overdue;
+
+/** The sum of counts by status over the statuses the narrowing's status clauses hold for. Pure. */
+const holding = ({ holds }: Narrowing, counts: Iterable<[number, number]>): number =>
+  [...counts].reduce((sum, [status, n]) => sum + (!holds || holds(status) ? n : 0), 0);
+
 /**
  * The actions that have `field` and so can be on a day: every action, but for `closedAt` only the
  * closed ones (the counters of the closed statuses), since an open action's is `null`.
  */
-const holdingField = async (
-  field: DayField,
-  stats: ReadStats,
-  holds?: (status: number) => boolean,
-  overdue = false,
-): Promise<number> => {
-  if (holds || overdue) {
-    const counts = await readStatusCounts(overdue ? 'overdue' : 'all', overdue ? 'true' : '', stats);
-    return [...counts].reduce((sum, [status, n]) => sum + (!holds || holds(status) ? n : 0), 0);
+const holdingField = async (field: DayField, stats: ReadStats, narrow: Narrowing): Promise<number> => {
+  if (narrows(narrow)) {
+    const { overdue } = narrow;
+    return holding(narrow, await readStatusCounts(overdue ? 'overdue' : 'all', overdue ? 'true' : '', stats));
   }
   return field === 'closedAt'
     ? readCounts('status', getReminderSettings().closedStatuses, stats)
@@ -140,18 +147,16 @@ const holdingField = async (
  */
 async function unsetMatching(field: DayField, clauses: readonly Clause[], stats: ReadStats): Promise<number> {
   if (field !== 'closedAt' || !clauses.every((c) => c.op === '!')) return 0;
-  const [total, closed] = await all<[number, number]>([readCount('all', '', stats), holdingField(field, stats)]);
+  const [total, closed] = await all<[number, number]>([
+    readCount('all', '', stats),
+    holdingField(field, stats, { overdue: false }),
+  ]);
   return total - closed;
 }
 
 /** How many actions have `field` on one of `days`: those days' counters, or those holding it less the other days'. */
-async function wholeDays(
-  field: DayField,
-  days: DayRange[],
-  stats: ReadStats,
-  holds?: (status: number) => boolean,
-  overdue = false,
-): Promise<number> {
+async function wholeDays(field: DayField, days: DayRange[], stats: ReadStats, narrow: Narrowing): Promise<number> {
+  const { overdue } = narrow;
   // An overdue action is due before the sweep that marked it (a new `dueAt` re-arms its
   // reminders), so no day after today holds one: with `overdue=true` both the days asked and the
   // other days stop there (tomorrow, for a clock a little ahead of the sweep's).
@@ -164,10 +169,10 @@ async function wholeDays(
   // Only when both sides are long is it worth asking where the counters' days begin and end.
   const held = few ? undefined : await heldDays(stats);
   const fromOthers = countOtherDays(asked, held && { first: held.first, last: Math.min(held.last, last) });
-  if (!fromOthers) return sumDays(field, asked, stats, holds, overdue);
+  if (!fromOthers) return sumDays(field, asked, stats, narrow);
   const [total, other] = await all<[number, number]>([
-    holdingField(field, stats, holds, overdue),
-    sumDays(field, others, stats, holds, overdue),
+    holdingField(field, stats, narrow),
+    sumDays(field, others, stats, narrow),
   ]);
   return total - other;
 }
@@ -177,21 +182,12 @@ const upTo = (ranges: readonly DayRange[], last: number): DayRange[] =>
   ranges.flatMap((r) => (r.first > last ? [] : [{ first: r.first, last: Math.min(r.last, last) }]));
 
 /** The sum of `field`'s counts over the days of `ranges`, a Query per run of nearby days. */
-async function sumDays(
-  field: DayField,
-  ranges: DayRange[],
-  stats: ReadStats,
-  holds?: (status: number) => boolean,
-  overdue = false,
-): Promise<number> {
+async function sumDays(field: DayField, ranges: DayRange[], stats: ReadStats, narrow: Narrowing): Promise<number> {
   // With clauses on status or `overdue=true`, the due day's counts (of its overdue actions) by
   // status, of the statuses they hold for.
   const countOf = (item: Record<string, unknown>) =>
-    holds || overdue
-      ? [...(overdue ? overdueByStatusOf : dueByStatusOf)(item)].reduce(
-          (sum, [status, n]) => sum + (!holds || holds(status) ? n : 0),
-          0,
-        )
+    narrows(narrow)
+      ? holding(narrow, (narrow.overdue ? overdueByStatusOf : dueByStatusOf)(item))
       : dayCount(item, field);
   const sums = await all<number[]>(
     dayReads(ranges).map(async ({ first, last }) => {
@@ -227,8 +223,7 @@ async function partialDays(
   pieces: Span[],
   stats: ReadStats,
   budget: ReadBudget,
-  holds?: (status: number) => boolean,
-  overdue = false,
+  { holds, overdue }: Narrowing,
 ): Promise<number | undefined> {
   if (pieces.length === 0) return 0;
   const byDay = new Map<number, Span[]>();
