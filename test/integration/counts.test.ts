@@ -176,6 +176,13 @@ describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
       `&location.businessUnit=${encodeURIComponent(unit)}&priority=>2`,
       filtered,
     );
+    // One business unit and its sites by status: the location prefix counters two fields deep.
+    await checkCounts(
+      admin,
+      ['location.site', 'status'],
+      `&location.businessUnit=${encodeURIComponent(unit)}`,
+      stored.filter((a) => a.location.businessUnit === unit),
+    );
     await checkCounts(
       admin,
       ['status'],

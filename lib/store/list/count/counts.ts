@@ -23,6 +23,7 @@ import { countedIntegers, holdingCount, probeValues } from './counted-integers';
 import { dateTotal, onOneDate } from './date-counts';
 import { locationTotal } from './location-counts';
 import { byRegistry, registryTotal } from './registry-counts';
+import { scopeCount } from './scope-count';
 
 /** What the counters say about a list: the sizes the planner estimates with, and exact totals. */
 
@@ -87,6 +88,8 @@ export async function countedTotal(
 }
 
 async function counterTotal(query: ListQuery, stats: ReadStats, budget: ReadBudget): Promise<number | undefined> {
+  const prefix = await prefixTotal(query, stats);
+  if (prefix !== undefined) return prefix;
   const date = onOneDate(query);
   if (date) return dateTotal(date, query.filters, stats, budget);
   if (query.filters.length === 2) {
@@ -113,6 +116,17 @@ async function counterTotal(query: ListQuery, stats: ReadStats, budget: ReadBudg
     readCount(field, values[0] as string, stats),
   ]);
   return total - matching;
+}
+
+/**
+ * One business unit and a site in it (or a set of sites, and a department below), with clauses on
+ * status or `overdue`: the location prefix counters, as a scope's part is counted
+ * (`scope-count.ts`), where the site's own counters know nothing of its business unit.
+ */
+async function prefixTotal(query: ListQuery, stats: ReadStats): Promise<number | undefined> {
+  const unit = query.filters.find((c) => c.field.name === 'location.businessUnit');
+  if (unit?.op !== '=' || !query.filters.some((c) => c.field.name === 'location.site')) return undefined;
+  return scopeCount(query, { businessUnit: unit.values[0] as string }, stats);
 }
 
 /**
