@@ -7,7 +7,7 @@ import { type LocalStore, startTableOn } from '../../infra/local/store';
 import { getReminderSettings } from '../../lib/config';
 import type { ActionView } from '../../lib/model/action';
 import type { RecordedEntry } from '../../lib/model/history';
-import { type TrendSubject, trendSubjectOf } from '../../lib/model/trends';
+import type { TrendSubject } from '../../lib/model/trends';
 import { getDocumentClient } from '../../lib/store/client';
 import type { Item } from '../../lib/store/item';
 import { attr } from '../../lib/store/table';
