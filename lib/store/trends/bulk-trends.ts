@@ -46,7 +46,7 @@ function addedPairs(expression: string): Array<[string, string]> {
 const keyOf = (item: Item) => JSON.stringify([item[attr.id], item[attr.sortKey]]);
 
 /** The items counting `entries` (in order) with `countTrends` leaves in a store that had none. */
-export function trendItemsOf(
+function trendItemsOf(
   entries: readonly RecordedEntry[],
   closedStatuses: readonly number[],
   table = tableName(),
