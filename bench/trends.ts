@@ -130,6 +130,13 @@ for (const [label, raw, viewer] of [
     `${query}&location.businessUnit=${enc(site.businessUnit)}&location.site=${enc(site.site)}&priority=1`,
     undefined,
   ],
+  // The same ranges ending yesterday: the trend's own reads alone, without today's two list counts.
+  [
+    'open mode, the site as a filter, ending yesterday',
+    `interval=week&from=${from}&to=${dayAt(1)}&location.businessUnit=${enc(site.businessUnit)}&location.site=${enc(site.site)}`,
+    undefined,
+  ],
+  ['a person whose one scope is the site, ending yesterday', `interval=week&from=${from}&to=${dayAt(1)}`, scoped],
 ] as const) {
   const stats = newStats();
   const trend = await trendsFor(raw, caller, viewer, stats);
