@@ -8,12 +8,6 @@ import { scanActions } from '../../lib/store/list/run/scan';
 import { seedActions } from '../../scripts/seed-data';
 import { type CallOptions, call, type Reply } from './client';
 
-/**
- * A seeded stack of its own under a small list read budget, for the files that ask lists the
- * budget must walk (list-scaled, list-daily, list-daily-walk): `seeded` generated actions (seed
- * `seed`), `LIST_READ_BUDGET` set to `budget` and the rate limits out of the way, a token for one
- * reader, and every stored action as the oracle lists it.
- */
 interface BudgetedOptions {
   name: string;
   seeded: number;
@@ -22,6 +16,12 @@ interface BudgetedOptions {
   reader: { sub: string; name: string };
 }
 
+/**
+ * A seeded stack of its own under a small list read budget, for the files that ask lists the
+ * budget must walk (list-scaled, list-many-locations, list-daily, list-daily-walk): `seeded` generated actions (seed
+ * `seed`), `LIST_READ_BUDGET` set to `budget` and the rate limits out of the way, a token for one
+ * reader, and every stored action as the oracle lists it.
+ */
 async function startBudgetedStack(
   options: BudgetedOptions,
 ): Promise<{ stack: LocalStack; token: string; listed: ListedAction[] }> {
