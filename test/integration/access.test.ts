@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../infra/local/issuer';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
-import { actionBody, type CallOptions, call, expectProblem, type Reply } from '../support/client';
+import { actionBody, type CallOptions, call, expectProblem, locationAt, type Reply } from '../support/client';
 
 /**
  * Contract section 14 on a scoped stack of its own: two business units, three sites, five people
@@ -29,15 +29,7 @@ const person = (label: string, groups?: string[]): Person => {
   return { id, token: issueToken(stack.issuer, { sub: id, name: label, email: `${id}@example.com`, groups }) };
 };
 
-const place = (businessUnit: string, site: string) => ({
-  businessUnit,
-  site,
-  department: 'Maintenance',
-  workGroup: 'Mechanical',
-  productiveUnit: 'Crusher 2',
-  team: 'Day',
-  crew: 'A',
-});
+const place = (businessUnit: string, site: string) => locationAt(businessUnit, site);
 const NORTH = place('Iron Ore', 'North Pit');
 const SOUTH = place('Iron Ore', 'South Pit');
 const EAST = place('Coal', 'East Pit');

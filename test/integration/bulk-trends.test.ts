@@ -13,7 +13,7 @@ import type { Item } from '../../lib/store/item';
 import { attr } from '../../lib/store/table';
 import { writeTrendsInBulk } from '../../lib/store/trends/bulk-trends';
 import { countTrends } from '../../lib/trends/trend-stream';
-import { dataDir } from '../support/client';
+import { dataDir, locationAt } from '../support/client';
 
 /**
  * The benchmark's bulk writer of trend counters (`lib/store/trends/bulk-trends.ts`) leaves exactly
@@ -39,16 +39,11 @@ afterAll(async () => {
   await Promise.all([counted?.close(), bulk?.close()]);
 });
 
-const location = (businessUnit: string, site: string, crew: string) => ({
-  businessUnit,
-  site,
-  department: 'Maintenance',
-  workGroup: 'Mechanical',
-  productiveUnit: 'Crusher 2',
-  team: 'Day',
-  crew,
-});
-const places = [location('North', 'Pit 1', 'A'), location('North', 'Pit 1', 'B'), location('South', 'Pit 9', 'A')];
+const places = [
+  locationAt('North', 'Pit 1', 'A'),
+  locationAt('North', 'Pit 1', 'B'),
+  locationAt('South', 'Pit 9', 'A'),
+];
 const people = ['ann', 'bob', 'cy'];
 const person = (id: string) => ({ id, name: id, email: null });
 

@@ -18,7 +18,7 @@ import { changesOf } from '../../lib/store/sync/stream';
 import { attr, itemKind } from '../../lib/store/table';
 import { recordDayEnds } from '../../lib/store/trends/day-ends';
 import { countTrends } from '../../lib/trends/trend-stream';
-import { actionBody, type CallOptions, call, expectProblem } from '../support/client';
+import { actionBody, type CallOptions, call, expectProblem, locationAt } from '../support/client';
 
 /**
  * Contract section 17, "Trends", on a scoped stack of its own: created, closed, reopened, closed
@@ -45,15 +45,7 @@ const person = (label: string, groups?: string[]): Person => {
 };
 
 const UNIT = `Trend Unit ${randomUUID().slice(0, 8)}`;
-const place = (site: string, businessUnit = UNIT) => ({
-  businessUnit,
-  site,
-  department: 'Maintenance',
-  workGroup: 'Mechanical',
-  productiveUnit: 'Crusher 2',
-  team: 'Day',
-  crew: 'A',
-});
+const place = (site: string, businessUnit = UNIT) => locationAt(businessUnit, site);
 const NORTH = place('North Pit');
 const SOUTH = place('South Pit');
 const PAST = '2020-01-01T00:00:00Z';

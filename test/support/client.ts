@@ -106,20 +106,23 @@ export function newUser(name = 'Test User', sub: string = randomUUID()): TestUse
 }
 
 /** A valid create body; `producer` scopes a test's actions so its filters see only its own. */
+/** A whole location at a business unit's site: the fields below the site those of `actionBody`. */
+export const locationAt = (businessUnit: string, site: string, crew = 'A') => ({
+  businessUnit,
+  site,
+  department: 'Maintenance',
+  workGroup: 'Mechanical',
+  productiveUnit: 'Crusher 2',
+  team: 'Day',
+  crew,
+});
+
 export function actionBody(producer: string, overrides: Record<string, unknown> = {}) {
   return {
     title: 'Replace worn conveyor belt',
     description: 'Belt shows fraying at splice',
     actionProducer: { name: producer, url: 'https://inspections.example.com/i/1' },
-    location: {
-      businessUnit: 'Iron Ore',
-      site: 'North Pit',
-      department: 'Maintenance',
-      workGroup: 'Mechanical',
-      productiveUnit: 'Crusher 2',
-      team: 'Day',
-      crew: 'A',
-    },
+    location: locationAt('Iron Ore', 'North Pit'),
     allowAnonymousEdits: false,
     dueAt: '2036-12-01T10:00:00Z',
     priority: '2',
