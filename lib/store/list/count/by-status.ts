@@ -17,17 +17,18 @@ export function statusesHolding(onStatus: Clause[], counts: StatusCounts[]): num
 }
 
 /**
- * Clauses on `status` with `overdue`, from a value's counters kept by status: its overdue
- * counter keeps the status in its items, so its overdue actions of the statuses the clauses hold
- * for are one read (`overdue`); not overdue, those statuses' count (`all`) less them. The total's
- * (`counts.ts`) and a scope's (`scope-count.ts`) alike.
+ * Clauses on `status` with `overdue`, from counters kept by status (one value's, or several whose
+ * actions are disjoint, summed): an overdue counter keeps the status in its items, so the overdue
+ * actions of the statuses the clauses hold for are one read a value (`overdue`); not overdue, those
+ * statuses' count (`all`) less them. The total's and a paired value's (`counts.ts`) and a scope's
+ * (`scope-count.ts`) alike.
  */
 export async function overdueByStatus(
   onStatus: Clause[],
   late: boolean,
-  read: { overdue: () => Promise<StatusCounts>; all: () => Promise<StatusCounts> },
+  read: { overdue: () => Promise<StatusCounts[]>; all: () => Promise<StatusCounts[]> },
 ): Promise<number> {
-  if (late) return statusesHolding(onStatus, [await read.overdue()]);
+  if (late) return statusesHolding(onStatus, await read.overdue());
   const [overdue, all] = await Promise.all([read.overdue(), read.all()]);
-  return statusesHolding(onStatus, [all]) - statusesHolding(onStatus, [overdue]);
+  return statusesHolding(onStatus, all) - statusesHolding(onStatus, overdue);
 }

@@ -156,7 +156,8 @@ async function pairedTotal([a, b]: [Clause, Clause], stats: ReadStats): Promise<
 
 /**
  * Clauses on `status` (any operator) alone, or with `overdue`, with clauses on `priority`, or with
- * one `=`/`~` on a paired field: the counters kept by status (`readStatusCounts`, one read a
+ * one `=`/`~` on a paired field, with or without `overdue` (a site's open overdue actions, each
+ * group's `overdue` in counts by site and status): the counters kept by status (`readStatusCounts`, one read a
  * value), summed over the statuses every status clause holds for. A priority not listed by `=`/`~`
  * is enumerated from its counters (`probeValues`). `undefined` for any other list.
  */
@@ -166,20 +167,20 @@ async function statusSplitTotal(filters: Clause[], stats: ReadStats): Promise<nu
   if (onStatus.length === 0) return undefined;
   const holding = (counts: StatusCounts[]) => statusesHolding(onStatus, counts);
   if (rest.length === 0) return holding([await readStatusCounts('all', '', stats)]);
-  const late = rest.find((c) => c.type === 'boolean' && c.field.name === 'overdue');
-  const valued = rest.find((c) => c !== late);
-  if (late && valued && rest.length === 2) return pairedOverdueByStatus(onStatus, late, valued, stats);
-  const [other] = rest as [Clause];
+  // `overdue` beside one clause on a paired field: that value's overdue counter, kept by status.
+  const late = rest.length === 2 ? rest.find((c) => c.type === 'boolean' && c.field.name === 'overdue') : undefined;
+  const others = rest.filter((c) => c !== late);
+  const [other] = others as [Clause];
   const field = other.field.name;
-  if (rest.some((c) => c.field.name !== field)) return undefined;
-  if (other.type === 'boolean' && field === 'overdue') {
+  if (others.some((c) => c.field.name !== field)) return undefined;
+  if (!late && other.type === 'boolean' && field === 'overdue') {
     if (rest.length !== 1) return undefined;
     return overdueByStatus(onStatus, other.values[0] === true, {
-      overdue: () => readStatusCounts('overdue', 'true', stats),
-      all: () => readStatusCounts('all', '', stats),
+      overdue: async () => [await readStatusCounts('overdue', 'true', stats)],
+      all: async () => [await readStatusCounts('all', '', stats)],
     });
   }
-  if (field === 'priority') {
+  if (!late && field === 'priority') {
     const byPriority = new Map<number, Map<number, number>>();
     const count = async (value: number) => {
       const counts = await readStatusCounts('priority', value, stats);
@@ -191,37 +192,15 @@ async function statusSplitTotal(filters: Clause[], stats: ReadStats): Promise<nu
     else if ((await probeValues(await readCount('all', '', stats), count)) === undefined) return undefined;
     return holding([...byPriority].filter(([value]) => valueHolds(rest, other.field, value)).map(([, c]) => c));
   }
-  if (!(pairedFields as readonly string[]).includes(field) || rest.length !== 1) return undefined;
+  if (!(pairedFields as readonly string[]).includes(field) || others.length !== 1) return undefined;
   if (other.op !== '=' && other.op !== '~') return undefined;
-  const values = [...new Set((other.values as Array<string | number>).map(String))];
-  return holding(await all(values.map((v) => readStatusCounts(field as CountedField, v, stats))));
-}
-
-/**
- * Clauses on `status` with `overdue` and one `=`/`~` on a paired field (a site's open overdue
- * actions, each group's `overdue` in counts by site and status): the values' overdue counters,
- * which keep the status, and their totals by status. `undefined` for another field or operator.
- */
-async function pairedOverdueByStatus(
-  onStatus: Clause[],
-  late: Clause,
-  valued: Clause,
-  stats: ReadStats,
-): Promise<number | undefined> {
-  const field = valued.field.name;
-  if (!(pairedFields as readonly string[]).includes(field) || (valued.op !== '=' && valued.op !== '~'))
-    return undefined;
   const paired = field as (typeof pairedFields)[number];
-  const values = [...new Set((valued.values as Array<string | number>).map(String))];
-  const summed = async (counter: CountedField): Promise<StatusCounts> => {
-    const sum: StatusCounts = new Map();
-    for (const counts of await all(values.map((v) => readStatusCounts(counter, v, stats))))
-      for (const [status, n] of counts) sum.set(status, (sum.get(status) ?? 0) + n);
-    return sum;
-  };
+  const values = [...new Set((other.values as Array<string | number>).map(String))];
+  const read = (counter: CountedField) => all(values.map((v) => readStatusCounts(counter, v, stats)));
+  if (!late) return holding(await read(paired));
   return overdueByStatus(onStatus, late.values[0] === true, {
-    overdue: () => summed(byOverdue(paired)),
-    all: () => summed(paired),
+    overdue: () => read(byOverdue(paired)),
+    all: () => read(paired),
   });
 }
 

@@ -79,8 +79,8 @@ async function countIn(scope: Scope, rest: readonly Clause[], stats: CountStats)
   const late = other.values[0] === true;
   if (onStatus.length > 0)
     return overdueByStatus(onStatus, late, {
-      overdue: () => readStatusCounts(overdue, value, stats),
-      all: () => readStatusCounts(total, value, stats),
+      overdue: async () => [await readStatusCounts(overdue, value, stats)],
+      all: async () => [await readStatusCounts(total, value, stats)],
     });
   const [lateCount, all] = await Promise.all([
     readCount(overdue, value, stats),

@@ -42,11 +42,11 @@ describe('overdueByStatus', () => {
       counters: {
         overdue: async () => {
           reads.push('overdue');
-          return overdue;
+          return [overdue];
         },
         all: async () => {
           reads.push('all');
-          return all;
+          return [all];
         },
       },
     };
@@ -62,5 +62,10 @@ describe('overdueByStatus', () => {
     const { reads, counters } = read();
     expect(await overdueByStatus(onStatus('status=~1,3'), false, counters)).toBe(70 - 7);
     expect(reads.sort()).toEqual(['all', 'overdue']);
+  });
+  it('sums the counters of several values (a set of sites), overdue and not alike', async () => {
+    const counters = { overdue: async () => [overdue, overdue], all: async () => [all, all] };
+    expect(await overdueByStatus(onStatus('status=!3'), true, counters)).toBe(20);
+    expect(await overdueByStatus(onStatus('status=~1,3'), false, counters)).toBe(2 * (70 - 7));
   });
 });
