@@ -94,27 +94,49 @@ const markerKey = (entry: Pick<RecordedEntry, 'actionId' | 'version'>) => ({
   [attr.sortKey]: String(entry.version),
 });
 
+/** The item that says `entry` was counted, kept `MARKER_DAYS` against a repeated delivery. */
+export const trendMarker = (entry: Pick<RecordedEntry, 'actionId' | 'version'>) => ({
+  ...markerKey(entry),
+  [attr.expiresAt]: Math.floor(Date.now() / 1000) + MARKER_DAYS * 86_400,
+});
+
+/** What counting `move` adds: each slice's day item, with each stored attribute and its increment (none when nothing moves). */
+export function trendIncrements(
+  move: TrendMove,
+): Array<{ key: Record<string, string>; added: Record<string, number> }> {
+  const moved = (Object.keys(countAttributes) as Array<keyof TrendCounts>).filter((k) => move.counts[k] !== 0);
+  if (moved.length === 0) return [];
+  const added = Object.fromEntries(moved.map((k) => [countAttributes[k], move.counts[k]]));
+  return slicesOf(move.subject).map((slice) => ({
+    key: { [attr.id]: slicePartition(slice), [attr.sortKey]: countsSortKey(move.day) },
+    added,
+  }));
+}
+
 /** The transaction that counts `move` for `entry` once: the marker first, then one ADD a slice. */
 export function trendWrites(entry: Pick<RecordedEntry, 'actionId' | 'version'>, move: TrendMove, table = tableName()) {
-  const moved = (Object.keys(countAttributes) as Array<keyof TrendCounts>).filter((k) => move.counts[k] !== 0);
+  const increments = trendIncrements(move);
+  if (increments.length === 0) return [];
   const marker = {
     Put: {
       TableName: table,
-      Item: { ...markerKey(entry), [attr.expiresAt]: Math.floor(Date.now() / 1000) + MARKER_DAYS * 86_400 },
+      Item: trendMarker(entry),
       ConditionExpression: 'attribute_not_exists(#id)',
       ExpressionAttributeNames: { '#id': attr.id },
     },
   };
-  if (moved.length === 0) return [];
-  const updates = slicesOf(move.subject).map((slice) => ({
-    Update: {
-      TableName: table,
-      Key: { [attr.id]: slicePartition(slice), [attr.sortKey]: countsSortKey(move.day) },
-      UpdateExpression: `ADD ${moved.map((k) => `#${k} :${k}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(moved.map((k) => [`#${k}`, countAttributes[k]])),
-      ExpressionAttributeValues: Object.fromEntries(moved.map((k) => [`:${k}`, move.counts[k]])),
-    },
-  }));
+  const updates = increments.map(({ key, added }) => {
+    const names = Object.keys(added);
+    return {
+      Update: {
+        TableName: table,
+        Key: key,
+        UpdateExpression: `ADD ${names.map((name) => `#${name} :${name}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((name) => [`:${name}`, added[name]])),
+      },
+    };
+  });
   return [marker, ...updates];
 }
 
