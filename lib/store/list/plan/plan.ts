@@ -365,8 +365,18 @@ function rangeShare(index: IndexDefinition, clauses: Clause[], sizes?: Sizes): {
   return { share: hasLower && hasUpper ? RANGE_SHARE.bounded : RANGE_SHARE.open, exact: false };
 }
 
-/** An empty read when the bounds on some ordered field, or the values of an equality field, cannot all hold. */
+/**
+ * An empty read when the bounds on some ordered field, the values of an equality field, or the
+ * values asked of a boolean (`overdue=true&overdue=false`, which the counts ask of their `none`
+ * overdue-age group's overdue) cannot all hold.
+ */
 function contradiction(filters: Clause[]): IndexRead | undefined {
+  const booleans = new Map<string, Set<boolean>>();
+  for (const clause of filters)
+    if (clause.type === 'boolean')
+      booleans.set(clause.field.name, new Set([...(booleans.get(clause.field.name) ?? []), ...clause.values]));
+  if ([...booleans.values()].some((values) => values.size > 1))
+    return { index: indexes.allByCreated, partitions: [], filter: [] };
   for (const index of Object.values(orderedIndexes)) {
     if (keyRangeFor(index, filters).empty) return { index, partitions: [], filter: [] };
   }

@@ -365,12 +365,20 @@ describe('contradictions are empty plans', () => {
     'status=1&status=2',
     'location.site=A&location.site=~B,C',
     'owner=a&dueAt=<2025-01-01&dueAt=>2025-02-01',
+    // The counts ask this of their `none` overdue-age group's overdue: before, a read of every overdue action.
+    'overdue=false&overdue=true',
+    'status=1&overdue=true&dueAt=<2025-01-01&overdue=false',
   ])('%s', (query) => {
     expect(planFor(query).empty).toBe(true);
   });
 
   it('overlapping filters are not', () => {
-    for (const query of ['status=~1,2&status=2', 'dueAt=>2025-06-01&dueAt=<2025-06-03', 'title=a&title=~a,b']) {
+    for (const query of [
+      'status=~1,2&status=2',
+      'dueAt=>2025-06-01&dueAt=<2025-06-03',
+      'title=a&title=~a,b',
+      'overdue=true&overdue=true',
+    ]) {
       expect(planFor(query).empty).toBe(false);
     }
     const p = planFor('status=~1,2&status=2');
