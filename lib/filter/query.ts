@@ -83,10 +83,15 @@ export function parseListQuery(rawQueryString: string, callerId?: string): ListQ
   return parseListTerms(splitQueryString(rawQueryString), callerId);
 }
 
+/** Whether two clauses ask the same of the same field. Pure. */
+const sameClause = (a: Clause, b: Clause): boolean =>
+  a.field.name === b.field.name && a.op === b.op && JSON.stringify(a.values) === JSON.stringify(b.values);
+
 /** Parses a list query already split into its parameters (`me` as in `parseListQuery`). */
 export function parseListTerms(pairs: ReadonlyArray<[string, string]>, callerId?: string): ListQuery {
   const problems: Problem[] = [];
   const filters: Clause[] = [];
+  let asked = 0;
   const paging = new Map<string, string>();
   const terms: Array<[string, string]> = [];
 
@@ -103,14 +108,17 @@ export function parseListTerms(pairs: ReadonlyArray<[string, string]>, callerId?
       continue;
     }
     try {
-      const clause = parseClause(field, value);
-      filters.push(callerId !== undefined && PEOPLE.has(field.name) ? meAs(clause, callerId) : clause);
+      const parsed = parseClause(field, value);
+      const clause = callerId !== undefined && PEOPLE.has(field.name) ? meAs(parsed, callerId) : parsed;
+      asked++;
+      // A clause sent twice asks nothing more; kept twice, it hid the list's shape from the counters.
+      if (!filters.some((c) => sameClause(c, clause))) filters.push(clause);
     } catch (error) {
       if (error instanceof ValidationError && error.errors) problems.push(...error.errors);
       else throw error;
     }
   }
-  if (filters.length > queryLimits.maxFilters) {
+  if (asked > queryLimits.maxFilters) {
     problems.push({ parameter: 'query', message: `at most ${queryLimits.maxFilters} filters are allowed` });
   }
 

@@ -394,10 +394,22 @@ describe('parseListQuery', () => {
     ]);
   });
 
-  it(`takes ${queryLimits.maxFilters} filters and refuses more, naming the query`, () => {
-    const query = (n: number) => Array.from({ length: n }, () => 'status=>0').join('&');
-    expect(parseListQuery(query(queryLimits.maxFilters)).filters).toHaveLength(queryLimits.maxFilters);
+  it(`takes ${queryLimits.maxFilters} filters and refuses more, naming the query, counting each as sent`, () => {
+    const query = (n: number) => Array.from({ length: n }, (_, i) => `status=>${i % 2}`).join('&');
+    expect(parseListQuery(query(queryLimits.maxFilters)).filters).toHaveLength(2);
     expect(namedBy(query(queryLimits.maxFilters + 1))).toEqual(['query']);
+  });
+
+  it('keeps a clause sent twice once (the counters see the shape), but not two that differ', () => {
+    expect(parseListQuery('overdue=false&overdue=false').filters).toHaveLength(1);
+    expect(parseListQuery('status=1&status=1&status=~1,2').filters.map((c) => c.op)).toEqual(['=', '~']);
+    expect(parseListQuery('owner=me&owner=u-1', 'u-1').filters).toHaveLength(1);
+    expect(parseListQuery('dueAt=>2025-01-01&dueAt=>2025-01-02').filters).toHaveLength(2);
+    // The cursor stays bound to the terms as sent.
+    expect(parseListQuery('status=1&status=1').terms).toEqual([
+      ['status', '1'],
+      ['status', '1'],
+    ]);
   });
 
   it('throws nothing but ValidationError for junk', () => {
