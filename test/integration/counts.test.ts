@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate, type ListedAction } from '../../contract/oracle';
 import { issueToken } from '../../infra/local/issuer';
 import { startSeededStack } from '../../infra/local/seeded';
 import type { LocalStack } from '../../infra/local/stack';
@@ -233,6 +234,15 @@ describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
     const bySite = await checkCounts(token, ['location.site'], '', theirs);
     expect(bySite.map((g) => g.key['location.site'])).toEqual([site.site]);
     await checkCounts(token, ['assignee', 'overdueAge'], '', theirs);
+    // The oldest bucket from the scope's overdue counter less its recent overdue (`overdueDueBefore`), by status too.
+    const ages = await checkCounts(token, ['overdueAge'], '', theirs);
+    expect(ages.some((g) => g.key.overdueAge !== 'none' && g.count > 0)).toBe(true);
+    await checkCounts(
+      token,
+      ['overdueAge', 'status'],
+      '&status=!3',
+      theirs.filter((a) => Number(a.status) !== 3),
+    );
     // Counted from the prefix counters three fields deep (the site scope made deeper by each department).
     await checkCounts(token, ['location.department'], '', theirs);
     await checkCounts(
@@ -252,6 +262,46 @@ describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
       totalCountRelation: 'eq',
       otherCount: 0,
     });
+  });
+
+  it("a site viewer's overdue due before a day: the scope's overdue counter less its overdue due since", async () => {
+    // The site with the most overdue actions, and days that split them: some due before, some since.
+    const late = stored.filter((a) => a.overdue && a.location.site !== '' && a.location.businessUnit !== '');
+    const perSite = new Map<string, ActionView[]>();
+    for (const a of late) {
+      const key = JSON.stringify([a.location.businessUnit, a.location.site]);
+      perSite.set(key, [...(perSite.get(key) ?? []), a]);
+    }
+    const [bu, site] = JSON.parse(
+      [...perSite.entries()].sort((x, y) => y[1].length - x[1].length)[0]?.[0] as string,
+    ) as [string, string];
+    const viewer = 'u-counts-overdue-viewer';
+    const granted = await send('POST', '/api/grants', {
+      token: admin,
+      body: { principal: { type: 'person', id: viewer }, role: 'viewer', scope: { businessUnit: bu, site } },
+    });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(201);
+    const token = issueToken(stack.issuer, { sub: viewer, name: 'Overdue viewer' });
+    const theirs = stored.filter((a) => a.location.businessUnit === bu && a.location.site === site);
+    const dues = theirs
+      .filter((a) => a.overdue)
+      .map((a) => a.dueAt)
+      .sort();
+    expect(dues.length).toBeGreaterThan(1);
+    const middle = dues[Math.floor(dues.length / 2)] as string;
+    let split = 0;
+    for (const at of [middle, middle.slice(0, 10), dues[0] as string, '2000-01-01', '2999-01-01']) {
+      for (const status of ['', '&status=~1,2', '&status=!1']) {
+        const query = `overdue=true&dueAt=<${encodeURIComponent(at)}${status}`;
+        const reply = await send('GET', `/api/actions?limit=0&${query}`, { token });
+        const expected = evaluate(theirs as unknown as ListedAction[], `${query}&limit=0`);
+        if ('refused' in expected) throw new Error(`the oracle refuses ${query}`);
+        expect(reply.body, query).toMatchObject({ totalCount: expected.totalCount, totalCountRelation: 'eq' });
+        if (expected.totalCount > 0 && expected.totalCount < dues.length) split++;
+      }
+    }
+    // Some day left overdue actions on both sides, so the recent ones were read and taken off.
+    expect(split).toBeGreaterThan(0);
   });
 
   it('every bad parameter is a 400 naming it', async () => {

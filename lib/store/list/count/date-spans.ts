@@ -40,6 +40,12 @@ export const dayText = (day: number): string => new Date(day * DAY_MS).toISOStri
 /** The instant a day starts (past the last day, the end of time). */
 export const dayStart = (day: number): string => (day > MAX_DAY ? END_OF_TIME : `${dayText(day)}T00:00:00.000Z`);
 
+/** Whether spans (normalized) begin with the first instant a date can be: no lower bound. Pure. */
+export const unboundedBelow = (spans: readonly Span[]): boolean => spans[0]?.from === ALL.from;
+
+/** The instants from the first a date can be to `to` (left out). */
+export const before = (to: string): Span[] => [{ from: ALL.from, to }];
+
 /** The instants one value stands for: a day, or one instant (its millisecond). */
 function valueSpan(value: DateValue): Span {
   return value.kind === 'day'

@@ -1,9 +1,27 @@
+import { nowIso } from '../../../dates';
 import type { Clause, ListQuery } from '../../../filter/query';
 import { type Scope, scopeFields } from '../../../model/access';
 import { type LocationField, locationFields } from '../../../model/action';
+import { EMPTY_KEY } from '../../catalogue';
 import { byOverdue, type CountedField, type CountStats, readCount, readStatusCounts } from '../../counters/counters';
 import { prefixByOverdue, prefixCounter, prefixDepths, scopePrefix } from '../../counters/prefixes';
+import { indexes } from '../../indexes';
+import { queryInput } from '../../query/key-query';
+import { queryPages } from '../../query/pager';
+import { attr, filterKey, filterPath, locationKeys } from '../../table';
+import { valueHolds } from '../plan/expression';
 import { overdueByStatus, statusesHolding } from './by-status';
+import {
+  before,
+  clausesSpans,
+  complement,
+  dayNumber,
+  dayStart,
+  inSpans,
+  intersect,
+  type Span,
+  unboundedBelow,
+} from './date-spans';
 
 /**
  * The exact count of a scoped list's part for one scope, from the counters alone (contract
@@ -69,6 +87,13 @@ async function countIn(scope: Scope, rest: readonly Clause[], stats: CountStats)
   const { total, overdue, value } = counters;
   const onStatus = rest.filter((c) => c.field.name === 'status');
   const others = rest.filter((c) => c.field.name !== 'status');
+  const dues = others.filter((c): c is DateClause => c.type === 'date' && c.field.name === 'dueAt');
+  if (dues.length > 0) {
+    const [flag, ...more] = others.filter((c) => c.field.name !== 'dueAt');
+    if (more.length > 0 || flag?.type !== 'boolean' || flag.field.name !== 'overdue' || flag.values[0] !== true)
+      return undefined;
+    return overdueDueBefore(scope, counters, dues, onStatus, stats);
+  }
   if (others.length > 1) return undefined;
   const [other] = others;
   if (other === undefined) {
@@ -87,6 +112,88 @@ async function countIn(scope: Scope, rest: readonly Clause[], stats: CountStats)
     late ? Promise.resolve(0) : readCount(total, value, stats),
   ]);
   return late ? lateCount : all - lateCount;
+}
+
+type DateClause = Clause & { type: 'date' };
+
+/** The most due-ordered entries `overdueDueBefore` reads for the recent days before the planner counts instead. */
+const MAX_RECENT_ENTRIES = 2_000;
+
+/**
+ * A scope's overdue actions due before some instant, with or without clauses on status
+ * ("overdue 91+ days", the counts' oldest `overdueAge`): its overdue counter (kept by status) less
+ * its overdue actions due since, which are few and recent: an overdue action is due before the
+ * sweep that marked it (a new `dueAt` re-arms its reminders), so they lie between that instant and
+ * tomorrow. Those are read from the scope's site's due order (`by-site-by-due`), only their keys,
+ * status, overdue flag and location. A backlog of old overdue actions then costs no read at all.
+ * `undefined` (the planner counts) for date clauses with a lower bound, whose range the planner
+ * reads already, for a business unit scope (no due order of its own), or past
+ * `MAX_RECENT_ENTRIES` entries.
+ */
+async function overdueDueBefore(
+  scope: Scope,
+  { overdue, value }: ScopeCounters,
+  dues: readonly DateClause[],
+  onStatus: Clause[],
+  stats: CountStats,
+): Promise<number | undefined> {
+  const asked = clausesSpans(dues);
+  const site = scope.site;
+  if (asked.length === 0) return 0;
+  if (!unboundedBelow(asked) || site === undefined) return undefined;
+  const tomorrowEnds = dayStart(dayNumber(nowIso()) + 2);
+  const since = intersect(complement(asked), before(tomorrowEnds));
+  const [total, recent] = await Promise.all([
+    onStatus.length > 0
+      ? readStatusCounts(overdue, value, stats).then((counts) => statusesHolding(onStatus, [counts]))
+      : readCount(overdue, value, stats),
+    overdueIn(scope, since, onStatus, stats),
+  ]);
+  return recent === undefined ? undefined : total - recent;
+}
+
+/** The scope's overdue actions due within `spans` whose status the clauses hold for, read from its site's due order. */
+async function overdueIn(
+  scope: Scope,
+  spans: readonly Span[],
+  onStatus: Clause[],
+  stats: CountStats,
+): Promise<number | undefined> {
+  const index = indexes.bySiteByDue;
+  const fields = scopeFields(scope);
+  const site = scope.site ?? '';
+  const [first] = onStatus;
+  let read = 0;
+  let count = 0;
+  for (const span of spans) {
+    const input = queryInput({
+      index,
+      partition: site === '' ? EMPTY_KEY : site,
+      sort: { op: 'between', from: span.from, to: span.to },
+      projection: [
+        index.sortKey.name,
+        filterPath(filterKey.overdue),
+        filterPath(filterKey.status),
+        ...fields.map((f) => filterPath(locationKeys[f])),
+      ],
+    });
+    for await (const page of queryPages(input, { stats, maxItems: MAX_RECENT_ENTRIES + 1 - read })) {
+      read += page.Items?.length ?? 0;
+      if (read > MAX_RECENT_ENTRIES) return undefined;
+      for (const item of page.Items ?? []) {
+        const key = String(item[index.sortKey.name]);
+        const f = (item[attr.filters] ?? {}) as Record<string, unknown>;
+        if (
+          f[filterKey.overdue] !== undefined &&
+          inSpans(spans, key.slice(0, key.indexOf('#'))) &&
+          fields.every((field) => (f[locationKeys[field]] ?? '') === scope[field]) &&
+          (first === undefined || valueHolds(onStatus, first.field, Number(f[filterKey.status])))
+        )
+          count++;
+      }
+    }
+  }
+  return count;
 }
 
 /** A scope's counters, both kept by status (`counters.ts`): its total and its overdue, and the value they count it under. */
