@@ -16,12 +16,12 @@ import { clauseHolds } from './plan/expression';
 import { DEFAULT_SORT } from './plan/plan';
 import { comparePositions } from './plan/positions';
 import { type ListContext, type ListResult, newStats, type Position } from './plan/result';
-import { combinedWalk, fetchingWalk, readCombined, readFetching } from './run/combined';
+import { type Combined, combinedWalk, fetchingWalk, readCombined, readFetching } from './run/combined';
 import { readPage } from './run/merge';
 import { listWithin } from './run/open';
 import { inParts, type Match, type Part, positionOfItem, scopeClauses } from './run/parts';
 import { fetchActions } from './run/reads';
-import { searchKept } from './run/searched';
+import { type KeptSearch, searchKept } from './run/searched';
 
 /**
  * A scoped list (contract section 14): the caller sees the actions in any of their scopes
@@ -108,16 +108,33 @@ async function asOne(
     : undefined;
   const one = read ?? fetched;
   if (!one) return undefined;
+  return walkedAsPart(one, fetched?.fetched, window, unknown ? undefined : total, after);
+}
+
+/**
+ * The scopes' one walk (`asOne`) as a part: the `window` matches it read and one more, which says
+ * whether more follow, each with its action where the walk fetched it (`fetched`). Counted by
+ * `total` (the scopes' counts summed, when the counters knew each); else by the matches read,
+ * exactly only when the walk read to the end of its index from the start (then it found every
+ * match). Pure.
+ */
+export function walkedAsPart(
+  one: Combined,
+  fetched: ReadonlyMap<string, Item> | undefined,
+  window: number,
+  total: number | undefined,
+  after?: Position,
+): Part {
   const more = one.matches.length > window;
   const matches: Match[] = one.matches.map((m) => {
-    const item = fetched?.fetched.get(m.id);
+    const item = fetched?.get(m.id);
     return { ...m, ...(item ? { action: fromItem(item) } : {}) };
   });
   // A walk that read to the end of its index found every match: then it counted them too.
-  const whole = !unknown || (!one.cut && !more && after === undefined);
+  const whole = total !== undefined || (!one.cut && !more && after === undefined);
   return {
     matches,
-    totalCount: unknown ? matches.length : total,
+    totalCount: total ?? matches.length,
     exact: whole,
     more,
     cut: one.cut,
@@ -143,9 +160,17 @@ async function searchedPart(
     context,
     after,
   );
-  if (!found) return undefined;
+  return found && keptAsPart(found, window, after);
+}
+
+/**
+ * The scopes' search (`searchedPart`) as a part: the matches `searchKept` kept, with their actions.
+ * It stops once it holds the window and one more; short of that without reading every posting, the
+ * budget stopped it (`cut`, sure of every match up to `reached`). Counted as the matches found,
+ * exactly only when it read every posting from the start. Pure.
+ */
+export function keptAsPart(found: KeptSearch, window: number, after?: Position): Part {
   const matches: Match[] = found.matches.map((m) => ({ at: m.key, id: m.id, action: m.action }));
-  // It stops once it holds the window and one more; short of that without the end, the budget stopped it.
   const full = matches.length > window;
   const cut = !found.complete && !full;
   return {

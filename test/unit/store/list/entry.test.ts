@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { parseListQuery } from '../../../../lib/filter/query';
 import type { Action } from '../../../../lib/model/action';
 import { toItem } from '../../../../lib/store/item';
-import { mergeParts, onlyOwn, ownMatches, scopeMayMatch } from '../../../../lib/store/list/entry';
+import {
+  keptAsPart,
+  mergeParts,
+  onlyOwn,
+  ownMatches,
+  scopeMayMatch,
+  walkedAsPart,
+} from '../../../../lib/store/list/entry';
 import { comparePositions } from '../../../../lib/store/list/plan/positions';
 import type { Part } from '../../../../lib/store/list/run/parts';
 import { anAction } from '../../action-fixture';
@@ -199,5 +206,73 @@ describe('ownMatches', () => {
     const rest = ownMatches(list, [], items, first.matches[1]?.at);
     expect(ids(rest)).toEqual(['a-3', 'a-4']);
     expect(rest.totalCount).toBe(4);
+  });
+});
+
+describe('keptAsPart', () => {
+  const kept = (keys: string[], state: { complete: boolean; reached?: string }) => ({
+    matches: keys.map((key) => ({ key, id: `id-${key}`, action: anAction({ id: `id-${key}` }) })),
+    ...state,
+  });
+
+  it('counts exactly a search that read every posting from the start', () => {
+    const p = keptAsPart(kept(['a', 'b'], { complete: true }), 5);
+    expect(p).toMatchObject({ totalCount: 2, exact: true, more: false, cut: false });
+    expect(p.matches.map((m) => [m.at, m.action?.id])).toEqual([
+      ['a', 'id-a'],
+      ['b', 'id-b'],
+    ]);
+    expect(keptAsPart(kept(['c'], { complete: true }), 5, 'b').exact).toBe(false);
+  });
+
+  it('is not cut when it stopped holding the window and one more', () => {
+    const p = keptAsPart(kept(['a', 'b', 'c'], { complete: false, reached: 'c' }), 2);
+    expect(p).toMatchObject({ exact: false, more: true, cut: false });
+    expect(p.reached).toBeUndefined();
+  });
+
+  it('is cut, sure up to where it got, when it stopped short of the window', () => {
+    expect(keptAsPart(kept(['a'], { complete: false, reached: 'c' }), 2)).toMatchObject({
+      more: true,
+      cut: true,
+      reached: 'c',
+    });
+    // The window itself without the one more does not say more follow: still cut.
+    expect(keptAsPart(kept(['a', 'b'], { complete: false, reached: 'b' }), 2).cut).toBe(true);
+    expect(keptAsPart(kept([], { complete: false }), 2).reached).toBeUndefined();
+  });
+});
+
+describe('walkedAsPart', () => {
+  const walked = (at: string[], cut = false, reached?: string) => ({
+    matches: at.map((a) => ({ at: a, id: `id-${a}` })),
+    cut,
+    ...(reached !== undefined ? { reached } : {}),
+  });
+
+  it('takes the counters’ total when they knew every scope, and says more follow past the window', () => {
+    expect(walkedAsPart(walked(['a', 'b', 'c']), undefined, 2, 7)).toMatchObject({
+      totalCount: 7,
+      exact: true,
+      more: true,
+      cut: false,
+    });
+  });
+
+  it('counts the matches read, exactly only when the walk read its whole index', () => {
+    expect(walkedAsPart(walked(['a', 'b']), undefined, 2, undefined)).toMatchObject({ totalCount: 2, exact: true });
+    expect(walkedAsPart(walked(['a', 'b', 'c']), undefined, 2, undefined).exact).toBe(false);
+    expect(walkedAsPart(walked(['b']), undefined, 2, undefined, 'a').exact).toBe(false);
+    expect(walkedAsPart(walked(['a'], true, 'b'), undefined, 2, undefined)).toMatchObject({
+      exact: false,
+      cut: true,
+      reached: 'b',
+    });
+  });
+
+  it('carries the action of each match the walk fetched', () => {
+    const fetched = new Map([['id-b', toItem(anAction({ id: 'id-b', title: 'Fetched' }))]]);
+    const p = walkedAsPart(walked(['a', 'b']), fetched, 2, 2);
+    expect(p.matches.map((m) => m.action?.title)).toEqual([undefined, 'Fetched']);
   });
 });
