@@ -7,6 +7,7 @@ import { instantMs } from '../dates';
 import { settleAll } from '../flow/fan-out';
 import { errorFields, logger } from '../logger';
 import type { Sight, Viewer } from '../model/access';
+import type { Action } from '../model/action';
 import { type RecordedEntry, titleAt } from '../model/history';
 import { getAction } from '../store/actions/writes';
 import { claimSend, keepForDigest, markSent, releaseSend, suppressedSince } from '../store/notifications';
@@ -16,8 +17,8 @@ import { happeningOf, sightNow } from './happening';
 import { type ImportedDetail, importedDetail } from './imported';
 import { sendEmail } from './mailer';
 import { preferencesFor, unsubscribeUrl } from './people-preferences';
-import { wanted } from './preferences';
-import { mayTell, peopleConcerned, whoIsTold } from './recipients';
+import { type Preferences, wanted } from './preferences';
+import { mayTell, type Notice, peopleConcerned, whoIsTold } from './recipients';
 
 /**
  * The notifier (contract section 16), the one sender of email: fed by the published events (and
@@ -56,22 +57,76 @@ export interface NotifyReport {
  * action as it stands; `undefined` when that is gone too (nobody is told of an action gone
  * without a trace).
  */
-async function asOfEvent(
+async function asOfEvent(event: PublishedEvent, entry: RecordedEntry | undefined): Promise<Judged | undefined> {
+  return judgedAsRecorded(entry) ?? judgedNow(event, entry, await getAction(String(event.detail.id)));
+}
+
+/** What an event is judged by: where the action was and who was on it, and its title, as of the change. */
+export interface Judged {
+  sight: Sight;
+  title: string;
+}
+
+/** The sight and title an entry recorded, when it kept both (`asOfEvent`); else the action must be read. Pure. */
+export function judgedAsRecorded(entry: RecordedEntry | undefined): Judged | undefined {
+  const title = entry && titleAt(entry);
+  return entry?.sight && title !== undefined ? { sight: entry.sight, title } : undefined;
+}
+
+/**
+ * What an entry that did not keep both its sight and its title is judged by: what it kept, the rest
+ * from the action as it stands (`current`); `undefined` when no title is left (the action is gone
+ * and the entry named none). Pure.
+ */
+export function judgedNow(
   event: PublishedEvent,
   entry: RecordedEntry | undefined,
-): Promise<{ sight: Sight; title: string } | undefined> {
-  const recordedTitle = entry && titleAt(entry);
-  if (entry?.sight && recordedTitle !== undefined) return { sight: entry.sight, title: recordedTitle };
-  const current = await getAction(String(event.detail.id));
-  const title = recordedTitle ?? current?.title;
+  current: Action | undefined,
+): Judged | undefined {
+  const title = (entry && titleAt(entry)) ?? current?.title;
   return title === undefined ? undefined : { sight: entry?.sight ?? sightNow(event, current), title };
 }
+
+/**
+ * Whether an address that bounced or complained at `since` (`undefined`: never) is held back from a
+ * person who last signed in at `signedInAt` (epoch seconds): until they sign in again after it. Pure.
+ */
+export const suppressedFor = (since: string | undefined, signedInAt: number): boolean =>
+  since !== undefined && instantMs(since) >= signedInAt * 1000;
+
 /** Whether email may go to this person's address now: verified, and not bounced since they last signed in. */
 export async function mayEmail(person: KnownPerson): Promise<string | undefined> {
   if (!person.email) return undefined;
-  const since = await suppressedSince(person.email);
-  if (since !== undefined && instantMs(since) >= person.signedInAt * 1000) return undefined;
+  if (suppressedFor(await suppressedSince(person.email), person.signedInAt)) return undefined;
   return person.email;
+}
+
+/**
+ * Who is told what of an event, as of its sight: `whoIsTold` among the people the service knows
+ * (someone who never signed in has no proved address, and is not asked about at all), each as
+ * `viewers` resolved them. Pure.
+ */
+export function noticesFor(
+  event: PublishedEvent,
+  sight: Sight,
+  people: ReadonlyMap<string, KnownPerson>,
+  viewers: ReadonlyMap<string, Viewer>,
+): Notice[] {
+  return whoIsTold(event, sight, (id) => (people.has(id) ? viewers.get(id) : undefined));
+}
+
+/**
+ * What one notice tells its person, by their preferences: the topics they want by email, or
+ * `undefined` when they want none of them (then nothing is sent or kept). Pure.
+ */
+export function noticeHappening(
+  event: PublishedEvent,
+  notice: Notice,
+  title: string,
+  preferences: Preferences,
+): Happening | undefined {
+  const topics = wanted(preferences, notice.topics);
+  return topics.length === 0 ? undefined : happeningOf(event, { ...notice, topics }, title);
 }
 
 /** Tells everyone one event tells; throws when a send failed (its claim given back), so the event comes again. */
@@ -85,15 +140,11 @@ async function notifyOne(event: PublishedEvent, entry: RecordedEntry | undefined
     knownPeople(concerned),
     settleAll(concerned.map(async (id) => [id, await viewerFor(id)] as const)),
   ]);
-  const viewerById = new Map<string, Viewer>(viewers);
-  // Someone who never signed in has no proved address: they are not asked about at all.
-  const notices = whoIsTold(event, sight, (id) => (people.has(id) ? viewerById.get(id) : undefined));
-  for (const notice of notices) {
+  for (const notice of noticesFor(event, sight, people, new Map<string, Viewer>(viewers))) {
     const person = people.get(notice.personId) as KnownPerson;
     const preferences = await preferencesFor(person.id);
-    const topics = wanted(preferences.preferences, notice.topics);
-    if (topics.length === 0) continue;
-    const happening = happeningOf(event, { ...notice, topics }, title);
+    const happening = noticeHappening(event, notice, title, preferences.preferences);
+    if (!happening) continue;
     await deliver(person, preferences, event, happening, report, (links) =>
       noticeEmail(happening, person.name, preferences.preferences.timeZone, links),
     );
@@ -108,13 +159,25 @@ async function notifyOne(event: PublishedEvent, entry: RecordedEntry | undefined
  * the email names no action.
  */
 async function notifyImported(event: PublishedEvent, imported: ImportedDetail, report: NotifyReport): Promise<void> {
-  if (imported.assignee.id === imported.importer.id) return;
+  const happening = importedHappening(event, imported);
+  if (!happening) return;
   const person = (await knownPeople([imported.assignee.id])).get(imported.assignee.id);
   // Someone who never signed in has no proved address.
   if (!person) return;
   const preferences = await preferencesFor(person.id);
-  if (wanted(preferences.preferences, ['assigned']).length === 0) return;
-  const happening: Happening = {
+  if (wanted(preferences.preferences, happening.topics).length === 0) return;
+  await deliver(person, preferences, event, happening, report, (links) =>
+    importedEmail(imported.count, imported.importer.name, person.name, links),
+  );
+}
+
+/**
+ * What an import tells its assignee: that it assigned them `count` actions, by the importer's
+ * name; `undefined` for an importer's own import (nobody is told what they did themselves). Pure.
+ */
+export function importedHappening(event: PublishedEvent, imported: ImportedDetail): Happening | undefined {
+  if (imported.assignee.id === imported.importer.id) return undefined;
+  return {
     eventId: event.id,
     actionId: '',
     title: '',
@@ -123,9 +186,6 @@ async function notifyImported(event: PublishedEvent, imported: ImportedDetail, r
     time: event.time,
     imported: { count: imported.count },
   };
-  await deliver(person, preferences, event, happening, report, (links) =>
-    importedEmail(imported.count, imported.importer.name, person.name, links),
-  );
 }
 
 /**
@@ -171,6 +231,24 @@ async function deliver(
 }
 
 /**
+ * The events that may tell anyone anything, known from their detail alone, before any read: the
+ * changes and reminders `mayTell` keeps (most events concern nobody: an edit of neither assignee
+ * nor status, a create with no assignee), and the imports' `ActionsImported`, each with its detail.
+ * Every other event is skipped. Pure.
+ */
+export function toTell(events: readonly PublishedEvent[]): {
+  telling: PublishedEvent[];
+  imports: Array<{ event: PublishedEvent; imported: ImportedDetail }>;
+} {
+  const telling = events.filter((event) => TOLD_BY.has(event.detailType) && mayTell(event));
+  const imports = events.flatMap((event) => {
+    const imported = importedDetail(event);
+    return imported ? [{ event, imported }] : [];
+  });
+  return { telling, imports };
+}
+
+/**
  * Tells people what the events tell them. Returns the ids of the events that failed (a send or a
  * store call), for the caller to have delivered again; the rest are done.
  */
@@ -180,13 +258,7 @@ export async function notifyPeople(
   const report: NotifyReport = { sent: 0, kept: 0, skipped: 0 };
   const failed: string[] = [];
   if (!getConfig().notificationsFrom) return { report, failed };
-  // Most events concern nobody (an edit of neither assignee nor status, a create with no
-  // assignee): known from the detail alone, before any read.
-  const telling = events.filter((event) => TOLD_BY.has(event.detailType) && mayTell(event));
-  const imports = events.flatMap((event) => {
-    const imported = importedDetail(event);
-    return imported ? [{ event, imported }] : [];
-  });
+  const { telling, imports } = toTell(events);
   let entries: Map<string, RecordedEntry>;
   try {
     entries = await entriesBehind(telling);

@@ -16,12 +16,12 @@ import { clauseHolds } from './plan/expression';
 import { DEFAULT_SORT } from './plan/plan';
 import { comparePositions } from './plan/positions';
 import { type ListContext, type ListResult, newStats, type Position } from './plan/result';
-import { combinedWalk, fetchingWalk, readCombined, readFetching } from './run/combined';
+import { type Combined, combinedWalk, fetchingWalk, readCombined, readFetching } from './run/combined';
 import { readPage } from './run/merge';
 import { listWithin } from './run/open';
 import { inParts, type Match, type Part, positionOfItem, scopeClauses } from './run/parts';
 import { fetchActions } from './run/reads';
-import { searchKept } from './run/searched';
+import { type KeptSearch, searchKept } from './run/searched';
 
 /**
  * A scoped list (contract section 14): the caller sees the actions in any of their scopes
@@ -45,7 +45,7 @@ const scopeCounters = locationFields.map((field) => `location.${field}`);
  * it has the scope's value there, so a clause that value fails (a filter naming another site)
  * empties its part, which is then not read at all (it read the counters and an index before).
  */
-function scopeMayMatch(list: ListQuery, scope: Scope): boolean {
+export function scopeMayMatch(list: ListQuery, scope: Scope): boolean {
   const fixed = scopeFields(scope);
   // The scope's values as an item stores them: each as sent and, where folding changes it, its
   // folded copy, which `*` compares (without it `location.site=*pit` never matched `North Pit`).
@@ -108,16 +108,33 @@ async function asOne(
     : undefined;
   const one = read ?? fetched;
   if (!one) return undefined;
+  return walkedAsPart(one, fetched?.fetched, window, unknown ? undefined : total, after);
+}
+
+/**
+ * The scopes' one walk (`asOne`) as a part: the `window` matches it read and one more, which says
+ * whether more follow, each with its action where the walk fetched it (`fetched`). Counted by
+ * `total` (the scopes' counts summed, when the counters knew each); else by the matches read,
+ * exactly only when the walk read to the end of its index from the start (then it found every
+ * match). Pure.
+ */
+export function walkedAsPart(
+  one: Combined,
+  fetched: ReadonlyMap<string, Item> | undefined,
+  window: number,
+  total: number | undefined,
+  after?: Position,
+): Part {
   const more = one.matches.length > window;
   const matches: Match[] = one.matches.map((m) => {
-    const item = fetched?.fetched.get(m.id);
+    const item = fetched?.get(m.id);
     return { ...m, ...(item ? { action: fromItem(item) } : {}) };
   });
   // A walk that read to the end of its index found every match: then it counted them too.
-  const whole = !unknown || (!one.cut && !more && after === undefined);
+  const whole = total !== undefined || (!one.cut && !more && after === undefined);
   return {
     matches,
-    totalCount: unknown ? matches.length : total,
+    totalCount: total ?? matches.length,
     exact: whole,
     more,
     cut: one.cut,
@@ -143,9 +160,17 @@ async function searchedPart(
     context,
     after,
   );
-  if (!found) return undefined;
+  return found && keptAsPart(found, window, after);
+}
+
+/**
+ * The scopes' search (`searchedPart`) as a part: the matches `searchKept` kept, with their actions.
+ * It stops once it holds the window and one more; short of that without reading every posting, the
+ * budget stopped it (`cut`, sure of every match up to `reached`). Counted as the matches found,
+ * exactly only when it read every posting from the start. Pure.
+ */
+export function keptAsPart(found: KeptSearch, window: number, after?: Position): Part {
   const matches: Match[] = found.matches.map((m) => ({ at: m.key, id: m.id, action: m.action }));
-  // It stops once it holds the window and one more; short of that without the end, the budget stopped it.
   const full = matches.length > window;
   const cut = !found.complete && !full;
   return {
@@ -177,30 +202,17 @@ const locationOf = (item: Item): Location =>
     Object.entries(locationKeys).map(([field, key]) => [field, String(valueAt(item, `${attr.filters}.${key}`) ?? '')]),
   ) as Location;
 
-/** The caller's own actions outside every scope that match the list, in its order, after `after`. */
-async function ownPart(
-  list: ListQuery,
-  scopes: readonly Scope[],
-  personId: string,
-  context: ListContext,
-  after?: Position,
-): Promise<Part> {
+/**
+ * The caller's own part from the entries of their two partitions (`by-owner`, `by-assignee`): each
+ * action once, none in a scope (a scope's part holds it), those the list's filters keep, in the
+ * list's order, after `after`; counted whole, before `after`. Pure.
+ */
+export function ownMatches(list: ListQuery, scopes: readonly Scope[], items: readonly Item[], after?: Position): Part {
   const field = (list.sort ?? DEFAULT_SORT).field;
   const direction = (list.sort ?? DEFAULT_SORT).descending ? -1 : 1;
-  let entries: Item[][];
-  try {
-    // The lists of one counts request read them once (`sharingReads`).
-    entries = await all([
-      sharedRead(`own#${indexes.byOwner.name}#${personId}`, () => readPerson(indexes.byOwner, personId, context)),
-      sharedRead(`own#${indexes.byAssignee.name}#${personId}`, () => readPerson(indexes.byAssignee, personId, context)),
-    ]);
-  } catch (error) {
-    if (!(error instanceof BudgetSpent)) throw error;
-    return { matches: [], totalCount: 0, exact: false, more: false, cut: true };
-  }
   const seen = new Set<string>();
   const matches: Part['matches'] = [];
-  for (const item of entries.flat()) {
+  for (const item of items) {
     const id = item[attr.id] as string;
     if (seen.has(id)) continue;
     seen.add(id);
@@ -214,33 +226,52 @@ async function ownPart(
   return { matches: rest, totalCount: total, exact: true, more: false, cut: false };
 }
 
-/**
- * The list `list` as a caller with `scopes` (from `listScopes`) sees it: every part read with one
- * context (its budget), merged in order, counted as the sum of the parts (exact when every part is).
- */
-async function listScoped(
+/** The caller's own actions outside every scope that match the list, in its order, after `after`. */
+async function ownPart(
   list: ListQuery,
   scopes: readonly Scope[],
   personId: string,
   context: ListContext,
   after?: Position,
-): Promise<ListResult> {
-  const { stats } = context;
-  const descending = (list.sort ?? DEFAULT_SORT).descending;
-  const direction = descending ? -1 : 1;
-  // Each part's first `skip + limit` matches hold the merged page's; one more says whether more follow.
-  const window = list.limit === 0 ? 0 : list.skip + list.limit;
-  // The caller's own first: they are few, and a list must never lose them to a budget its scopes spent.
-  const own = await ownPart(list, scopes, personId, context, after);
-  const live = scopes.filter((s) => scopeMayMatch(list, s));
-  // The counters count most shapes of a part exactly; then a count reads nothing, and a page only its page.
-  const counts = await all(live.map((scope) => scopeCount(list, scope, stats)));
-  const one =
-    window === 0
-      ? undefined
-      : ((live.length > 1 ? await searchedPart(list, live, window, context, after) : undefined) ??
-        (await asOne(list, live, counts, window, context, after)));
-  const parts = one ? [own, one] : [own, ...(await inParts(list, own, live, counts, window, context, after))];
+): Promise<Part> {
+  let entries: Item[][];
+  try {
+    // The lists of one counts request read them once (`sharingReads`).
+    entries = await all([
+      sharedRead(`own#${indexes.byOwner.name}#${personId}`, () => readPerson(indexes.byOwner, personId, context)),
+      sharedRead(`own#${indexes.byAssignee.name}#${personId}`, () => readPerson(indexes.byAssignee, personId, context)),
+    ]);
+  } catch (error) {
+    if (!(error instanceof BudgetSpent)) throw error;
+    return { matches: [], totalCount: 0, exact: false, more: false, cut: true };
+  }
+  return ownMatches(list, scopes, entries.flat(), after);
+}
+
+/** A scoped list's page from its parts (`mergeParts`): the matches shown, before their actions are fetched. */
+export interface MergedPage {
+  shown: Match[];
+  totalCount: number;
+  totalCountRelation: ListResult['totalCountRelation'];
+  /** Where the next page begins, when one may follow or a part was cut. */
+  next?: Position;
+  /** A part was cut short by the budget. */
+  cut: boolean;
+}
+
+/**
+ * The parts of a scoped list (each read after `after`, where the page begins) merged into its page,
+ * in the list's order (`sort`, `skip`, `limit`). Where the budget cut a part short, the page stops
+ * at the nearest place every cut part is sure of (`reached`), and is empty when a cut part is sure
+ * of none; a page not full then continues from that place (or from `after`), so no match is
+ * skipped. Counted as the sum of the parts, exact (`eq`) only when every part is and none was cut. Pure.
+ */
+export function mergeParts(
+  parts: readonly Part[],
+  list: Pick<ListQuery, 'skip' | 'limit' | 'sort'>,
+  after?: Position,
+): MergedPage {
+  const direction = (list.sort ?? DEFAULT_SORT).descending ? -1 : 1;
   // Where every cut part is sure of its matches: the merged page stops at the nearest such place.
   const cuts = parts.filter((p) => p.cut);
   const unsure = cuts.some((p) => p.reached === undefined);
@@ -257,27 +288,62 @@ async function listScoped(
     .filter((m) => !unsure && (bound === undefined || direction * comparePositions(m.at, bound) <= 0))
     .sort((a, b) => direction * comparePositions(a.at, b.at));
   const shown = merged.slice(list.skip, list.skip + list.limit);
-  const known = new Map(shown.flatMap((m) => (m.action ? [[m.id, toItem(m.action)] as const] : [])));
-  const actions = await fetchActions(
-    shown.map((m) => m.id),
-    stats,
-    known,
-  );
   const more = merged.length > list.skip + list.limit || parts.some((p) => p.more && !p.cut);
   const last = shown[shown.length - 1];
   const full = list.limit > 0 && shown.length === list.limit;
   const next =
     full && (more || cuts.length > 0) ? last?.at : cuts.length > 0 && list.limit > 0 ? (bound ?? after) : undefined;
   return {
-    actions,
+    shown,
     totalCount: parts.reduce((sum, p) => sum + p.totalCount, 0),
     totalCountRelation: parts.every((p) => p.exact) && cuts.length === 0 ? 'eq' : 'gte',
+    ...(next !== undefined ? { next } : {}),
+    cut: cuts.length > 0,
+  };
+}
+
+/**
+ * The list `list` as a caller with `scopes` (from `listScopes`) sees it: every part read with one
+ * context (its budget), merged in order, counted as the sum of the parts (exact when every part is).
+ */
+async function listScoped(
+  list: ListQuery,
+  scopes: readonly Scope[],
+  personId: string,
+  context: ListContext,
+  after?: Position,
+): Promise<ListResult> {
+  const { stats } = context;
+  // Each part's first `skip + limit` matches hold the merged page's; one more says whether more follow.
+  const window = list.limit === 0 ? 0 : list.skip + list.limit;
+  // The caller's own first: they are few, and a list must never lose them to a budget its scopes spent.
+  const own = await ownPart(list, scopes, personId, context, after);
+  const live = scopes.filter((s) => scopeMayMatch(list, s));
+  // The counters count most shapes of a part exactly; then a count reads nothing, and a page only its page.
+  const counts = await all(live.map((scope) => scopeCount(list, scope, stats)));
+  const one =
+    window === 0
+      ? undefined
+      : ((live.length > 1 ? await searchedPart(list, live, window, context, after) : undefined) ??
+        (await asOne(list, live, counts, window, context, after)));
+  const parts = one ? [own, one] : [own, ...(await inParts(list, own, live, counts, window, context, after))];
+  const { shown, ...page } = mergeParts(parts, list, after);
+  const known = new Map(shown.flatMap((m) => (m.action ? [[m.id, toItem(m.action)] as const] : [])));
+  const actions = await fetchActions(
+    shown.map((m) => m.id),
+    stats,
+    known,
+  );
+  return {
+    actions,
+    totalCount: page.totalCount,
+    totalCountRelation: page.totalCountRelation,
     strategy: 'scoped',
     index: `${scopes.length} scope(s) and the caller's own`,
     partitions: parts.length,
     stats,
-    ...(next !== undefined ? { next } : {}),
-    ...(cuts.length > 0 ? { cut: true } : {}),
+    ...(page.next !== undefined ? { next: page.next } : {}),
+    ...(page.cut ? { cut: true } : {}),
   };
 }
 
@@ -285,7 +351,7 @@ async function listScoped(
  * Whether every match of the list is the caller's own (`owner=me` or `assignee=me`, also as a `~`
  * of only `me`): then a scoped list is the open list, whatever the scopes.
  */
-const onlyOwn = (list: ListQuery, personId: string): boolean =>
+export const onlyOwn = (list: ListQuery, personId: string): boolean =>
   list.filters.some(
     (c) =>
       (c.field.name === 'owner' || c.field.name === 'assignee') &&
