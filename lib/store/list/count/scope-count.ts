@@ -27,7 +27,9 @@ import {
  * The exact count of a scoped list's part for one scope, from the counters alone (contract
  * section 14, "Cost"): the scope's prefix counter, with no other filter; its items by status with
  * clauses on `status` (any operator); its overdue counter with `overdue`, and with both (the
- * overdue counter's items keep the status: `by-status.ts`). A location filter
+ * overdue counter's items keep the status: `by-status.ts`); with `overdue=true` and `dueAt` before
+ * some instant, that counter less the scope's recent overdue actions (`overdueDueBefore`: the
+ * counts' oldest `overdueAge`, which reads only the recent ones). A location filter
  * the scope already fixes is no filter (or, naming another value, matches nothing); one on the
  * field right below it that a deeper prefix counter counts makes the scope deeper (`deepened`). A one-field
  * scope is a business unit, counted by the business unit's own counters. `undefined` for any

@@ -2,18 +2,22 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseListQuery } from '../../../../lib/filter/query';
 import {
+  before,
   clausesSpans,
+  complement,
   countOtherDays,
   dayNumber,
   dayStart,
   dayText,
   inDays,
   inSpans,
+  intersect,
   MAX_DAY,
   MIN_DAY,
   otherDays,
   splitByDay,
   turnPartialDays,
+  unboundedBelow,
 } from '../../../../lib/store/list/count/date-spans';
 import { clauseHolds } from '../../../../lib/store/list/plan/expression';
 
@@ -47,6 +51,20 @@ function heldBy(query: string, instants: string[]): number {
   const { filters } = spansOf(query);
   return instants.filter((at) => filters.every((c) => clauseHolds(c as never, { f: { ca: at } }))).length;
 }
+
+describe("a range with no lower bound, and what follows it (a scope's overdue due before a day)", () => {
+  it('knows a range open below, and the instants after it up to a bound', () => {
+    expect(unboundedBelow(spansOf('createdAt=<2026-08-30').spans)).toBe(true);
+    expect(unboundedBelow(spansOf('createdAt=<2026-08-30&createdAt=!2026-01-01').spans)).toBe(true);
+    expect(unboundedBelow(spansOf('createdAt=>2026-08-29').spans)).toBe(false);
+    expect(unboundedBelow(spansOf('createdAt=>2026-08-29&createdAt=<2026-10-29').spans)).toBe(false);
+    expect(unboundedBelow([])).toBe(false);
+    const { spans } = spansOf('createdAt=<2026-08-30');
+    expect(intersect(complement(spans), before('2026-11-30T00:00:00.000Z'))).toEqual([
+      { from: '2026-08-30T00:00:00.000Z', to: '2026-11-30T00:00:00.000Z' },
+    ]);
+  });
+});
 
 describe('day arithmetic', () => {
   it('finds the UTC day of an instant, and the start of a day', () => {
