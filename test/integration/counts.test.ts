@@ -264,45 +264,65 @@ describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
     });
   });
 
-  it("a site viewer's overdue due before a day: the scope's overdue counter less its overdue due since", async () => {
-    // The site with the most overdue actions, and days that split them: some due before, some since.
-    const late = stored.filter((a) => a.overdue && a.location.site !== '' && a.location.businessUnit !== '');
-    const perSite = new Map<string, ActionView[]>();
-    for (const a of late) {
-      const key = JSON.stringify([a.location.businessUnit, a.location.site]);
-      perSite.set(key, [...(perSite.get(key) ?? []), a]);
-    }
-    const [bu, site] = JSON.parse(
-      [...perSite.entries()].sort((x, y) => y[1].length - x[1].length)[0]?.[0] as string,
-    ) as [string, string];
-    const viewer = 'u-counts-overdue-viewer';
-    const granted = await send('POST', '/api/grants', {
-      token: admin,
-      body: { principal: { type: 'person', id: viewer }, role: 'viewer', scope: { businessUnit: bu, site } },
-    });
-    expect(granted.status, JSON.stringify(granted.body)).toBe(201);
-    const token = issueToken(stack.issuer, { sub: viewer, name: 'Overdue viewer' });
-    const theirs = stored.filter((a) => a.location.businessUnit === bu && a.location.site === site);
-    const dues = theirs
-      .filter((a) => a.overdue)
-      .map((a) => a.dueAt)
-      .sort();
-    expect(dues.length).toBeGreaterThan(1);
-    const middle = dues[Math.floor(dues.length / 2)] as string;
-    let split = 0;
-    for (const at of [middle, middle.slice(0, 10), dues[0] as string, '2000-01-01', '2999-01-01']) {
-      for (const status of ['', '&status=~1,2', '&status=!1']) {
-        const query = `overdue=true&dueAt=<${encodeURIComponent(at)}${status}`;
-        const reply = await send('GET', `/api/actions?limit=0&${query}`, { token });
-        const expected = evaluate(theirs as unknown as ListedAction[], `${query}&limit=0`);
-        if ('refused' in expected) throw new Error(`the oracle refuses ${query}`);
-        expect(reply.body, query).toMatchObject({ totalCount: expected.totalCount, totalCountRelation: 'eq' });
-        if (expected.totalCount > 0 && expected.totalCount < dues.length) split++;
+  it.each([
+    ['site', ['businessUnit', 'site']],
+    ['department', ['businessUnit', 'site', 'department']],
+  ] as const)(
+    "a %s viewer's overdue actions due before, after and between days and instants count as the oracle does",
+    async (depth, fields) => {
+      // The scope with the most overdue actions, and days that split them: some due before, some since.
+      const scopeOf = (a: ActionView) => Object.fromEntries(fields.map((f) => [f, a.location[f]]));
+      const late = stored.filter((a) => a.overdue && fields.every((f) => a.location[f] !== ''));
+      const perScope = new Map<string, ActionView[]>();
+      for (const a of late) {
+        const key = JSON.stringify(scopeOf(a));
+        perScope.set(key, [...(perScope.get(key) ?? []), a]);
       }
-    }
-    // Some day left overdue actions on both sides, so the recent ones were read and taken off.
-    expect(split).toBeGreaterThan(0);
-  });
+      const scope = JSON.parse(
+        [...perScope.entries()].sort((x, y) => y[1].length - x[1].length)[0]?.[0] as string,
+      ) as Record<string, string>;
+      const viewer = `u-counts-overdue-${depth}-viewer`;
+      const granted = await send('POST', '/api/grants', {
+        token: admin,
+        body: { principal: { type: 'person', id: viewer }, role: 'viewer', scope },
+      });
+      expect(granted.status, JSON.stringify(granted.body)).toBe(201);
+      const token = issueToken(stack.issuer, { sub: viewer, name: 'Overdue viewer' });
+      const theirs = stored.filter((a) => fields.every((f) => a.location[f] === scope[f]));
+      const dues = theirs
+        .filter((a) => a.overdue)
+        .map((a) => a.dueAt)
+        .sort();
+      expect(dues.length).toBeGreaterThan(1);
+      const middle = dues[Math.floor(dues.length / 2)] as string;
+      const first = dues[0] as string;
+      let split = 0;
+      // Days are summed from a site's overdue due days (`overdueOnDays`); an instant before, from the
+      // scope's overdue counter less its overdue actions due since (`overdueDueBefore`).
+      const ranges = [
+        ...[middle, middle.slice(0, 10), first, first.slice(0, 10), '2000-01-01', '2999-01-01'].map(
+          (at) => `dueAt=<${at}`,
+        ),
+        `dueAt=>${first.slice(0, 10)}`,
+        `dueAt=>${first.slice(0, 10)}&dueAt=<${middle.slice(0, 10)}`,
+        `dueAt=${middle.slice(0, 10)}`,
+        `dueAt=!${middle.slice(0, 10)}`,
+      ];
+      for (const range of ranges) {
+        for (const status of ['', '&status=~1,2', '&status=!1']) {
+          const query = `overdue=true&${range.replaceAll(':', '%3A')}${status}`;
+          const reply = await send('GET', `/api/actions?limit=0&${query}`, { token });
+          const expected = evaluate(theirs as unknown as ListedAction[], `${query}&limit=0`);
+          if ('refused' in expected) throw new Error(`the oracle refuses ${query}`);
+          expect(reply.body, query).toMatchObject({ totalCount: expected.totalCount, totalCountRelation: 'eq' });
+          if (expected.totalCount > 0 && expected.totalCount < dues.length) split++;
+        }
+      }
+      // Some day left overdue actions on both sides.
+      expect(split).toBeGreaterThan(0);
+      await checkCounts(token, ['overdueAge'], '', theirs);
+    },
+  );
 
   it('every bad parameter is a 400 naming it', async () => {
     const bad: Array<[string, string]> = [

@@ -400,9 +400,14 @@ describe('npm start on a store an earlier version made', () => {
     };
     const after: DayDeltas = new Map();
     for (const { action: a } of all) addDays(after, { ...a, closedAt: expected[a.id] ?? null }, 1);
+    // The service's days (`<partition>\u0000<day>\u0000<field>`): no action here is overdue, so no site has overdue days.
     const want = Object.fromEntries(
-      [...after].map(([key, n]) => [key.replace('\u0000', ' '), n] as const).sort(([a], [b]) => (a < b ? -1 : 1)),
+      [...after]
+        .filter(([key]) => key.startsWith(`${DAY_COUNTERS}\u0000`))
+        .map(([key, n]) => [key.slice(DAY_COUNTERS.length + 1).replace('\u0000', ' '), n] as const)
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
     );
+    expect([...after.keys()].every((key) => key.startsWith(`${DAY_COUNTERS}\u0000`))).toBe(true);
     expect(want).toMatchObject({ '2026-03-02 closedAt': 1, '2026-03-03 closedAt': 1, '2026-03-05 closedAt': 1 });
     expect(await days()).toEqual(want);
 

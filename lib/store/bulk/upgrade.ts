@@ -106,10 +106,13 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * site is, and each priority's overdue actions too (`pairedFields` in `counters.ts`, issues 50
  * and 53): from before 11 every counter is
  * counted again, as from before 8 (and the value registry gets their values: its own mark).
+ * 12: each site's overdue actions are counted by due day and status too (`overdueDaysOf` in
+ * `../counters/days.ts`, issue 50: a site viewer's `overdueAge`): from before 12 every counter is
+ * counted again, the day counters with them, as from before 8.
  */
-export const KEY_VERSION = 11;
-/** The last version whose counters are counted again from the actions (5, 8, 10, then 11). */
-const COUNTER_LAYOUT = 11;
+export const KEY_VERSION = 12;
+/** The last version whose counters are counted again from the actions (5, 8, 10, 11, then 12). */
+const COUNTER_LAYOUT = 12;
 const FULL_CASE_FOLDING = 4;
 const DAY_COUNTERS = 7;
 const REFERENCE_ORDER = 8;

@@ -1,11 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dayOf } from '../../dates';
 import { inPool } from '../../flow/fan-out';
-import type { Action } from '../../model/action';
+import { type Action, locationFields } from '../../model/action';
 import { send, tableName } from '../client';
 import { dayShardOf } from '../shards';
 import { attr } from '../table';
 import { type CountStats, readPartition } from './counters';
+import { prefixValue } from './prefixes';
 
 /**
  * Day counters (issue 41): for each UTC day, how many actions were created on it, were last
@@ -24,6 +25,24 @@ import { type CountStats, readPartition } from './counters';
 
 /** The partition of every day counter. */
 export const DAY_COUNTERS = 'n#@days';
+
+/**
+ * The location prefix whose overdue actions are also counted by due day, by status: the site (two
+ * fields), in a partition of its own, `n#@days&2#<prefix digest>`, with the same items
+ * (`<day>#<shard>`) and attributes (`o<status>`) as the service's. So a site scope's counts of
+ * overdue actions due in a range of days (its `overdueAge`) are one Query of its days, however
+ * many actions it holds. Only overdue actions are counted there: a create that is not overdue
+ * moves none of its items; the sweep's mark, and a close, move, status change or delete of an
+ * overdue action, move one (2 write units).
+ */
+export const OVERDUE_DAY_DEPTH = 2;
+
+/** The partition of the overdue due days of one site prefix (`prefixValue` of its two fields). */
+export const overdueDaysOf = (prefix: string) => `${DAY_COUNTERS}&${OVERDUE_DAY_DEPTH}#${prefix}`;
+
+/** The partition of the overdue due days of an action's site. */
+const overdueDaysAt = (action: Action) =>
+  overdueDaysOf(prefixValue(locationFields.slice(0, OVERDUE_DAY_DEPTH).map((f) => action.location[f])));
 
 /**
  * The date fields counted by day, and the attribute of a day item that counts each. `closedAt`
@@ -78,11 +97,11 @@ export const daySortKey = (day: string, shard: number) => `${day}#${shard}`;
 /** The day an item of the day partition counts (from its sort key). */
 export const dayOfItem = (item: Record<string, unknown>): string => String(item[attr.sortKey]).slice(0, 10);
 
-/** `<day>\u0000<field>` -> change: what a write adds to the day counters. */
+/** `<partition>\u0000<day>\u0000<field>` -> change: what a write adds to the day counters. */
 export type DayDeltas = Map<string, number>;
 
-const cell = (day: string, field: DayCounted) => `${day}\u0000${field}`;
-const uncell = (key: string) => key.split('\u0000') as [string, DayCounted];
+const cell = (day: string, field: DayCounted, partition = DAY_COUNTERS) => `${partition}\u0000${day}\u0000${field}`;
+const uncell = (key: string) => key.split('\u0000') as [string, string, DayCounted];
 
 /** Adds `delta` for each date of `action` to `deltas`. */
 export function addDays(deltas: DayDeltas, action: Action, delta: number): DayDeltas {
@@ -95,10 +114,12 @@ export function addDays(deltas: DayDeltas, action: Action, delta: number): DayDe
   if (action.dueAt !== null) {
     const key = cell(dayOf(action.dueAt), dueByStatus(action.status));
     deltas.set(key, (deltas.get(key) ?? 0) + delta);
-    if (action.overdue) {
-      const late = cell(dayOf(action.dueAt), overdueByStatus(action.status));
-      deltas.set(late, (deltas.get(late) ?? 0) + delta);
-    }
+    if (action.overdue)
+      for (const late of [
+        cell(dayOf(action.dueAt), overdueByStatus(action.status)),
+        cell(dayOf(action.dueAt), overdueByStatus(action.status), overdueDaysAt(action)),
+      ])
+        deltas.set(late, (deltas.get(late) ?? 0) + delta);
   }
   return deltas;
 }
@@ -115,15 +136,25 @@ export function dayMoves(before: Action | undefined, after: Action | undefined):
   return deltas;
 }
 
-/** The moves grouped by day: one Update a day, each field's change an attribute. Pure. */
-export function byDay(deltas: DayDeltas): Map<string, Partial<Record<DayCounted, number>>> {
-  const days = new Map<string, Partial<Record<DayCounted, number>>>();
+/** The moves of one day item: its partition (the service's days, or a site's overdue days), its day, and each count's change. */
+export interface DayItemMoves {
+  partition: string;
+  day: string;
+  changes: Partial<Record<DayCounted, number>>;
+}
+
+/** The moves grouped by day item: one Update an item, each field's change an attribute. Pure. */
+export function byDay(deltas: DayDeltas): DayItemMoves[] {
+  const items = new Map<string, DayItemMoves>();
   for (const [key, delta] of deltas) {
     if (delta === 0) continue;
-    const [day, field] = uncell(key);
-    days.set(day, { ...days.get(day), [field]: delta });
+    const [partition, day, field] = uncell(key);
+    const at = `${partition}\u0000${day}`;
+    const item = items.get(at) ?? { partition, day, changes: {} };
+    item.changes[field] = delta;
+    items.set(at, item);
   }
-  return days;
+  return [...items.values()];
 }
 
 /** One ADD of a day item's attributes (an Update's own fields, for a transaction or alone). */
@@ -132,11 +163,12 @@ export function dayUpdate(
   shard: number,
   changes: Partial<Record<DayCounted, number>>,
   table = tableName(),
+  partition = DAY_COUNTERS,
 ) {
   const fields = Object.keys(changes) as DayCounted[];
   return {
     TableName: table,
-    Key: { [attr.id]: DAY_COUNTERS, [attr.sortKey]: daySortKey(day, shard) },
+    Key: { [attr.id]: partition, [attr.sortKey]: daySortKey(day, shard) },
     UpdateExpression: `ADD ${fields.map((_, i) => `#a${i} :a${i}`).join(', ')}`,
     ExpressionAttributeNames: Object.fromEntries(fields.map((f, i) => [`#a${i}`, dayAttribute(f)])),
     ExpressionAttributeValues: Object.fromEntries(fields.map((f, i) => [`:a${i}`, changes[f]])),
@@ -146,7 +178,9 @@ export function dayUpdate(
 /** The transaction items of a write of the action `id` (its shard): one a day whose counts move. */
 export function dayCounterUpdates(id: string, before: Action | undefined, after: Action | undefined) {
   const shard = dayShardOf(id);
-  return [...byDay(dayMoves(before, after))].map(([day, changes]) => ({ Update: dayUpdate(day, shard, changes) }));
+  return byDay(dayMoves(before, after)).map(({ partition, day, changes }) => ({
+    Update: dayUpdate(day, shard, changes, tableName(), partition),
+  }));
 }
 
 /** A day item's count of one field. */
@@ -160,8 +194,21 @@ export const readDays = (first: string | undefined, last: string | undefined, st
     ...(last === undefined ? {} : { to: `${last}$` }),
   });
 
-/** Whether an item is one of the day counters. */
-export const isDayCounter = (item: Record<string, unknown>): boolean => item[attr.id] === DAY_COUNTERS;
+/** Every day item of one site's overdue due days (`overdueDaysOf`), from `first` to `last`, read strongly consistent. */
+export const readOverdueDays = (
+  partition: string,
+  first: string | undefined,
+  last: string | undefined,
+  stats?: CountStats,
+) =>
+  readPartition(tableName(), partition, stats, {
+    ...(first === undefined ? {} : { from: first }),
+    ...(last === undefined ? {} : { to: `${last}$` }),
+  });
+
+/** Whether an item is one of the day counters (the service's, or a site's overdue days). */
+export const isDayCounter = (item: Record<string, unknown>): boolean =>
+  item[attr.id] === DAY_COUNTERS || String(item[attr.id]).startsWith(`${DAY_COUNTERS}&`);
 
 /**
  * The day counters as the actions make them and as stored, for the recount: `stored` takes every
@@ -175,8 +222,10 @@ export function dayTally() {
     stored(item: Record<string, unknown>): boolean {
       if (!isDayCounter(item)) return false;
       const day = dayOfItem(item);
+      const partition = String(item[attr.id]);
       for (const field of dayFieldList) {
-        const key = cell(day, field);
+        if (item[dayFields[field]] === undefined) continue;
+        const key = cell(day, field, partition);
         stored.set(key, (stored.get(key) ?? 0) + dayCount(item, field));
       }
       // The due day's counts by status, of every action and of the overdue ones.
@@ -185,7 +234,7 @@ export function dayTally() {
         [overdueByStatusOf(item), overdueByStatus],
       ] as const)
         for (const [status, n] of byStatus) {
-          const key = cell(day, named(status));
+          const key = cell(day, named(status), partition);
           stored.set(key, (stored.get(key) ?? 0) + n);
         }
       return true;
@@ -203,38 +252,47 @@ export function dayTally() {
   };
 }
 
-const dayDriftName = (day: string, field: DayCounted) => `${DAY_COUNTERS}#${day}#${field}`;
+/** A day count's name in a drift: `n#@days#<day>#<field>`, `n#@days&2#<prefix>#<day>#<field>`. */
+const dayDriftName = (partition: string, day: string, field: DayCounted) => `${partition}#${day}#${field}`;
+
+/** The partition, day and field a drift names (`dayDriftName`). */
+function driftCell(counter: string): [string, string, DayCounted] {
+  const at = /#(\d{4,}-\d{2}-\d{2})#([^#]+)$/.exec(counter);
+  if (!at) throw new Error(`not a day counter: ${counter}`);
+  return [counter.slice(0, at.index), at[1] as string, at[2] as DayCounted];
+}
 
 /**
  * Adds counts summed in memory (a bulk load's) to the day counters: one ADD a day, on shard 0 (a
  * count is the sum of its shards, so where it goes does not change it).
  */
 export async function addDayCounts(deltas: DayDeltas): Promise<number> {
-  const days = [...byDay(deltas)];
+  const days = byDay(deltas);
   const total = days.length;
   await inPool(
     8,
     () => days.pop(),
-    ([day, changes]) => send(new UpdateCommand(dayUpdate(day, 0, changes))),
+    ({ partition, day, changes }) => send(new UpdateCommand(dayUpdate(day, 0, changes, tableName(), partition))),
   );
   return total;
 }
 
 /** The day items that hold `deltas`, whole, on shard 0: what the store upgrade puts for a table made before them. */
 export const dayItems = (deltas: DayDeltas): Array<Record<string, unknown>> =>
-  [...byDay(deltas)].map(([day, changes]) => ({
-    [attr.id]: DAY_COUNTERS,
+  byDay(deltas).map(({ partition, day, changes }) => ({
+    [attr.id]: partition,
     [attr.sortKey]: daySortKey(day, 0),
     ...Object.fromEntries(Object.entries(changes).map(([f, n]) => [dayAttribute(f as DayCounted), n])),
   }));
 
 /** Whether a drift `dayTally` found names a day counter. */
-export const isDayDrift = (d: { counter: string }) => d.counter.startsWith(`${DAY_COUNTERS}#`);
+export const isDayDrift = (d: { counter: string }) =>
+  d.counter.startsWith(`${DAY_COUNTERS}#`) || d.counter.startsWith(`${DAY_COUNTERS}&`);
 
 /** Repairs the day counters' drift (the others' is left to the caller): the difference added to shard 0. */
 export async function repairDays(drift: ReadonlyArray<{ counter: string; stored: number; actual: number }>) {
   for (const d of drift.filter(isDayDrift)) {
-    const [day, field] = d.counter.slice(DAY_COUNTERS.length + 1).split('#') as [string, DayCounted];
-    await send(new UpdateCommand(dayUpdate(day, 0, { [field]: d.actual - d.stored })));
+    const [partition, day, field] = driftCell(d.counter);
+    await send(new UpdateCommand(dayUpdate(day, 0, { [field]: d.actual - d.stored }, tableName(), partition)));
   }
 }

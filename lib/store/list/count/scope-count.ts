@@ -4,6 +4,7 @@ import { type Scope, scopeFields } from '../../../model/access';
 import { type LocationField, locationFields } from '../../../model/action';
 import { EMPTY_KEY } from '../../catalogue';
 import { byOverdue, type CountedField, type CountStats, readCount, readStatusCounts } from '../../counters/counters';
+import { dayOfItem, OVERDUE_DAY_DEPTH, overdueByStatusOf, overdueDaysOf, readOverdueDays } from '../../counters/days';
 import { prefixByOverdue, prefixCounter, prefixDepths, scopePrefix } from '../../counters/prefixes';
 import { indexes } from '../../indexes';
 import { queryInput } from '../../query/key-query';
@@ -16,10 +17,15 @@ import {
   clausesSpans,
   complement,
   dayNumber,
+  dayReads,
   dayStart,
+  dayText,
+  inDays,
   inSpans,
   intersect,
+  MIN_DAY,
   type Span,
+  splitByDay,
   unboundedBelow,
 } from './date-spans';
 
@@ -94,7 +100,9 @@ async function countIn(scope: Scope, rest: readonly Clause[], stats: CountStats)
     const [flag, ...more] = others.filter((c) => c.field.name !== 'dueAt');
     if (more.length > 0 || flag?.type !== 'boolean' || flag.field.name !== 'overdue' || flag.values[0] !== true)
       return undefined;
-    return overdueDueBefore(scope, counters, dues, onStatus, stats);
+    return (
+      (await overdueOnDays(scope, dues, onStatus, stats)) ?? overdueDueBefore(scope, counters, dues, onStatus, stats)
+    );
   }
   if (others.length > 1) return undefined;
   const [other] = others;
@@ -117,6 +125,42 @@ async function countIn(scope: Scope, rest: readonly Clause[], stats: CountStats)
 }
 
 type DateClause = Clause & { type: 'date' };
+
+/**
+ * A site scope's overdue actions due on whole days (`dueAt` clauses of days, any operator, with
+ * or without clauses on status: every `overdueAge` bucket), summed from its site's overdue due
+ * days (`overdueDaysOf` in `counters/days.ts`), one Query a run of days: a few small items a day
+ * that has overdue actions, however many actions the site holds. `undefined` for a scope of
+ * another depth (a business unit, or below the site: those days are the whole site's) or a
+ * clause on an instant inside a day.
+ */
+async function overdueOnDays(
+  scope: Scope,
+  dues: readonly DateClause[],
+  onStatus: Clause[],
+  stats: CountStats,
+): Promise<number | undefined> {
+  const prefix = scopePrefix(scope);
+  if (prefix?.depth !== OVERDUE_DAY_DEPTH) return undefined;
+  const { days, pieces } = splitByDay(clausesSpans(dues));
+  if (pieces.length > 0) return undefined;
+  // No overdue action is due after today (tomorrow, for a clock a little ahead of the sweep's).
+  const tomorrow = dayNumber(nowIso()) + 1;
+  const asked = days.flatMap((r) => (r.first > tomorrow ? [] : [{ first: r.first, last: Math.min(r.last, tomorrow) }]));
+  const counts = await Promise.all(
+    dayReads(asked).map(async ({ first, last }) => {
+      const items = await readOverdueDays(
+        overdueDaysOf(prefix.value),
+        first <= MIN_DAY ? undefined : dayText(first),
+        dayText(last),
+        stats,
+      );
+      const inRange = items.filter((item) => inDays(asked, dayNumber(dayOfItem(item))));
+      return statusesHolding(onStatus, inRange.map(overdueByStatusOf));
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
 
 /** The most due-ordered entries `overdueDueBefore` reads for the recent days before the planner counts instead. */
 const MAX_RECENT_ENTRIES = 2_000;
