@@ -273,6 +273,12 @@ async function countParsed(
     WIDTH,
     () => queue.pop(),
     async (group) => {
+      // A group of overdue actions only (an `overdueAge` bucket) is its own overdue: nothing to read.
+      if (group.clauses.some((c) => c.type === 'boolean' && c.field.name === 'overdue' && c.values[0] === true)) {
+        group.overdue = group.count;
+        if (group.countRelation) group.overdueRelation = group.countRelation;
+        return;
+      }
       const overdue = await count([...group.clauses, overdueTrue]);
       group.overdue = overdue.totalCount;
       if (overdue.totalCountRelation !== 'eq') group.overdueRelation = overdue.totalCountRelation;
