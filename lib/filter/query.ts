@@ -87,6 +87,10 @@ export function parseListQuery(rawQueryString: string, callerId?: string): ListQ
 const sameClause = (a: Clause, b: Clause): boolean =>
   a.field.name === b.field.name && a.op === b.op && JSON.stringify(a.values) === JSON.stringify(b.values);
 
+/** The clauses with each one asked twice kept once, in their order. Pure. */
+export const distinctClauses = (clauses: readonly Clause[]): Clause[] =>
+  clauses.filter((clause, i) => !clauses.slice(0, i).some((earlier) => sameClause(earlier, clause)));
+
 /** Parses a list query already split into its parameters (`me` as in `parseListQuery`). */
 export function parseListTerms(pairs: ReadonlyArray<[string, string]>, callerId?: string): ListQuery {
   const problems: Problem[] = [];

@@ -3,6 +3,7 @@ import { type Problem, ValidationError } from '../../lib/errors';
 import { type FieldSpec, fields, fieldsByName } from '../../lib/filter/fields';
 import {
   type Clause,
+  distinctClauses,
   parseClause,
   parseListQuery,
   queryLimits,
@@ -405,6 +406,12 @@ describe('parseListQuery', () => {
     expect(parseListQuery('status=1&status=1&status=~1,2').filters.map((c) => c.op)).toEqual(['=', '~']);
     expect(parseListQuery('owner=me&owner=u-1', 'u-1').filters).toHaveLength(1);
     expect(parseListQuery('dueAt=>2025-01-01&dueAt=>2025-01-02').filters).toHaveLength(2);
+    // Clauses put together by the service (a counts group's value beside the request's filter) alike.
+    const [status, overdue] = parseListQuery('status=1&overdue=true').filters;
+    expect(distinctClauses([status, overdue, status, overdue].filter((c) => c !== undefined))).toEqual([
+      status,
+      overdue,
+    ]);
     // The cursor stays bound to the terms as sent.
     expect(parseListQuery('status=1&status=1').terms).toEqual([
       ['status', '1'],
