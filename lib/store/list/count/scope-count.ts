@@ -16,6 +16,7 @@ import {
   before,
   clausesSpans,
   complement,
+  type DayRange,
   dayNumber,
   dayReads,
   dayStart,
@@ -24,6 +25,7 @@ import {
   inSpans,
   intersect,
   MIN_DAY,
+  otherDays,
   type Span,
   splitByDay,
   unboundedBelow,
@@ -101,7 +103,8 @@ async function countIn(scope: Scope, rest: readonly Clause[], stats: CountStats)
     if (more.length > 0 || flag?.type !== 'boolean' || flag.field.name !== 'overdue' || flag.values[0] !== true)
       return undefined;
     return (
-      (await overdueOnDays(scope, dues, onStatus, stats)) ?? overdueDueBefore(scope, counters, dues, onStatus, stats)
+      (await overdueOnDays(scope, counters, dues, onStatus, stats)) ??
+      overdueDueBefore(scope, counters, dues, onStatus, stats)
     );
   }
   if (others.length > 1) return undefined;
@@ -130,12 +133,14 @@ type DateClause = Clause & { type: 'date' };
  * A site scope's overdue actions due on whole days (`dueAt` clauses of days, any operator, with
  * or without clauses on status: every `overdueAge` bucket), summed from its site's overdue due
  * days (`overdueDaysOf` in `counters/days.ts`), one Query a run of days: a few small items a day
- * that has overdue actions, however many actions the site holds. `undefined` for a scope of
+ * that has overdue actions, however many actions the site holds; every day before some day (the
+ * oldest bucket) as the scope's overdue counter less the days since, so not years of days. `undefined` for a scope of
  * another depth (a business unit, or below the site: those days are the whole site's) or a
  * clause on an instant inside a day.
  */
 async function overdueOnDays(
   scope: Scope,
+  { overdue, value }: ScopeCounters,
   dues: readonly DateClause[],
   onStatus: Clause[],
   stats: CountStats,
@@ -146,20 +151,32 @@ async function overdueOnDays(
   if (pieces.length > 0) return undefined;
   // No overdue action is due after today (tomorrow, for a clock a little ahead of the sweep's).
   const tomorrow = dayNumber(nowIso()) + 1;
-  const asked = days.flatMap((r) => (r.first > tomorrow ? [] : [{ first: r.first, last: Math.min(r.last, tomorrow) }]));
-  const counts = await Promise.all(
-    dayReads(asked).map(async ({ first, last }) => {
+  const upToTomorrow = (ranges: readonly DayRange[]) =>
+    ranges.flatMap((r) => (r.first > tomorrow ? [] : [{ first: r.first, last: Math.min(r.last, tomorrow) }]));
+  const asked = upToTomorrow(days);
+  // Every day before some day (the oldest bucket): the scope's overdue counter less the days
+  // since, which are recent and few, so a site's years of overdue due days are not read.
+  const sinceStart = (asked[0]?.first ?? MIN_DAY + 1) <= MIN_DAY;
+  const summed = sinceStart ? upToTomorrow(otherDays(asked)) : asked;
+  const [total, ...counts] = await Promise.all([
+    sinceStart
+      ? onStatus.length > 0
+        ? readStatusCounts(overdue, value, stats).then((byStatus) => statusesHolding(onStatus, [byStatus]))
+        : readCount(overdue, value, stats)
+      : Promise.resolve(0),
+    ...dayReads(summed).map(async ({ first, last }) => {
       const items = await readOverdueDays(
         overdueDaysOf(prefix.value),
         first <= MIN_DAY ? undefined : dayText(first),
         dayText(last),
         stats,
       );
-      const inRange = items.filter((item) => inDays(asked, dayNumber(dayOfItem(item))));
+      const inRange = items.filter((item) => inDays(summed, dayNumber(dayOfItem(item))));
       return statusesHolding(onStatus, inRange.map(overdueByStatusOf));
     }),
-  );
-  return counts.reduce((a, b) => a + b, 0);
+  ]);
+  const sum = counts.reduce((a, b) => a + b, 0);
+  return sinceStart ? (total as number) - sum : sum;
 }
 
 /** The most due-ordered entries `overdueDueBefore` reads for the recent days before the planner counts instead. */
