@@ -134,13 +134,13 @@ type DateClause = Clause & { type: 'date' };
  * or without clauses on status: every `overdueAge` bucket), summed from its site's overdue due
  * days (`overdueDaysOf` in `counters/days.ts`), one Query a run of days: a few small items a day
  * that has overdue actions, however many actions the site holds; every day before some day (the
- * oldest bucket) as the scope's overdue counter less the days since, so not years of days. `undefined` for a scope of
- * another depth (a business unit, or below the site: those days are the whole site's) or a
- * clause on an instant inside a day.
+ * oldest bucket) as the scope's overdue counter less the days since, so not years of days.
+ * `undefined` for a scope of another depth (a business unit, or below the site: those days are the
+ * whole site's) or a clause on an instant inside a day.
  */
 async function overdueOnDays(
   scope: Scope,
-  { overdue, value }: ScopeCounters,
+  counters: ScopeCounters,
   dues: readonly DateClause[],
   onStatus: Clause[],
   stats: CountStats,
@@ -159,11 +159,7 @@ async function overdueOnDays(
   const sinceStart = (asked[0]?.first ?? MIN_DAY + 1) <= MIN_DAY;
   const summed = sinceStart ? upToTomorrow(otherDays(asked)) : asked;
   const [total, ...counts] = await Promise.all([
-    sinceStart
-      ? onStatus.length > 0
-        ? readStatusCounts(overdue, value, stats).then((byStatus) => statusesHolding(onStatus, [byStatus]))
-        : readCount(overdue, value, stats)
-      : Promise.resolve(0),
+    sinceStart ? overdueTotal(counters, onStatus, stats) : Promise.resolve(0),
     ...dayReads(summed).map(async ({ first, last }) => {
       const items = await readOverdueDays(
         overdueDaysOf(prefix.value),
@@ -195,7 +191,7 @@ const MAX_RECENT_ENTRIES = 2_000;
  */
 async function overdueDueBefore(
   scope: Scope,
-  { overdue, value }: ScopeCounters,
+  counters: ScopeCounters,
   dues: readonly DateClause[],
   onStatus: Clause[],
   stats: CountStats,
@@ -207,9 +203,7 @@ async function overdueDueBefore(
   const tomorrowEnds = dayStart(dayNumber(nowIso()) + 2);
   const since = intersect(complement(asked), before(tomorrowEnds));
   const [total, recent] = await Promise.all([
-    onStatus.length > 0
-      ? readStatusCounts(overdue, value, stats).then((counts) => statusesHolding(onStatus, [counts]))
-      : readCount(overdue, value, stats),
+    overdueTotal(counters, onStatus, stats),
     overdueIn(scope, since, onStatus, stats),
   ]);
   return recent === undefined ? undefined : total - recent;
@@ -258,6 +252,12 @@ async function overdueIn(
   }
   return count;
 }
+
+/** A scope's overdue actions of the statuses the clauses on status hold for (all without any): its overdue counter. */
+const overdueTotal = ({ overdue, value }: ScopeCounters, onStatus: Clause[], stats: CountStats): Promise<number> =>
+  onStatus.length > 0
+    ? readStatusCounts(overdue, value, stats).then((counts) => statusesHolding(onStatus, [counts]))
+    : readCount(overdue, value, stats);
 
 /** A scope's counters, both kept by status (`counters.ts`): its total and its overdue, and the value they count it under. */
 interface ScopeCounters {
