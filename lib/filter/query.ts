@@ -95,7 +95,6 @@ export const distinctClauses = (clauses: readonly Clause[]): Clause[] =>
 export function parseListTerms(pairs: ReadonlyArray<[string, string]>, callerId?: string): ListQuery {
   const problems: Problem[] = [];
   const filters: Clause[] = [];
-  let asked = 0;
   const paging = new Map<string, string>();
   const terms: Array<[string, string]> = [];
 
@@ -112,17 +111,14 @@ export function parseListTerms(pairs: ReadonlyArray<[string, string]>, callerId?
       continue;
     }
     try {
-      const parsed = parseClause(field, value);
-      const clause = callerId !== undefined && PEOPLE.has(field.name) ? meAs(parsed, callerId) : parsed;
-      asked++;
-      // A clause sent twice asks nothing more; kept twice, it hid the list's shape from the counters.
-      if (!filters.some((c) => sameClause(c, clause))) filters.push(clause);
+      const clause = parseClause(field, value);
+      filters.push(callerId !== undefined && PEOPLE.has(field.name) ? meAs(clause, callerId) : clause);
     } catch (error) {
       if (error instanceof ValidationError && error.errors) problems.push(...error.errors);
       else throw error;
     }
   }
-  if (asked > queryLimits.maxFilters) {
+  if (filters.length > queryLimits.maxFilters) {
     problems.push({ parameter: 'query', message: `at most ${queryLimits.maxFilters} filters are allowed` });
   }
 
@@ -146,7 +142,8 @@ export function parseListTerms(pairs: ReadonlyArray<[string, string]>, callerId?
   if (problems.length > 0) throw new ValidationError(problems);
   // AND does not depend on order, so neither does the list a cursor is bound to.
   terms.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
-  return { filters, sort, skip, limit, terms, ...(cursor !== undefined ? { cursor } : {}) };
+  // A clause sent twice asks nothing more; kept twice, it hid the list's shape from the counters.
+  return { filters: distinctClauses(filters), sort, skip, limit, terms, ...(cursor !== undefined ? { cursor } : {}) };
 }
 
 /** `me` in an exact comparison of a person's id is the caller; in a `*` search it is text. */

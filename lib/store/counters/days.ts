@@ -186,23 +186,20 @@ export function dayCounterUpdates(id: string, before: Action | undefined, after:
 /** A day item's count of one field. */
 export const dayCount = (item: Record<string, unknown>, field: DayField): number => Number(item[dayFields[field]] ?? 0);
 
-/** Every day item of the days from `first` to `last` (both included; open where absent), read strongly consistent. */
-export const readDays = (first: string | undefined, last: string | undefined, stats?: CountStats) =>
-  readPartition(tableName(), DAY_COUNTERS, stats, {
-    ...(first === undefined ? {} : { from: first }),
-    // `$` sorts just above the `#` that ends the day in every key of that day.
-    ...(last === undefined ? {} : { to: `${last}$` }),
-  });
-
-/** Every day item of one site's overdue due days (`overdueDaysOf`), from `first` to `last`, read strongly consistent. */
-export const readOverdueDays = (
-  partition: string,
+/**
+ * Every day item of the days from `first` to `last` (both included; open where absent), read
+ * strongly consistent: of the service's day counters, or of one site's overdue due days
+ * (`overdueDaysOf`).
+ */
+export const readDays = (
   first: string | undefined,
   last: string | undefined,
   stats?: CountStats,
+  partition = DAY_COUNTERS,
 ) =>
   readPartition(tableName(), partition, stats, {
     ...(first === undefined ? {} : { from: first }),
+    // `$` sorts just above the `#` that ends the day in every key of that day.
     ...(last === undefined ? {} : { to: `${last}$` }),
   });
 

@@ -37,6 +37,7 @@ import {
   type Span,
   splitByDay,
   turnPartialDays,
+  upTo,
 } from './date-spans';
 
 /**
@@ -176,10 +177,6 @@ async function wholeDays(field: DayField, days: DayRange[], stats: ReadStats, na
   ]);
   return total - other;
 }
-
-/** The parts of `ranges` on or before the day `last`. Pure. */
-const upTo = (ranges: readonly DayRange[], last: number): DayRange[] =>
-  ranges.flatMap((r) => (r.first > last ? [] : [{ first: r.first, last: Math.min(r.last, last) }]));
 
 /** The sum of `field`'s counts over the days of `ranges`, a Query per run of nearby days. */
 async function sumDays(field: DayField, ranges: DayRange[], stats: ReadStats, narrow: Narrowing): Promise<number> {

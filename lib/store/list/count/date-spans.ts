@@ -213,6 +213,10 @@ export function dayReads(ranges: readonly DayRange[]): DayRange[] {
   return reads;
 }
 
+/** The parts of `ranges` on or before the day `last`. Pure. */
+export const upTo = (ranges: readonly DayRange[], last: number): DayRange[] =>
+  ranges.flatMap((r) => (r.first > last ? [] : [{ first: r.first, last: Math.min(r.last, last) }]));
+
 /** Days a read may span before knowing where the counters' days begin and end is worth a look. */
 export const SMALL_READ_DAYS = 64;
 

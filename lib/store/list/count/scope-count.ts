@@ -4,7 +4,7 @@ import { type Scope, scopeFields } from '../../../model/access';
 import { type LocationField, locationFields } from '../../../model/action';
 import { EMPTY_KEY } from '../../catalogue';
 import { byOverdue, type CountedField, type CountStats, readCount, readStatusCounts } from '../../counters/counters';
-import { dayOfItem, OVERDUE_DAY_DEPTH, overdueByStatusOf, overdueDaysOf, readOverdueDays } from '../../counters/days';
+import { dayOfItem, OVERDUE_DAY_DEPTH, overdueByStatusOf, overdueDaysOf, readDays } from '../../counters/days';
 import { prefixByOverdue, prefixCounter, prefixDepths, scopePrefix } from '../../counters/prefixes';
 import { indexes } from '../../indexes';
 import { queryInput } from '../../query/key-query';
@@ -16,7 +16,6 @@ import {
   before,
   clausesSpans,
   complement,
-  type DayRange,
   dayNumber,
   dayReads,
   dayStart,
@@ -29,6 +28,7 @@ import {
   type Span,
   splitByDay,
   unboundedBelow,
+  upTo,
 } from './date-spans';
 
 /**
@@ -151,21 +151,19 @@ async function overdueOnDays(
   if (pieces.length > 0) return undefined;
   // No overdue action is due after today (tomorrow, for a clock a little ahead of the sweep's).
   const tomorrow = dayNumber(nowIso()) + 1;
-  const upToTomorrow = (ranges: readonly DayRange[]) =>
-    ranges.flatMap((r) => (r.first > tomorrow ? [] : [{ first: r.first, last: Math.min(r.last, tomorrow) }]));
-  const asked = upToTomorrow(days);
+  const asked = upTo(days, tomorrow);
   // Every day before some day (the oldest bucket): the scope's overdue counter less the days
   // since, which are recent and few, so a site's years of overdue due days are not read.
   const sinceStart = (asked[0]?.first ?? MIN_DAY + 1) <= MIN_DAY;
-  const summed = sinceStart ? upToTomorrow(otherDays(asked)) : asked;
+  const summed = sinceStart ? upTo(otherDays(asked), tomorrow) : asked;
   const [total, ...counts] = await Promise.all([
     sinceStart ? overdueTotal(counters, onStatus, stats) : Promise.resolve(0),
     ...dayReads(summed).map(async ({ first, last }) => {
-      const items = await readOverdueDays(
-        overdueDaysOf(prefix.value),
+      const items = await readDays(
         first <= MIN_DAY ? undefined : dayText(first),
         dayText(last),
         stats,
+        overdueDaysOf(prefix.value),
       );
       const inRange = items.filter((item) => inDays(summed, dayNumber(dayOfItem(item))));
       return statusesHolding(onStatus, inRange.map(overdueByStatusOf));
@@ -197,9 +195,8 @@ async function overdueDueBefore(
   stats: CountStats,
 ): Promise<number | undefined> {
   const asked = clausesSpans(dues);
-  const site = scope.site;
   if (asked.length === 0) return 0;
-  if (!unboundedBelow(asked) || site === undefined) return undefined;
+  if (!unboundedBelow(asked) || scope.site === undefined) return undefined;
   const tomorrowEnds = dayStart(dayNumber(nowIso()) + 2);
   const since = intersect(complement(asked), before(tomorrowEnds));
   const [total, recent] = await Promise.all([
