@@ -128,6 +128,48 @@ describe('list cursors', () => {
   });
 });
 
+describe('title=~ with more matches than its ranges and a page: a walk of the ranges in created order', () => {
+  const cy = newUser('Cy Titles');
+  const producer = uniqueProducer('titles');
+  const one = `Walked pump ${randomUUID().slice(0, 6)}`;
+  const two = `walked VALVE ${randomUUID().slice(0, 6)}`;
+  // Two titles x 16 shards are 32 ranges' queries; 45 matches are more than those and a page of 4
+  // and the one past it, so the planner walks them (issue 53) rather than read every match.
+  const query = q('title', `~${one.toUpperCase()},${two}`);
+
+  beforeAll(async () => {
+    Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });
+    for (let i = 0; i < 48; i++) {
+      const title = i % 16 === 15 ? 'Not asked for' : i % 3 === 0 ? two.toLowerCase() : one;
+      await create(cy.token, actionBody(producer, { title }));
+    }
+  }, 120_000);
+
+  it('is the plan: the ranges merged by the created key', async () => {
+    const { parseListQuery } = await import('../../lib/filter/query');
+    const { listVisible } = await import('../../lib/store/list/entry');
+    const listed = await listVisible(parseListQuery(`${query}&limit=4`), undefined, undefined);
+    expect(listed.plan?.walk?.mergeKey).toBe('kc');
+    expect(listed.plan?.walk?.read.ranges).toHaveLength(2);
+    expect(listed.index).toBe('all-by-title');
+    expect({ count: listed.totalCount, relation: listed.totalCountRelation }).toEqual({ count: 45, relation: 'eq' });
+  });
+
+  for (const sort of ['', '&sort=createdAt']) {
+    it(`pages every match once, in the order of the producer's own list${sort}`, async () => {
+      const own = (await list(cy.token, `${q('actionProducer.name', producer)}${sort}&limit=100`)) as {
+        actions: Array<{ id: string; title: string }>;
+      };
+      const expected = own.actions.filter((a) => a.title !== 'Not asked for').map((a) => a.id);
+      expect(expected).toHaveLength(45);
+      const byCursor = await cursorWalk(cy.token, `${query}${sort}`, 4);
+      expect(byCursor.ids).toEqual(expected);
+      expect(byCursor.totals).toEqual([45]);
+      expect(await skipWalk(cy.token, `${query}${sort}`, 4)).toEqual(expected);
+    });
+  }
+});
+
 describe('a cursor walk past 10,000 actions', () => {
   beforeAll(() => {
     Object.assign(process.env, localEnvironment(dataDir(), inject('storeEndpoint')), { LOG_LEVEL: 'silent' });

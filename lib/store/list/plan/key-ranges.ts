@@ -66,3 +66,17 @@ export function boundsOf(clause: Clause): KeyRange | undefined {
   }
   return undefined;
 }
+
+/**
+ * The key in one title's range (`boundsOf`'s `=`: lower `<title>\u0001`) of the entry with this
+ * created key (`<createdAt>#<id>`): where a walk of several title ranges in created order
+ * continues past a cursor. Pure.
+ */
+export const titleKeyAt = (range: KeyRange, createdKey: string): string =>
+  `${range.lower ?? ''}${createdKey.replace('#', TITLE_KEY_SEPARATOR)}`;
+
+/** The created key (`<createdAt>#<id>`) of a title key (`<title>\u0001<createdAt>\u0001<id>`), the inverse of `titleKeyAt`. Pure. */
+export function createdOfTitleKey(titleKey: string): string {
+  const [, createdAt, id] = titleKey.split(TITLE_KEY_SEPARATOR);
+  return `${createdAt}#${id}`;
+}

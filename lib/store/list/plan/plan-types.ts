@@ -17,7 +17,8 @@ export interface IndexRead {
   range?: KeyRange;
   /**
    * Several key ranges instead of `range`, each read as it would be (`title=~a,b`: one title's
-   * range of `all-by-title` each); only a read of every match has them, never a walk.
+   * range of `all-by-title` each). A walk of them merges every (range, partition) stream by
+   * `Walk.mergeKey`.
    */
   ranges?: KeyRange[];
   /** Clauses the key condition does not already guarantee: the filter expression. */
@@ -78,7 +79,16 @@ export interface Walk {
   entries: number;
   /** The action an entry is of, where it is not the entry's `id` (the reference order's entries, `reference-walk.ts`). */
   idOf?: (entry: Record<string, unknown>) => string;
+  /**
+   * The attribute the walk merges by, where it is not the index's sort key: the created key, for
+   * a read of several title ranges (`IndexRead.ranges`), each of which keeps its entries in
+   * created order (one title, then `<createdAt>`, then the id).
+   */
+  mergeKey?: string;
 }
+
+/** The queries a read runs side by side: one a partition, or one a (range, partition) pair. Pure. */
+export const streamsOf = (read: IndexRead): number => read.partitions.length * (read.ranges?.length ?? 1);
 
 /**
  * What the counters say before anything is read: the number of actions, and the count of each

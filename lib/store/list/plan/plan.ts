@@ -9,7 +9,7 @@ import { attr, everythingPartitions, reminderPartitions } from '../../table';
 import { valueHolds } from './expression';
 import { clauseIn, orderAttribute, orderedIndexes } from './index-holds';
 import { boundsOf, keyRangeFor, orderedFieldOf } from './key-ranges';
-import type { IndexRead, KeyRange, Plan, Sizes, Walk } from './plan-types';
+import { type IndexRead, type KeyRange, type Plan, type Sizes, streamsOf, type Walk } from './plan-types';
 
 /**
  * The query planner: picks the cheapest way to find every match of a list query. DynamoDB
@@ -150,9 +150,20 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
     const exact = sizes !== undefined && counted && ranged.exact;
     const entries = exact ? Math.round(kept * total) : Math.ceil(kept * total);
     alternatives.push({ kind: 'read', read, sortAttribute, cost, entries, exact });
-    // An index whose own key is the list's order can be walked a page at a time (one range).
-    if (query.limit > 0 && !ranges && sortAttribute === index.sortKey.name)
-      alternatives.push({ kind: 'walk', read, fetch: false, clauses: [], cost, entries });
+    // An index whose own key is the list's order can be walked a page at a time (one range); so can
+    // the title ranges of `title=~a,b` newest (or oldest) first, each range one title in created
+    // order, merged by the created key: a title many actions share no longer needs every match read.
+    const walkable = ranges ? sortAttribute === attr.createdKey : sortAttribute === index.sortKey.name;
+    if (query.limit > 0 && walkable)
+      alternatives.push({
+        kind: 'walk',
+        read,
+        fetch: false,
+        clauses: [],
+        cost,
+        entries,
+        ...(ranges ? { mergeKey: attr.createdKey } : {}),
+      });
   };
 
   for (const clause of filters) {
@@ -295,7 +306,16 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
     entries: chosen.entries,
     exact: chosen.exact,
     ...(walk
-      ? { walk: { read: walk.read, fetch: walk.fetch, clauses: walk.clauses, cost: walk.cost, entries: walk.entries } }
+      ? {
+          walk: {
+            read: walk.read,
+            fetch: walk.fetch,
+            clauses: walk.clauses,
+            cost: walk.cost,
+            entries: walk.entries,
+            ...(walk.mergeKey ? { mergeKey: walk.mergeKey } : {}),
+          },
+        }
       : {}),
     ...(query.limit > 0 && !walk ? valueRead(sort.field, filters) : {}),
   };
@@ -311,7 +331,7 @@ export const sortBytes = (chosen: Plan): number => chosen.entries * entryBytes(c
  * entries, or all of them. Pure.
  */
 export function walkBytes(walk: Walk, matches: number, window: number): number {
-  const needed = walk.read.partitions.length + window;
+  const needed = streamsOf(walk.read) + window;
   const share = matches <= needed ? 1 : needed / matches;
   return walk.entries * share * (walk.fetch ? FETCH_BYTES : entryBytes(walk.read.index));
 }

@@ -57,7 +57,8 @@ export function combinedWalk(
   const window = list.skip + list.limit + 1;
   const matches = counts.reduce((a, b) => a + b, 0);
   const { walk } = plan(list, sizes);
-  if (!walk || walk.fetch || matches === 0 || scopes.length < 2) return undefined;
+  // A walk of title ranges (`Walk.mergeKey`) is a part's alone: the combined read queries partitions.
+  if (!walk || walk.fetch || walk.read.ranges || matches === 0 || scopes.length < 2) return undefined;
   if (scopes.some((scope) => clausesOf(scope).some((c) => clauseIn(walk.read.index, c) === undefined)))
     return undefined;
   const combined = Math.max(walk.read.partitions.length * QUERY_BYTES, walkBytes(walk, matches, window));
@@ -165,7 +166,7 @@ export function fetchingWalk(
 ): { walk: Walk; share: number } | undefined {
   const window = list.skip + list.limit + 1;
   const { walk } = plan(list, sizes);
-  if (!walk || walk.fetch || list.limit === 0 || scopes.length < 2) return undefined;
+  if (!walk || walk.fetch || walk.read.ranges || list.limit === 0 || scopes.length < 2) return undefined;
   const known = counts.every((c) => c !== undefined) ? (counts as number[]) : undefined;
   const matches = known?.reduce((a, b) => a + b, 0);
   if (matches === 0) return undefined;

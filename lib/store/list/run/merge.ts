@@ -23,6 +23,15 @@ export const readPage = (
   stats: ReadStats,
 ): Promise<QueryPage> => queryPage(input, { budget, stats }, want);
 
+/**
+ * What a merge orders by: an attribute of the entries, or a function of an entry, for an order
+ * that a page's `LastEvaluatedKey` (which holds only the keys) must also tell: the created key
+ * of a title key (`walk.ts`, a walk of title ranges).
+ */
+export type MergeKey = string | ((item: Item) => unknown);
+
+const keyOf = (key: MergeKey, item: Item): unknown => (typeof key === 'string' ? item[key] : key(item));
+
 /** One partition of an index, read page by page as the merge consumes it. */
 interface Cursor {
   partition: string | number;
@@ -58,7 +67,7 @@ export interface Merged {
 export async function mergeInOrder(
   partitions: ReadonlyArray<string | number>,
   input: (partition: string | number) => QueryCommandInput,
-  sortKey: string,
+  sortKey: MergeKey,
   forward: boolean,
   window: number,
   budget: ReadBudget,
@@ -86,7 +95,7 @@ export async function mergeInOrder(
       stats,
     );
     // A read continuing past a cursor may include the cursor's own key (a `BETWEEN`); it was shown.
-    cursor.buffer.push(...(page.Items ?? []).filter((item) => past === undefined || item[sortKey] !== past));
+    cursor.buffer.push(...(page.Items ?? []).filter((item) => past === undefined || keyOf(sortKey, item) !== past));
     cursor.startKey = page.LastEvaluatedKey;
     cursor.done = page.LastEvaluatedKey === undefined;
     cursor.read = true;
@@ -120,7 +129,7 @@ export async function mergeInOrder(
  * so a partition read past that head waits: 20 scopes' open actions by due date, one walk of 16
  * partitions with few matches in each, read each about once instead of three times. Pure.
  */
-export function behind(cursors: readonly Cursor[], sortKey: string, direction: number): Cursor[] {
+export function behind(cursors: readonly Cursor[], sortKey: MergeKey, direction: number): Cursor[] {
   const head = firstHead(cursors, sortKey, direction)?.buffer[0];
   return cursors.filter(
     (c) =>
@@ -128,7 +137,7 @@ export function behind(cursors: readonly Cursor[], sortKey: string, direction: n
       !c.done &&
       (head === undefined ||
         c.startKey === undefined ||
-        direction * compareValues(c.startKey[sortKey], head[sortKey]) <= 0),
+        direction * compareValues(keyOf(sortKey, c.startKey), keyOf(sortKey, head)) <= 0),
   );
 }
 
@@ -136,12 +145,13 @@ export function behind(cursors: readonly Cursor[], sortKey: string, direction: n
  * The partition whose buffered head comes first in the merge's direction (1 ascending, -1
  * descending), the earliest listed on a tie; undefined when none has a head. Pure.
  */
-export function firstHead(cursors: readonly Cursor[], sortKey: string, direction: number): Cursor | undefined {
+export function firstHead(cursors: readonly Cursor[], sortKey: MergeKey, direction: number): Cursor | undefined {
   let next: Cursor | undefined;
   for (const cursor of cursors) {
     const head = cursor.buffer[0];
     if (head === undefined) continue;
-    if (!next || direction * compareValues(head[sortKey], (next.buffer[0] as Item)[sortKey]) < 0) next = cursor;
+    if (!next || direction * compareValues(keyOf(sortKey, head), keyOf(sortKey, next.buffer[0] as Item)) < 0)
+      next = cursor;
   }
   return next;
 }
@@ -154,18 +164,18 @@ export function firstHead(cursors: readonly Cursor[], sortKey: string, direction
 export function cutShort(
   merged: Item[],
   cursors: readonly Cursor[],
-  sortKey: string,
+  sortKey: MergeKey,
   direction: number,
   window: number,
 ): Merged {
   const open = cursors.filter((c) => !c.done);
   if (open.some((c) => !c.read || c.startKey === undefined)) return { items: merged, cut: true };
-  const ends = open.map((c) => (c.startKey as Item)[sortKey]);
+  const ends = open.map((c) => keyOf(sortKey, c.startKey as Item));
   const reached = ends.reduce((a, b) => (direction * compareValues(b, a) < 0 ? b : a)) as string;
   const rest = cursors
     .flatMap((c) => c.buffer)
-    .filter((item) => direction * compareValues(item[sortKey], reached) <= 0)
-    .sort((a, b) => direction * compareValues(a[sortKey], b[sortKey]));
+    .filter((item) => direction * compareValues(keyOf(sortKey, item), reached) <= 0)
+    .sort((a, b) => direction * compareValues(keyOf(sortKey, a), keyOf(sortKey, b)));
   const items = [...merged, ...rest];
   // A full window is a page like any other: it ends at its own last item.
   if (items.length >= window) return { items: items.slice(0, window), cut: false };

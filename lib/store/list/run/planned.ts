@@ -5,6 +5,7 @@ import { ReadBudget } from '../../query/budget';
 import { countedTotal, sizesFor } from '../count/counts';
 import { orderedIndexes } from '../plan/index-holds';
 import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk, type Walk } from '../plan/plan';
+import { streamsOf } from '../plan/plan-types';
 import { checkedPosition, comparePositions, keyAfter, positionOf } from '../plan/positions';
 import type { ListContext, ListResult, Position, Row } from '../plan/result';
 import { listByLocation, sortsByLocation } from './location-walk';
@@ -84,7 +85,7 @@ export function readOrWalk(
   // knows its size, the read gets half the budget, so that a walk can still find the page.
   // A walk needs a round of every partition (and a fetching walk a run of actions) to get anywhere.
   const forWalk = walk
-    ? Math.max(Math.ceil(available / 2), 4 * walk.read.partitions.length + 2)
+    ? Math.max(Math.ceil(available / 2), 4 * streamsOf(walk.read) + 2)
     : byValue || byLocation || byReference
       ? Math.ceil(available / 2)
       : 0;

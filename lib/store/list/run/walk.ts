@@ -4,10 +4,15 @@ import { isTombstone } from '../../item';
 import type { ReadBudget } from '../../query/budget';
 import { attr } from '../../table';
 import { clauseHolds, Placeholders } from '../plan/expression';
-import type { Walk } from '../plan/plan';
+import { createdOfTitleKey, titleKeyAt } from '../plan/key-ranges';
+import { entryBytes, type Walk } from '../plan/plan';
+import type { KeyRange } from '../plan/plan-types';
 import type { ReadStats, Row, Rows } from '../plan/result';
 import { mergeInOrder } from './merge';
 import { fetchItems, keptShare, queryInput, walkPageSize } from './reads';
+
+/** What one read unit reads: 4 KB (eventually consistent, half a unit; a query reads at least that). */
+const READ_UNIT_BYTES = 4_096;
 
 /**
  * What a fetching walk may be told besides its walk: `keep`, a test each fetched action must
@@ -59,6 +64,7 @@ export async function walkInOrder(
     queryInput(read, partition, new Placeholders(), forward, from);
   const idOf = walk.idOf ?? ((entry: Item) => entry[attr.id] as string);
   const toRows = (items: Item[]) => items.map((item) => ({ id: idOf(item), value: item[sortKey] }));
+  if (read.ranges) return walkRanges(walk, read.ranges, forward, window, budget, stats, after);
   if (!walk.fetch) {
     // Counted matches over the entries the walk covers: the share of them its filter keeps.
     const kept = keptShare(matches, walk.entries);
@@ -118,4 +124,49 @@ export async function walkInOrder(
     from = last;
   }
   return { rows, cut: false, fetched };
+}
+
+/**
+ * A walk of several key ranges (`title=~a,b` in created order): every (range, partition) pair is
+ * a stream of its own, merged by `walk.mergeKey`, and a cursor continues each range at the key
+ * its created key has there (`titleKeyAt`). Each stream's first page is its share of the entries
+ * the counters gave, up to what one read unit holds, so a stream of few entries is read once.
+ */
+async function walkRanges(
+  walk: Walk,
+  ranges: readonly KeyRange[],
+  forward: boolean,
+  window: number,
+  budget: ReadBudget,
+  stats: ReadStats,
+  after: string | undefined,
+): Promise<Rows> {
+  const { read } = walk;
+  const count = read.partitions.length;
+  const streams = Array.from({ length: ranges.length * count }, (_, i) => i);
+  const input = (stream: string | number) => {
+    const range = ranges[Math.floor(Number(stream) / count)] as KeyRange;
+    const partition = read.partitions[Number(stream) % count] as string | number;
+    const from = after === undefined ? undefined : titleKeyAt(range, after);
+    return queryInput({ ...read, ranges: undefined, range }, partition, new Placeholders(), forward, from);
+  };
+  const perUnit = Math.floor(READ_UNIT_BYTES / entryBytes(read.index));
+  const pageSize = Math.max(
+    Math.ceil(window / streams.length) + 1,
+    Math.min(perUnit, Math.ceil(walk.entries / streams.length) + 1),
+  );
+  // Merged by the created key each title key holds: a page's LastEvaluatedKey holds the keys only.
+  const created = (item: Item) => createdOfTitleKey(String(item[read.index.sortKey.name]));
+  const { items, ...merged } = await mergeInOrder(
+    streams,
+    input,
+    created,
+    forward,
+    window,
+    budget,
+    stats,
+    pageSize,
+    after,
+  );
+  return { ...merged, rows: items.map((item) => ({ id: item[attr.id] as string, value: created(item) })) };
 }

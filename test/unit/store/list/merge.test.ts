@@ -103,6 +103,19 @@ describe('behind', () => {
     expect(names(behind([partition('p', ['f'], { startKey: 'f' }), cursors[1] as never], 'k', 1))).toEqual(['q']);
   });
 
+  it('judges a page by a key its LastEvaluatedKey tells, when the merge orders by a function of it', () => {
+    // Entries ordered by what follows a prefix, as a title range's entries are by their created
+    // key: a startKey that held no such attribute once read as '' and never waited.
+    const suffix = (item: Item) => String(item.k).slice(2);
+    const cursors = [partition('p', ['a:c'], { startKey: 'a:c' }), partition('q', [], { startKey: 'b:f' })];
+    expect(names(behind(cursors, suffix, 1))).toEqual([]);
+    expect(names(behind([partition('p', ['a:g'], { startKey: 'a:g' }), cursors[1] as never], suffix, 1))).toEqual([
+      'q',
+    ]);
+    // By the attribute itself, 'b:f' sorts after 'a:g': q would wait, wrongly for this order.
+    expect(names(behind([partition('p', ['a:g'], { startKey: 'a:g' }), cursors[1] as never], 'k', 1))).toEqual([]);
+  });
+
   it('judges "past" in the direction of the merge', () => {
     const cursors = [partition('p', ['c'], { startKey: 'c' }), partition('q', [], { startKey: 'f' })];
     expect(names(behind(cursors, 'k', -1))).toEqual(['q']);

@@ -8,7 +8,16 @@ import { indexes } from '../../../../lib/store/indexes';
 import { toItem } from '../../../../lib/store/item';
 import { expressionLimits, filterExpression, Placeholders } from '../../../../lib/store/list/plan/expression';
 import { attributesOf, holds, pathIn } from '../../../../lib/store/list/plan/index-holds';
-import { type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk } from '../../../../lib/store/list/plan/plan';
+import {
+  type IndexRead,
+  type Plan,
+  plan,
+  type Sizes,
+  sortBeatsWalk,
+  sortBytes,
+  type Walk,
+  walkBytes,
+} from '../../../../lib/store/list/plan/plan';
 import { attr, everythingPartitions, filterKey, lowerKey } from '../../../../lib/store/table';
 import { anAction } from '../../action-fixture';
 import { parse, validQuery } from '../../query-arbitraries';
@@ -232,8 +241,31 @@ describe('date and title ranges fold into the key condition', () => {
     expect(p.read.filter).toEqual([]);
     expect({ entries: p.entries, exact: p.exact }).toEqual({ entries: 5, exact: true });
     expect(p.sortAttribute).toBe(attr.createdKey);
-    // Several ranges are never a walk's read.
-    expect(p.walk?.read.ranges).toBeUndefined();
+    // The same ranges walked in created order, merged by the created key (issue 53).
+    expect(p.walk?.read.ranges).toEqual(p.read.ranges);
+    expect({ mergeKey: p.walk?.mergeKey, fetch: p.walk?.fetch, entries: p.walk?.entries }).toEqual({
+      mergeKey: attr.createdKey,
+      fetch: false,
+      entries: 5,
+    });
+  });
+
+  it('title=~a,b sorted by title or due date has no walk of its ranges: no range keeps that order across titles', () => {
+    const counted = { total: 1000, values: { title: { 'fix pump': 3, 'check guard': 2 } } };
+    for (const sort of ['title', '-title', 'dueAt']) {
+      const p = plan(parseListQuery(`title=~Fix%20Pump,Check%20Guard&sort=${sort}`), counted, 5);
+      expect(p.walk?.read.ranges, sort).toBeUndefined();
+    }
+  });
+
+  it('a walk of title ranges reads less than every match only past a query a range and partition, and the window', () => {
+    const query = parseListQuery('title=~Fix%20Pump,Check%20Guard&limit=4');
+    const counted = (n: number) => ({ total: 10_000, values: { title: { 'fix pump': n, 'check guard': n } } });
+    // 2 titles x 16 partitions = 32 queries, and a window of 5: up to 37 matches the walk reads them all.
+    const few = plan(query, counted(15), 30);
+    const many = plan(query, counted(40), 80);
+    expect(walkBytes(few.walk as Walk, 30, 5)).toBe(sortBytes(few));
+    expect(walkBytes(many.walk as Walk, 80, 5)).toBeCloseTo((sortBytes(many) * 37) / 80);
   });
 });
 
