@@ -2,7 +2,7 @@ import { getReminderSettings } from '../../../config';
 import { nowIso } from '../../../dates';
 import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all, inPool } from '../../../flow/fan-out';
-import { readCount, readCounts, readStatusCounts } from '../../counters/counters';
+import { type CountStats, readCount, readCounts, readStatusCounts } from '../../counters/counters';
 import {
   DAY_COUNTERS,
   type DayField,
@@ -156,42 +156,70 @@ async function unsetMatching(field: DayField, clauses: readonly Clause[], stats:
 }
 
 /** How many actions have `field` on one of `days`: those days' counters, or those holding it less the other days'. */
-async function wholeDays(field: DayField, days: DayRange[], stats: ReadStats, narrow: Narrowing): Promise<number> {
-  const { overdue } = narrow;
-  // An overdue action is due before the sweep that marked it (a new `dueAt` re-arms its
-  // reminders), so no day after today holds one: with `overdue=true` both the days asked and the
-  // other days stop there (tomorrow, for a clock a little ahead of the sweep's).
-  const last = overdue ? dayNumber(nowIso()) + 1 : MAX_DAY;
-  const asked = overdue ? upTo(days, last) : days;
-  if (asked.length === 0) return 0;
-  const others = overdue ? upTo(otherDays(asked), last) : otherDays(asked);
-  const span = { first: MIN_DAY, last };
-  const few = Math.min(daysWithin(asked, span), daysWithin(others, span)) <= SMALL_READ_DAYS;
-  // Only when both sides are long is it worth asking where the counters' days begin and end.
-  const held = few ? undefined : await heldDays(stats);
-  const fromOthers = countOtherDays(asked, held && { first: held.first, last: Math.min(held.last, last) });
-  if (!fromOthers) return sumDays(field, asked, stats, narrow);
-  const [total, other] = await all<[number, number]>([
-    holdingField(field, stats, narrow),
-    sumDays(field, others, stats, narrow),
-  ]);
-  return total - other;
-}
-
-/** The sum of `field`'s counts over the days of `ranges`, a Query per run of nearby days. */
-async function sumDays(field: DayField, ranges: DayRange[], stats: ReadStats, narrow: Narrowing): Promise<number> {
+function wholeDays(field: DayField, days: DayRange[], stats: ReadStats, narrow: Narrowing): Promise<number> {
   // With clauses on status or `overdue=true`, the due day's counts (of its overdue actions) by
   // status, of the statuses they hold for.
   const countOf = (item: Record<string, unknown>) =>
     narrows(narrow)
       ? holding(narrow, (narrow.overdue ? overdueByStatusOf : dueByStatusOf)(item))
       : dayCount(item, field);
+  // An overdue action is due before the sweep that marked it (a new `dueAt` re-arms its
+  // reminders), so no day after today holds one (tomorrow, for a clock a little ahead of the sweep's).
+  return countOnDays(days, narrow.overdue ? dayNumber(nowIso()) + 1 : MAX_DAY, stats, {
+    partition: DAY_COUNTERS,
+    countOf,
+    total: () => holdingField(field, stats, narrow),
+    held: () => heldDays(stats),
+  });
+}
+
+/** One partition of day counters and what `countOnDays` counts from it. */
+export interface DayCounters {
+  /** The partition of day items: the service's (`DAY_COUNTERS`), or a site's overdue due days (`overdueDaysOf`). */
+  partition: string;
+  /** What one day item counts. */
+  countOf: (item: Record<string, unknown>) => number;
+  /** Every action the days count: what the other days are taken from. */
+  total: () => Promise<number>;
+  /** The first and last days the partition holds, when both sides are long enough to ask. */
+  held?: () => Promise<DayRange | undefined>;
+}
+
+/**
+ * How many actions are on one of the whole `days` up to the day `last`: those days' counts
+ * summed, or the total less the other days' when those are fewer (`countOtherDays`, within the
+ * days the partition holds when both sides are long, else up to `last`). The one choice for the
+ * service's days and a site's overdue due days (`scope-count.ts`), so the oldest `overdueAge`
+ * bucket reads the recent days, not years of them.
+ */
+export async function countOnDays(
+  days: readonly DayRange[],
+  last: number,
+  stats: CountStats,
+  counters: DayCounters,
+): Promise<number> {
+  const asked = upTo(days, last);
+  if (asked.length === 0) return 0;
+  const others = upTo(otherDays(asked), last);
+  const span = { first: MIN_DAY, last };
+  const few = Math.min(daysWithin(asked, span), daysWithin(others, span)) <= SMALL_READ_DAYS;
+  // Only when both sides are long is it worth asking where the counters' days begin and end.
+  const held = few || counters.held === undefined ? undefined : await counters.held();
+  const within = held ? { first: held.first, last: Math.min(held.last, last) } : span;
+  if (!countOtherDays(asked, within)) return sumDays(asked, stats, counters);
+  const [total, other] = await all<[number, number]>([counters.total(), sumDays(others, stats, counters)]);
+  return total - other;
+}
+
+/** The sum of the counts over the days of `ranges`, a Query per run of nearby days. */
+async function sumDays(ranges: DayRange[], stats: CountStats, { partition, countOf }: DayCounters): Promise<number> {
   const sums = await all<number[]>(
     dayReads(ranges).map(async ({ first, last }) => {
       const items = await readDays(
         first <= MIN_DAY ? undefined : dayText(first),
         last >= MAX_DAY ? undefined : dayText(last),
         stats,
+        partition,
       );
       return items.reduce((sum, item) => sum + (inDays(ranges, dayNumber(dayOfItem(item))) ? countOf(item) : 0), 0);
     }),

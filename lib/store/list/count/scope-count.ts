@@ -4,7 +4,7 @@ import { type Scope, scopeFields } from '../../../model/access';
 import { type LocationField, locationFields } from '../../../model/action';
 import { EMPTY_KEY } from '../../catalogue';
 import { byOverdue, type CountedField, type CountStats, readCount, readStatusCounts } from '../../counters/counters';
-import { dayOfItem, OVERDUE_DAY_DEPTH, overdueByStatusOf, overdueDaysOf, readDays } from '../../counters/days';
+import { OVERDUE_DAY_DEPTH, overdueByStatusOf, overdueDaysOf } from '../../counters/days';
 import { prefixByOverdue, prefixCounter, prefixDepths, scopePrefix } from '../../counters/prefixes';
 import { indexes } from '../../indexes';
 import { queryInput } from '../../query/key-query';
@@ -12,23 +12,18 @@ import { queryPages } from '../../query/pager';
 import { attr, filterKey, filterPath, locationKeys } from '../../table';
 import { valueHolds } from '../plan/expression';
 import { overdueByStatus, statusesHolding } from './by-status';
+import { countOnDays } from './date-counts';
 import {
   before,
   clausesSpans,
   complement,
   dayNumber,
-  dayReads,
   dayStart,
-  dayText,
-  inDays,
   inSpans,
   intersect,
-  MIN_DAY,
-  otherDays,
   type Span,
   splitByDay,
   unboundedBelow,
-  upTo,
 } from './date-spans';
 
 /**
@@ -150,27 +145,11 @@ async function overdueOnDays(
   const { days, pieces } = splitByDay(clausesSpans(dues));
   if (pieces.length > 0) return undefined;
   // No overdue action is due after today (tomorrow, for a clock a little ahead of the sweep's).
-  const tomorrow = dayNumber(nowIso()) + 1;
-  const asked = upTo(days, tomorrow);
-  // Every day before some day (the oldest bucket): the scope's overdue counter less the days
-  // since, which are recent and few, so a site's years of overdue due days are not read.
-  const sinceStart = (asked[0]?.first ?? MIN_DAY + 1) <= MIN_DAY;
-  const summed = sinceStart ? upTo(otherDays(asked), tomorrow) : asked;
-  const [total, ...counts] = await Promise.all([
-    sinceStart ? overdueTotal(counters, onStatus, stats) : Promise.resolve(0),
-    ...dayReads(summed).map(async ({ first, last }) => {
-      const items = await readDays(
-        first <= MIN_DAY ? undefined : dayText(first),
-        dayText(last),
-        stats,
-        overdueDaysOf(prefix.value),
-      );
-      const inRange = items.filter((item) => inDays(summed, dayNumber(dayOfItem(item))));
-      return statusesHolding(onStatus, inRange.map(overdueByStatusOf));
-    }),
-  ]);
-  const sum = counts.reduce((a, b) => a + b, 0);
-  return sinceStart ? (total as number) - sum : sum;
+  return countOnDays(days, dayNumber(nowIso()) + 1, stats, {
+    partition: overdueDaysOf(prefix.value),
+    countOf: (item) => statusesHolding(onStatus, [overdueByStatusOf(item)]),
+    total: () => overdueTotal(counters, onStatus, stats),
+  });
 }
 
 /** The most due-ordered entries `overdueDueBefore` reads for the recent days before the planner counts instead. */
