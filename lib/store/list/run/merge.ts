@@ -30,7 +30,7 @@ export const readPage = (
  */
 export type MergeKey = string | ((item: Item) => unknown);
 
-const keyOf = (key: MergeKey, item: Item): unknown => (typeof key === 'string' ? item[key] : key(item));
+export const keyOf = (key: MergeKey, item: Item): unknown => (typeof key === 'string' ? item[key] : key(item));
 
 /** One partition of an index, read page by page as the merge consumes it. */
 interface Cursor {

@@ -1,3 +1,4 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { recordIndexEntries } from '../../../usage';
 import type { Item } from '../../item';
 import { isTombstone } from '../../item';
@@ -8,7 +9,7 @@ import { createdOfTitleKey, titleKeyAt } from '../plan/key-ranges';
 import { entryBytes, type Walk } from '../plan/plan';
 import type { KeyRange } from '../plan/plan-types';
 import type { ReadStats, Row, Rows } from '../plan/result';
-import { mergeInOrder } from './merge';
+import { keyOf, type MergeKey, mergeInOrder } from './merge';
 import { fetchItems, keptShare, queryInput, walkPageSize } from './reads';
 
 /** What one read unit reads: 4 KB (eventually consistent, half a unit; a query reads at least that). */
@@ -63,24 +64,29 @@ export async function walkInOrder(
   const input = (from: string | undefined) => (partition: string | number) =>
     queryInput(read, partition, new Placeholders(), forward, from);
   const idOf = walk.idOf ?? ((entry: Item) => entry[attr.id] as string);
-  const toRows = (items: Item[]) => items.map((item) => ({ id: idOf(item), value: item[sortKey] }));
-  if (read.ranges) return walkRanges(walk, read.ranges, forward, window, budget, stats, after);
   if (!walk.fetch) {
     // Counted matches over the entries the walk covers: the share of them its filter keeps.
     const kept = keptShare(matches, walk.entries);
-    const pageSize = walkPageSize(read, window, read.partitions.length, kept);
-    const merged = await mergeInOrder(
-      read.partitions,
-      input(after),
-      sortKey,
+    const streams: Streams = read.ranges
+      ? rangeStreams(walk, read.ranges, forward, window, after)
+      : {
+          streams: read.partitions,
+          input: input(after),
+          key: sortKey,
+          pageSize: walkPageSize(read, window, read.partitions.length, kept),
+        };
+    const { items, ...merged } = await mergeInOrder(
+      streams.streams,
+      streams.input,
+      streams.key,
       forward,
       window,
       budget,
       stats,
-      pageSize,
+      streams.pageSize,
       after,
     );
-    return { ...merged, rows: toRows(merged.items) };
+    return { ...merged, rows: items.map((item) => ({ id: idOf(item), value: keyOf(streams.key, item) })) };
   }
   const rows: Row[] = [];
   const fetched = new Map<string, Item>();
@@ -126,21 +132,28 @@ export async function walkInOrder(
   return { rows, cut: false, fetched };
 }
 
+/** What a walk merges: its streams (partitions), each one's query, the merge's order and its page. */
+interface Streams {
+  streams: ReadonlyArray<string | number>;
+  input: (stream: string | number) => QueryCommandInput;
+  key: MergeKey;
+  pageSize: number | undefined;
+}
+
 /**
- * A walk of several key ranges (`title=~a,b` in created order): every (range, partition) pair is
- * a stream of its own, merged by `walk.mergeKey`, and a cursor continues each range at the key
- * its created key has there (`titleKeyAt`). Each stream's first page is its share of the entries
- * the counters gave, up to what one read unit holds, so a stream of few entries is read once.
+ * The streams of a walk of several key ranges (`title=~a,b` in created order): every (range,
+ * partition) pair is one, merged by the created key each title key holds (a page's
+ * `LastEvaluatedKey` holds only keys), and a cursor continues each range at the key its created
+ * key has there (`titleKeyAt`). Each stream's first page is its share of the entries the counters
+ * gave, up to what one read unit holds, so a stream of few entries is read once. Pure.
  */
-async function walkRanges(
+export function rangeStreams(
   walk: Walk,
   ranges: readonly KeyRange[],
   forward: boolean,
   window: number,
-  budget: ReadBudget,
-  stats: ReadStats,
   after: string | undefined,
-): Promise<Rows> {
+): Streams {
   const { read } = walk;
   const count = read.partitions.length;
   const streams = Array.from({ length: ranges.length * count }, (_, i) => i);
@@ -155,18 +168,5 @@ async function walkRanges(
     Math.ceil(window / streams.length) + 1,
     Math.min(perUnit, Math.ceil(walk.entries / streams.length) + 1),
   );
-  // Merged by the created key each title key holds: a page's LastEvaluatedKey holds the keys only.
-  const created = (item: Item) => createdOfTitleKey(String(item[read.index.sortKey.name]));
-  const { items, ...merged } = await mergeInOrder(
-    streams,
-    input,
-    created,
-    forward,
-    window,
-    budget,
-    stats,
-    pageSize,
-    after,
-  );
-  return { ...merged, rows: items.map((item) => ({ id: item[attr.id] as string, value: created(item) })) };
+  return { streams, input, key: (item) => createdOfTitleKey(String(item[read.index.sortKey.name])), pageSize };
 }

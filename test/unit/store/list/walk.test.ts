@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { fetchRun } from '../../../../lib/store/list/run/walk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { indexes } from '../../../../lib/store/indexes';
+import { fetchRun, rangeStreams } from '../../../../lib/store/list/run/walk';
+import { attr } from '../../../../lib/store/table';
+import { stubConfigEnv } from '../../config-env';
 
 /** The run of keys a fetching walk reads before fetching their actions. */
 
@@ -50,5 +53,48 @@ describe('fetchRun', () => {
     expect(fetchRun(11, 33, 16)).toBe(0);
     expect(fetchRun(11, 20, 16)).toBeLessThan(1);
     expect(fetchRun(11, 0, 1)).toBeLessThan(1);
+  });
+});
+
+describe('rangeStreams (title=~a,b walked in created order)', () => {
+  beforeAll(() => stubConfigEnv());
+  const read = {
+    index: indexes.allByTitle,
+    partitions: ['A#0', 'A#1', 'A#2'],
+    ranges: [
+      { lower: 'fix pump\u0001', upper: 'fix pump\u0002' },
+      { lower: 'check guard\u0001', upper: 'check guard\u0002' },
+    ],
+    filter: [],
+  };
+  const walk = { read, fetch: false, clauses: [], cost: 180, entries: 60, mergeKey: attr.createdKey };
+  const cursor = '2026-11-28T18:40:19.304Z#5f1d55aa';
+
+  it('is one stream a (range, partition) pair, each querying its title from past the cursor', () => {
+    const { streams, input } = rangeStreams(walk, read.ranges, false, 5, cursor);
+    expect(streams).toHaveLength(6);
+    const last = input(5);
+    expect(last.ExpressionAttributeValues).toMatchObject({
+      ':v0': 'A#2',
+      ':v1': 'check guard\u0001',
+      ':v2': 'check guard\u00012026-11-28T18:40:19.304Z\u00015f1d55aa',
+    });
+    expect(last.KeyConditionExpression).toContain('BETWEEN');
+  });
+
+  it('merges by the created key a title key (and so a LastEvaluatedKey) holds', () => {
+    const { key } = rangeStreams(walk, read.ranges, true, 5, undefined);
+    expect(typeof key).toBe('function');
+    const created = (key as (item: Record<string, unknown>) => unknown)({
+      [attr.titleKey]: 'fix pump\u00012026-01-01T00:00:00.000Z\u0001id-1',
+    });
+    expect(created).toBe('2026-01-01T00:00:00.000Z#id-1');
+  });
+
+  it("asks each stream its share of the counted entries, up to a read unit's worth", () => {
+    // 60 entries over 6 streams: 11 each; a window of 5 alone would ask 2.
+    expect(rangeStreams(walk, read.ranges, true, 5, undefined).pageSize).toBe(11);
+    // 6,000 entries: capped at the entries one 4 KB unit holds (all-by-title's are about 180 bytes).
+    expect(rangeStreams({ ...walk, entries: 6000 }, read.ranges, true, 5, undefined).pageSize).toBe(22);
   });
 });
