@@ -67,8 +67,15 @@ const viewerWith = (count: number): Viewer => {
   });
   return { mode: 'scoped', person: { id: person }, roles: scopes.map((scope) => ({ role: 'viewer', scope })) };
 };
+/** A business unit's viewer: the unit of the first site. */
+const unitViewer: Viewer = {
+  mode: 'scoped',
+  person: { id: person },
+  roles: [{ role: 'viewer', scope: { businessUnit: (sites[0] as Action['location']).businessUnit } }],
+};
 const viewers: Array<[string, Viewer | undefined]> = [
   ['open', undefined],
+  ['1 business unit', unitViewer],
   ['1 scope', viewerWith(1)],
   ['5 scopes', viewerWith(5)],
   ['20 scopes', viewerWith(20)],

@@ -265,6 +265,7 @@ describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
   });
 
   it.each([
+    ['business unit', ['businessUnit']],
     ['site', ['businessUnit', 'site']],
     ['department', ['businessUnit', 'site', 'department']],
   ] as const)(
@@ -281,7 +282,7 @@ describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
       const scope = JSON.parse(
         [...perScope.entries()].sort((x, y) => y[1].length - x[1].length)[0]?.[0] as string,
       ) as Record<string, string>;
-      const viewer = `u-counts-overdue-${depth}-viewer`;
+      const viewer = `u-counts-overdue-${depth.replace(' ', '-')}-viewer`;
       const granted = await send('POST', '/api/grants', {
         token: admin,
         body: { principal: { type: 'person', id: viewer }, role: 'viewer', scope },
@@ -297,8 +298,9 @@ describe('GET /api/actions/counts', { timeout: 180_000 }, () => {
       const middle = dues[Math.floor(dues.length / 2)] as string;
       const first = dues[0] as string;
       let split = 0;
-      // Days are summed from a site's overdue due days (`overdueOnDays`); an instant before, from the
-      // scope's overdue counter less its overdue actions due since (`overdueDueBefore`).
+      // Days are summed from a business unit's or a site's overdue due days (`overdueOnDays`); an
+      // instant before, from the scope's overdue counter less its overdue actions due since
+      // (`overdueDueBefore`, a site's), or by the planner (a business unit's).
       const ranges = [
         ...[middle, middle.slice(0, 10), first, first.slice(0, 10), '2000-01-01', '2999-01-01'].map(
           (at) => `dueAt=<${at}`,

@@ -109,10 +109,13 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * 12: each site's overdue actions are counted by due day and status too (`overdueDaysOf` in
  * `../counters/days.ts`, issue 50: a site viewer's `overdueAge`): from before 12 every counter is
  * counted again, the day counters with them, as from before 8.
+ * 13: each business unit's overdue actions are counted by due day and status too, as each site's
+ * (`OVERDUE_DAY_DEPTHS`, issue 50: a business unit viewer's `overdueAge`): from before 13 every
+ * counter is counted again, as from before 12.
  */
-export const KEY_VERSION = 12;
-/** The last version whose counters are counted again from the actions (5, 8, 10, 11, then 12). */
-const COUNTER_LAYOUT = 12;
+export const KEY_VERSION = 13;
+/** The last version whose counters are counted again from the actions (5, 8, 10, 11, 12, then 13). */
+const COUNTER_LAYOUT = 13;
 const FULL_CASE_FOLDING = 4;
 const DAY_COUNTERS = 7;
 const REFERENCE_ORDER = 8;

@@ -27,22 +27,26 @@ import { prefixValue } from './prefixes';
 export const DAY_COUNTERS = 'n#@days';
 
 /**
- * The location prefix whose overdue actions are also counted by due day, by status: the site (two
- * fields), in a partition of its own, `n#@days&2#<prefix digest>`, with the same items
- * (`<day>#<shard>`) and attributes (`o<status>`) as the service's. So a site scope's counts of
- * overdue actions due in a range of days (its `overdueAge`) are one Query of its days, however
- * many actions it holds. Only overdue actions are counted there: a create that is not overdue
- * moves none of its items; the sweep's mark, and a close, move, status change or delete of an
- * overdue action, move one (2 write units).
+ * The location prefixes whose overdue actions are also counted by due day, by status: the business
+ * unit (one field) and the site (two), each in a partition of its own, `n#@days&<depth>#<prefix
+ * digest>`, with the same items (`<day>#<shard>`) and attributes (`o<status>`) as the service's.
+ * So a business unit's or a site's counts of overdue actions due in a range of days (a scoped
+ * viewer's `overdueAge`) are one Query of its days, however many actions it holds. Only overdue
+ * actions are counted there: a create that is not overdue moves none of their items; the sweep's
+ * mark, and a close, move, status change or delete of an overdue action, move one of each (2 write
+ * units each).
  */
-export const OVERDUE_DAY_DEPTH = 2;
+export const OVERDUE_DAY_DEPTHS = [1, 2] as const;
 
-/** The partition of the overdue due days of one site prefix (`prefixValue` of its two fields). */
-export const overdueDaysOf = (prefix: string) => `${DAY_COUNTERS}&${OVERDUE_DAY_DEPTH}#${prefix}`;
+/** The partition of the overdue due days of one location prefix (its values in field order: a business unit, or a unit and a site). */
+export const overdueDaysOf = (values: readonly string[]) => `${DAY_COUNTERS}&${values.length}#${prefixValue(values)}`;
 
-/** The partition of the overdue due days of an action's site. */
+/** Whether a location prefix of this many fields has overdue due days of its own. */
+export const hasOverdueDays = (depth: number): boolean => (OVERDUE_DAY_DEPTHS as readonly number[]).includes(depth);
+
+/** The partitions of the overdue due days of an action's business unit and site. */
 const overdueDaysAt = (action: Action) =>
-  overdueDaysOf(prefixValue(locationFields.slice(0, OVERDUE_DAY_DEPTH).map((f) => action.location[f])));
+  OVERDUE_DAY_DEPTHS.map((depth) => overdueDaysOf(locationFields.slice(0, depth).map((f) => action.location[f])));
 
 /**
  * The date fields counted by day, and the attribute of a day item that counts each. `closedAt`
@@ -117,7 +121,9 @@ export function addDays(deltas: DayDeltas, action: Action, delta: number): DayDe
     if (action.overdue)
       for (const late of [
         cell(dayOf(action.dueAt), overdueByStatus(action.status)),
-        cell(dayOf(action.dueAt), overdueByStatus(action.status), overdueDaysAt(action)),
+        ...overdueDaysAt(action).map((days) =>
+          cell(dayOf(action.dueAt as string), overdueByStatus(action.status), days),
+        ),
       ])
         deltas.set(late, (deltas.get(late) ?? 0) + delta);
   }

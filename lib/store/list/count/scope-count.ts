@@ -4,7 +4,7 @@ import { type Scope, scopeFields } from '../../../model/access';
 import { type LocationField, locationFields } from '../../../model/action';
 import { EMPTY_KEY } from '../../catalogue';
 import { byOverdue, type CountedField, type CountStats, readCount, readStatusCounts } from '../../counters/counters';
-import { OVERDUE_DAY_DEPTH, overdueByStatusOf, overdueDaysOf } from '../../counters/days';
+import { hasOverdueDays, overdueByStatusOf, overdueDaysOf } from '../../counters/days';
 import { prefixByOverdue, prefixCounter, prefixDepths, scopePrefix } from '../../counters/prefixes';
 import { indexes } from '../../indexes';
 import { queryInput } from '../../query/key-query';
@@ -125,13 +125,13 @@ async function countIn(scope: Scope, rest: readonly Clause[], stats: CountStats)
 type DateClause = Clause & { type: 'date' };
 
 /**
- * A site scope's overdue actions due on whole days (`dueAt` clauses of days, any operator, with
- * or without clauses on status: every `overdueAge` bucket), summed from its site's overdue due
- * days (`overdueDaysOf` in `counters/days.ts`), one Query a run of days: a few small items a day
- * that has overdue actions, however many actions the site holds; every day before some day (the
- * oldest bucket) as the scope's overdue counter less the days since, so not years of days.
- * `undefined` for a scope of another depth (a business unit, or below the site: those days are the
- * whole site's) or a clause on an instant inside a day.
+ * A business unit's or a site scope's overdue actions due on whole days (`dueAt` clauses of days,
+ * any operator, with or without clauses on status: every `overdueAge` bucket), summed from its
+ * overdue due days (`overdueDaysOf` in `counters/days.ts`), one Query a run of days: a few small
+ * items a day that has overdue actions, however many actions the scope holds; every day before
+ * some day (the oldest bucket) as the scope's overdue counter less the days since, so not years of
+ * days (`countOnDays`). `undefined` for a scope below the site (no days of its own) or a clause on
+ * an instant inside a day.
  */
 async function overdueOnDays(
   scope: Scope,
@@ -140,13 +140,13 @@ async function overdueOnDays(
   onStatus: Clause[],
   stats: CountStats,
 ): Promise<number | undefined> {
-  const prefix = scopePrefix(scope);
-  if (prefix?.depth !== OVERDUE_DAY_DEPTH) return undefined;
+  const fields = scopeFields(scope);
+  if (!hasOverdueDays(fields.length)) return undefined;
   const { days, pieces } = splitByDay(clausesSpans(dues));
   if (pieces.length > 0) return undefined;
   // No overdue action is due after today (tomorrow, for a clock a little ahead of the sweep's).
   return countOnDays(days, dayNumber(nowIso()) + 1, stats, {
-    partition: overdueDaysOf(prefix.value),
+    partition: overdueDaysOf(fields.map((field) => scope[field] as string)),
     countOf: (item) => statusesHolding(onStatus, [overdueByStatusOf(item)]),
     total: () => overdueTotal(counters, onStatus, stats),
   });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { locationFields } from '../../../../lib/model/action';
 import {
   byDay,
   DAY_COUNTERS,
@@ -9,7 +8,6 @@ import {
   overdueByStatusOf,
   overdueDaysOf,
 } from '../../../../lib/store/counters/days';
-import { prefixValue } from '../../../../lib/store/counters/prefixes';
 import { anAction } from '../../action-fixture';
 
 /** `dayMoves`: what a write adds to the day counters, in its own transaction. */
@@ -63,19 +61,26 @@ describe('day counter moves', () => {
 
   it('the sweep marking an action overdue moves its due day overdue count of its status; a close takes it back', () => {
     const late = { ...created, overdue: true };
-    // And the same in the partition of its site's overdue due days (`overdueDaysOf`).
-    const site = `${overdueDaysOf(prefixValue(locationFields.slice(0, 2).map((f) => created.location[f])))} 2026-12-01`;
+    // And the same in the partitions of its business unit's and its site's overdue due days (`overdueDaysOf`).
+    const { businessUnit, site: siteName } = created.location;
+    const unit = `${overdueDaysOf([businessUnit])} 2026-12-01`;
+    const site = `${overdueDaysOf([businessUnit, siteName])} 2026-12-01`;
+    expect(unit).toMatch(/^n#@days&1#/);
+    expect(site).toMatch(/^n#@days&2#/);
     expect(items(dayMoves(created, late))).toEqual([
       ['2026-12-01', { 'overdue@1': 1 }],
+      [unit, { 'overdue@1': 1 }],
       [site, { 'overdue@1': 1 }],
     ]);
     expect(items(dayMoves(late, { ...late, status: 3, overdue: false }))).toEqual([
       ['2026-12-01', { 'dueAt@1': -1, 'overdue@1': -1, 'dueAt@3': 1 }],
+      [unit, { 'overdue@1': -1 }],
       [site, { 'overdue@1': -1 }],
     ]);
-    // A status change of an overdue action moves the site's item from one status to the other.
+    // A status change of an overdue action moves the unit's and site's items from one status to the other.
     expect(items(dayMoves(late, { ...late, status: 2 }))).toEqual([
       ['2026-12-01', { 'dueAt@1': -1, 'overdue@1': -1, 'dueAt@2': 1, 'overdue@2': 1 }],
+      [unit, { 'overdue@1': -1, 'overdue@2': 1 }],
       [site, { 'overdue@1': -1, 'overdue@2': 1 }],
     ]);
     // Kept in `o<status>` beside `d<status>`, and read back by status.
