@@ -175,7 +175,7 @@ function wholeDays(field: DayField, days: DayRange[], stats: ReadStats, narrow: 
 
 /** One partition of day counters and what `countOnDays` counts from it. */
 export interface DayCounters {
-  /** The partition of day items: the service's (`DAY_COUNTERS`), or a site's overdue due days (`overdueDaysOf`). */
+  /** The partition of day items: the service's (`DAY_COUNTERS`), or a business unit's or site's overdue due days (`overdueDaysOf`). */
   partition: string;
   /** What one day item counts. */
   countOf: (item: Record<string, unknown>) => number;
@@ -189,8 +189,8 @@ export interface DayCounters {
  * How many actions are on one of the whole `days` up to the day `last`: those days' counts
  * summed, or the total less the other days' when those are fewer (`countOtherDays`, within the
  * days the partition holds when both sides are long, else up to `last`). The one choice for the
- * service's days and a site's overdue due days (`scope-count.ts`), so the oldest `overdueAge`
- * bucket reads the recent days, not years of them.
+ * service's days and a business unit's or site's overdue due days (`scope-count.ts`), so the
+ * oldest `overdueAge` bucket reads the recent days, not years of them.
  */
 export async function countOnDays(
   days: readonly DayRange[],

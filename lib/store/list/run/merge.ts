@@ -30,6 +30,7 @@ export const readPage = (
  */
 export type MergeKey = string | ((item: Item) => unknown);
 
+/** The value an entry (or a page's LastEvaluatedKey) has in the merge's order. */
 export const keyOf = (key: MergeKey, item: Item): unknown => (typeof key === 'string' ? item[key] : key(item));
 
 /** One partition of an index, read page by page as the merge consumes it. */
