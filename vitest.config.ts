@@ -62,14 +62,6 @@ const alone = [
   // turn, within 8 s; beside other files a turn took too long and the last of them were 503s
   // (three full runs).
   'test/integration/comments.test.ts',
-  // Stacks of their own that write a few hundred actions and then recount the whole table, a long
-  // run of small sequential requests: 33, 22 and 13 s here (79 s with their engines, beside a
-  // benchmark), but 512, 269 and 156 s beside the
-  // other files (the fresh-clone run of 6e156f5), the slowest three of the parallel phase, where
-  // each request waited on the other files' engines for a core.
-  'test/integration/location-counts.test.ts',
-  'test/integration/recount-postings.test.ts',
-  'test/integration/title-counts.test.ts',
 ];
 
 const shared = {
