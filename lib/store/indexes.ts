@@ -134,12 +134,16 @@ export const indexes = {
     sortKey: byCreated,
     projection: everyFilterValue,
   },
-  /** Open actions only, by reminder level and due time: the sweep's queue and `overdue=true&sort=dueAt`. */
+  /**
+   * Open actions only, by reminder level and due time: the sweep's queue and `overdue=true&sort=dueAt`.
+   * Projects every filter value (issue 53), so an overdue list by due date with any other filter (a
+   * business unit's, a status set's) filters the entries it walks instead of fetching each action.
+   */
   remindersByDue: {
     name: 'reminders-by-due',
     partitionKey: { name: attr.reminderKey, type: 'S' },
     sortKey: { name: attr.dueKey, type: 'S' },
-    projection: 'keys',
+    projection: everyFilterValue,
   },
   byStatus: {
     name: 'by-status',

@@ -419,15 +419,44 @@ describe('npm start on a store an earlier version made', () => {
     expect(await days()).toEqual(want);
   });
 
-  it('refuses, naming it, an index whose keys or projection changed', async () => {
+  it('refuses, naming it, an index whose keys changed', async () => {
     const name = `upgrade-${randomUUID()}`;
     await earlierTable(name, (earlier) => {
       const title = earlier.find((i) => i.IndexName === indexes.allByTitle.name);
-      if (title) title.Projection = { ProjectionType: 'KEYS_ONLY' } as never;
+      if (title) title.KeySchema = [{ AttributeName: attr.everything, KeyType: 'HASH' }] as never;
     });
     const failure = await ensureTable(endpoint, name).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StoreStartError);
     expect((failure as Error).message).toMatch(/index all-by-title differs.*move DATA_DIR's dynamodb folder aside/);
+  });
+
+  it('builds again an index whose projection changed (reminders-by-due, keys only before issue 53), its entries projected as now', async () => {
+    const name = `upgrade-${randomUUID()}`;
+    await earlierTable(name, (earlier) => {
+      const reminders = earlier.find((i) => i.IndexName === indexes.remindersByDue.name);
+      if (reminders) reminders.Projection = { ProjectionType: 'KEYS_ONLY' } as never;
+    });
+    const open = action(2);
+    await client().send(new PutCommand({ TableName: name, Item: toItem(open) }));
+    const projected = async () =>
+      (
+        await localClient(endpoint).send(new DescribeTableCommand({ TableName: name }))
+      ).Table?.GlobalSecondaryIndexes?.find((i) => i.IndexName === indexes.remindersByDue.name)?.Projection;
+    expect((await projected())?.ProjectionType).toBe('KEYS_ONLY');
+
+    await ensureTable(endpoint, name);
+    expect(await projected()).toMatchObject({ ProjectionType: 'INCLUDE', NonKeyAttributes: [attr.filters] });
+    const { Items } = await client().send(
+      new QueryCommand({
+        TableName: name,
+        IndexName: indexes.remindersByDue.name,
+        KeyConditionExpression: '#k = :k',
+        ExpressionAttributeNames: { '#k': attr.reminderKey },
+        ExpressionAttributeValues: { ':k': toItem(open)[attr.reminderKey] },
+      }),
+    );
+    // The item stored before the rebuild is in it, with its filter values.
+    expect(Items?.map((i) => [i[attr.id], i[attr.filters]?.[filterKey.priority]])).toEqual([[open.id, 2]]);
   });
 });
 

@@ -191,27 +191,49 @@ async function describe(client: DynamoDBClient, tableName: string): Promise<Tabl
   }
 }
 
-/** Whether a stored index has the keys and projection the store expects. */
-const sameIndex = (have: GlobalSecondaryIndexDescription, want: WantedIndex) =>
-  JSON.stringify(have.KeySchema) === JSON.stringify(want.KeySchema) &&
+/** Whether a stored index has the keys the store expects. */
+const sameKeys = (have: GlobalSecondaryIndexDescription, want: WantedIndex) =>
+  JSON.stringify(have.KeySchema) === JSON.stringify(want.KeySchema);
+
+/** Whether a stored index projects what the store expects. */
+const sameProjection = (have: GlobalSecondaryIndexDescription, want: WantedIndex) =>
   have.Projection?.ProjectionType === want.Projection.ProjectionType &&
   JSON.stringify([...(have.Projection?.NonKeyAttributes ?? [])].sort()) ===
     JSON.stringify([...(want.Projection.NonKeyAttributes ?? [])].sort());
 
-/** Adds the indexes the table lacks; the pass that re-keys its actions, when they need one. */
+/**
+ * Adds the indexes the table lacks, and builds again each one whose projection changed (issue 53:
+ * `reminders-by-due` projects every filter value): DynamoDB cannot change a projection in place,
+ * so the index is deleted and made again, filled from the items by DynamoDB itself. Answers the
+ * pass that re-keys the table's actions, when they need one.
+ */
 async function upgradeTable(client: DynamoDBClient, table: TableDescription): Promise<ScanPass | undefined> {
   const tableName = table.TableName as string;
   const have = new Map((table.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index]));
   const wanted = globalSecondaryIndexes();
-  const changed = wanted.filter((w) => {
-    const stored = have.get(w.IndexName);
-    return stored !== undefined && !sameIndex(stored, w);
+  const stored = (w: WantedIndex) => have.get(w.IndexName);
+  const rekeyed = wanted.filter((w) => {
+    const index = stored(w);
+    return index !== undefined && !sameKeys(index, w);
   });
-  if (changed.length > 0)
+  if (rekeyed.length > 0)
     throw new TableUpgradeError(
-      `The store on disk was made by an earlier version whose index ${changed.map((i) => i.IndexName).join(', ')} differs from this one's: move DATA_DIR's dynamodb folder aside (or delete it) and start again.`,
+      `The store on disk was made by an earlier version whose index ${rekeyed.map((i) => i.IndexName).join(', ')} differs from this one's: move DATA_DIR's dynamodb folder aside (or delete it) and start again.`,
     );
-  const missing = wanted.filter((w) => !have.has(w.IndexName));
+  const reprojected = wanted.filter((w) => {
+    const index = stored(w);
+    return index !== undefined && !sameProjection(index, w);
+  });
+  for (const index of reprojected) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: index.IndexName } }],
+      }),
+    );
+    await untilIndex(client, tableName, index.IndexName, 'gone');
+  }
+  const missing = wanted.filter((w) => !have.has(w.IndexName) || reprojected.includes(w));
   const version = await keyVersion(client, tableName);
   if (missing.length === 0 && version >= KEY_VERSION) return undefined;
   for (const index of missing) {
@@ -222,7 +244,7 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
         GlobalSecondaryIndexUpdates: [{ Create: index }],
       }),
     );
-    await untilActive(client, tableName, index.IndexName);
+    await untilIndex(client, tableName, index.IndexName, 'active');
   }
   const recount = version < COUNTER_LAYOUT;
   // The recount deletes every `n#` item, the day counters too, so they are counted again with it.
@@ -239,18 +261,29 @@ async function upgradeTable(client: DynamoDBClient, table: TableDescription): Pr
   ]);
 }
 
-async function untilActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
-  // Polled about every 100 ms (a full-jitter pause capped there) for a minute.
+/**
+ * Waits until DynamoDB has built the index (`active`) or deleted it (`gone`), polled about every
+ * 100 ms (a full-jitter pause capped there) for a minute.
+ */
+async function untilIndex(
+  client: DynamoDBClient,
+  tableName: string,
+  indexName: string,
+  state: 'active' | 'gone',
+): Promise<void> {
   await retry(
     async () => {
       const index = (await describe(client, tableName))?.GlobalSecondaryIndexes?.find((i) => i.IndexName === indexName);
-      return index?.IndexStatus === 'ACTIVE' ? undefined : AGAIN;
+      const reached = state === 'gone' ? index === undefined : index?.IndexStatus === 'ACTIVE';
+      return reached ? undefined : AGAIN;
     },
     {
       budgetMs: 60_000,
       capMs: 100,
       exhausted: () => {
-        throw new TableUpgradeError(`DynamoDB did not finish building the index ${indexName} within a minute`);
+        throw new TableUpgradeError(
+          `DynamoDB did not finish ${state === 'gone' ? 'deleting' : 'building'} the index ${indexName} within a minute`,
+        );
       },
     },
   );

@@ -249,27 +249,31 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
   }
   for (const index of Object.values(orderedIndexes)) consider(index, [...everythingPartitions], filters, 1, true);
   // Overdue actions by due time: the sweep's queue keeps them in due order (`reminders-by-due`,
-  // keys only), so a walk of it fetches each entry's action and filters it (`status=~1,2`); it
-  // covers only the overdue actions, which the counter knows.
+  // every filter value projected), so a walk of its overdue levels filters each entry it reads
+  // (`status=~1,2`, a business unit); it covers only the overdue actions, which the counter knows.
   const sortsByDue = orderedIndexes[sort.field.name]?.sortKey.name === indexes.remindersByDue.sortKey.name;
   if (overdue && query.limit > 0 && sortsByDue) {
     const { range, remaining } = keyRangeFor(indexes.remindersByDue, filters);
+    const filter = remaining.map((clause) => clauseIn(indexes.remindersByDue, clause));
     const counted = sizes?.values.overdue?.true;
-    alternatives.push({
-      kind: 'walk',
-      read: {
-        index: indexes.remindersByDue,
-        partitions: [...overdueByDuePartitions],
-        ...(range ? { range } : {}),
-        filter: [],
-      },
-      fetch: true,
-      clauses: remaining,
-      cost: FETCH_BYTES,
-      entries: Math.ceil(
-        (counted ?? total * OVERDUE_SHARE) * (range ? rangeShare(indexes.remindersByDue, filters, sizes).share : 1),
-      ),
-    });
+    const ranged = range ? rangeShare(indexes.remindersByDue, filters, sizes).share : 1;
+    const share =
+      (counted !== undefined && sizes ? (sizes.total === 0 ? 0 : counted / sizes.total) : OVERDUE_SHARE) * ranged;
+    if (filter.every((c) => c !== undefined))
+      alternatives.push({
+        kind: 'walk',
+        read: {
+          index: indexes.remindersByDue,
+          partitions: [...overdueByDuePartitions],
+          ...(range ? { range } : {}),
+          filter: filter as StoredClause[],
+        },
+        fetch: false,
+        clauses: [],
+        // As `consider` costs a walk: the share of the table it covers, in bytes of its entries.
+        cost: share * entryBytes(indexes.remindersByDue),
+        entries: Math.ceil((counted ?? total * OVERDUE_SHARE) * ranged),
+      });
   }
   // The sort's own ordered index, fetching each entry's action to filter it: the costliest walk,
   // but one every sort on an ordered field has.

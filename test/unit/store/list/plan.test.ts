@@ -593,13 +593,20 @@ describe('daily combinations the counters size (issue 53)', () => {
     statuses: { '1': 14_600, '2': 10_000, '3': 40_000, '4': 20_000, '5': 15_400 },
   };
 
-  it('open overdue actions by due date walk the overdue levels of reminders-by-due, fetching to filter by status', () => {
+  it('open overdue actions by due date walk the overdue levels of reminders-by-due, filtering its entries by status', () => {
     const p = plan(parseListQuery('overdue=true&status=~1,2&sort=dueAt'), sizes, 14_000);
     expect(p.walk?.read.index.name).toBe('reminders-by-due');
     expect(p.walk?.read.partitions).toEqual(['R2#0', 'R2#1', 'R2#2', 'R2#3', 'R3#0', 'R3#1', 'R3#2', 'R3#3']);
-    expect(p.walk?.fetch).toBe(true);
-    expect(p.walk?.clauses.map((c) => c.field.name).sort()).toEqual(['overdue', 'status']);
+    expect(p.walk?.fetch).toBe(false);
+    expect(p.walk?.read.filter.map((c) => c.field.name).sort()).toEqual(['overdue', 'status']);
     expect(p.walk?.entries).toBe(16_800);
+  });
+
+  it("a business unit's overdue actions by due date walk the same levels, filtering by the unit: no action fetched", () => {
+    const p = plan(parseListQuery('location.businessUnit=Copper&overdue=true&sort=-dueAt'), sizes, 3_000);
+    expect(p.walk?.read.index.name).toBe('reminders-by-due');
+    expect(p.walk?.fetch).toBe(false);
+    expect(p.walk?.read.filter.map((c) => c.field.name).sort()).toEqual(['location.businessUnit', 'overdue']);
   });
 
   it('newest first, the overdue index keeps created order: no reminders walk', () => {
