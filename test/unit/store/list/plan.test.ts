@@ -270,30 +270,39 @@ describe('date and title ranges fold into the key condition', () => {
 });
 
 describe('title searches', () => {
-  it('title=*pump sorted by title uses all-by-title, filtering its top-level lower-case title', () => {
+  it('title=*pump sorted by title walks all-by-title, filtering the title in the map it projects (issue 54)', () => {
     const p = planFor('title=*pump&sort=title');
+    expect(p.walk?.read.index.name).toBe('all-by-title');
+    expect(p.walk?.fetch).toBe(false);
+    expect(p.walk?.read.filter.map((c) => `${c.field.name} ${c.op}`)).toEqual(['title *']);
+    // Every match read and sorted: the first index of those that project every filter value, all
+    // as costly an entry as all-by-title's now.
     expect(describeRead(p.read)).toEqual({
-      index: 'all-by-title',
+      index: 'all-by-due',
       partitions: [...everythingPartitions],
       range: undefined,
-      filter: ['title * ti'],
+      filter: ['title * f.ti'],
     });
     expectServable(p);
   });
 
-  it('title=*pump counted only (limit=0) uses all-by-title: nothing needs ordering', () => {
-    expect(planFor('title=*pump&limit=0').read.index.name).toBe('all-by-title');
+  it('title=*pump counted only (limit=0) reads one index of every filter value: nothing needs ordering', () => {
+    expect(planFor('title=*pump&limit=0').read.index.name).toBe('all-by-due');
   });
 
-  it('title=*pump in the default order uses all-by-title, which holds the created key', () => {
+  it('title=*pump in the default order reads the created time from the map of filter values', () => {
     const p = planFor('title=*pump');
-    expect(describeRead(p.read)).toEqual({
-      index: 'all-by-title',
-      partitions: [...everythingPartitions],
-      range: undefined,
-      filter: ['title * ti'],
-    });
-    expect(p.sortAttribute).toBe(attr.createdKey);
+    expect(p.read.index.name).toBe('all-by-due');
+    expect(p.sortAttribute).toBe(`${attr.filters}.${filterKey.createdAt}`);
+  });
+});
+
+describe("a site viewer's list by title (issue 54)", () => {
+  it('walks all-by-title a page at a time, filtering the scope from the map it projects: no action fetched', () => {
+    const walk = planFor('location.businessUnit=Iron%20Ore&location.site=North%20Pit&sort=title').walk;
+    expect(walk?.read.index.name).toBe('all-by-title');
+    expect(walk?.fetch).toBe(false);
+    expect(walk?.read.filter.map((c) => c.field.name).sort()).toEqual(['location.businessUnit', 'location.site']);
   });
 });
 
@@ -311,7 +320,7 @@ describe('no filters: every shard of an ordered index (the counted path serves t
   });
 
   it('sort=-title and sort=updatedAt read their own ordered indexes', () => {
-    expect(planFor('sort=-title').read.index.name).toBe('all-by-title');
+    expect(planFor('sort=-title').walk?.read.index.name).toBe('all-by-title');
     expect(planFor('sort=-title').descending).toBe(true);
     expect(planFor('sort=updatedAt').read.index.name).toBe('all-by-updated');
   });
@@ -426,9 +435,9 @@ describe('what an index holds', () => {
   });
 
   it('a thin index stands in with a top-level copy only where one always exists', () => {
-    const titles = planFor('sort=title').read.index;
-    expect(pathIn(titles, 'f.ti')).toBe(attr.titleLower);
-    expect(pathIn(titles, 'f.pr')).toBeUndefined();
+    // all-by-priority holds the created key alone: no title, no copy of one.
+    expect(pathIn(indexes.allByPriority, 'f.ti')).toBeUndefined();
+    expect(pathIn(indexes.allByTitle, 'f.ti')).toBe('f.ti');
     expect(pathIn(planFor('sort=-status').read.index, 'f.pr')).toBe(attr.priorityKey);
     expect(pathIn(planFor('location.site=X').read.index, 'f.ls')).toBe('f.ls');
   });
@@ -467,12 +476,12 @@ describe('walks: how a list too large to sort finds its page in order', () => {
     expect(walk?.read.index.name).toBe('all-by-created');
     expect(walk?.fetch).toBe(true);
     expect(walk?.clauses.map((c) => `${c.field.name} ${c.op}`)).toEqual(['title *']);
-    // A title range is the key range of the title index, which the walk keeps.
+    // A title range is the key range of the title index, which filters the rest from its map.
     const ranged = planFor('sort=title&title=>m&status=1').walk;
     expect(ranged?.read.index.name).toBe('all-by-title');
-    expect(ranged?.fetch).toBe(true);
+    expect(ranged?.fetch).toBe(false);
     expect(ranged?.read.range).toEqual({ lower: 'm\u0002' });
-    expect(ranged?.clauses.map((c) => `${c.field.name} ${c.op}`)).toEqual(['status =']);
+    expect(ranged?.read.filter.map((c) => `${c.field.name} ${c.op}`)).toEqual(['status =']);
   });
 
   it('has no walk for a sort no index orders, nor for a count', () => {
