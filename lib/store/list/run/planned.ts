@@ -171,7 +171,7 @@ export async function listPlanned(
     counted ?? Math.max(found, walked.rows.length),
     whole || counted !== undefined ? 'eq' : 'gte',
     walk.read.index,
-    walk.read.partitions.length,
+    streamsOf(walk.read),
     context,
     from,
     walked.fetched,
@@ -204,7 +204,7 @@ async function sortedPage(
     index: chosen.read.index.name,
     totalCount: rows.length,
     totalCountRelation: 'eq',
-    partitions: chosen.read.partitions.length,
+    partitions: streamsOf(chosen.read),
     stats,
   } as const;
   // Places only (a scoped list's part): every place after the page's start, read anyway, so the
