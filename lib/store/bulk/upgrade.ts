@@ -202,8 +202,8 @@ const sameProjection = (have: GlobalSecondaryIndexDescription, want: WantedIndex
     JSON.stringify([...(want.Projection.NonKeyAttributes ?? [])].sort());
 
 /**
- * Adds the indexes the table lacks, and builds again each one whose projection changed (issue 53:
- * `reminders-by-due` projects every filter value): DynamoDB cannot change a projection in place,
+ * Adds the indexes the table lacks, and builds again each one whose projection changed (issues 53
+ * and 54: `reminders-by-due` and `all-by-title` project every filter value): DynamoDB cannot change a projection in place,
  * so the index is deleted and made again, filled from the items by DynamoDB itself. Answers the
  * pass that re-keys the table's actions, when they need one.
  */
