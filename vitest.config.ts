@@ -15,7 +15,7 @@ import { defineConfig } from 'vitest/config';
  *   parallel on that one stack: each sees only its own users and producers. A file whose subject
  *   is the whole stack (every write, every event, the stack's own settings) starts its own, once,
  *   with `useOwnStack()` (test/support/client.ts), `startLocalStack` or `startSeededStack`: a
- *   table of its own on its worker's DynamoDB Local (test/support/worker-engine.ts), not a JVM.
+ *   table of its own on a DynamoDB Local the file starts once (test/support/worker-engine.ts).
  * - integration-alone: the few integration files that measure a burst of concurrent writes
  *   (contention, races, counters) or delays (webhook fairness, due-date sweeps, stream restarts),
  *   or that bulk-load thousands of actions first (list-scaled, readme-examples): on two cores, other files at
@@ -110,7 +110,7 @@ export default defineConfig({
           name: 'integration-alone',
           include: alone,
           globalSetup: ['test/support/global-setup.ts'],
-          // No worker engine: each stack these files start is a DynamoDB Local of its own (a JVM),
+          // No engine a file: each stack these files start is a DynamoDB Local of its own (a JVM),
           // as when they last passed; on one shared engine, a burst file after counters' 1,200
           // writes met 503s on every burst that followed.
 

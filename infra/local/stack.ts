@@ -120,7 +120,7 @@ const accessEnvironment = (access: StackOptions['access'] = {}): Record<string, 
 function openStore(kind: StoreKind, dataDir: string): Promise<LocalStore> {
   if (kind === 'disk') return startStore({ path: join(dataDir, 'dynamodb') });
   const engine = sharedMemoryEngine();
-  return engine ? startTableOn(engine) : startStore();
+  return engine ? engine.then(startTableOn) : startStore();
 }
 
 /** Where the stream reader keeps its position, so a restart resumes where it stopped. */

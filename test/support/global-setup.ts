@@ -3,14 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack';
-import { type LocalStore, startStore } from '../../infra/local/store';
 
 /**
  * Starts the same local stack `npm start` runs (AWS's DynamoDB Local in memory, a fresh data
- * directory) once for the whole run; integration tests reach it only through HTTP. Beside it, one
- * DynamoDB Local per vitest worker (`storeEngines`, one per file at a time): a file that needs a
- * stack of its own (`useOwnStack`, `startLocalStack`, `startSeededStack`) gets a table on its
- * worker's engine (test/support/worker-engine.ts), so it waits for a table, not for a JVM.
+ * directory) once for the whole run; integration tests reach it only through HTTP. A file that
+ * needs a stack of its own (`useOwnStack`, `startLocalStack`, `startSeededStack`) gets a table on a
+ * DynamoDB Local of the file's own (test/support/worker-engine.ts).
  */
 
 declare module 'vitest' {
@@ -18,13 +16,10 @@ declare module 'vitest' {
     apiUrl: string;
     dataDir: string;
     storeEndpoint: string;
-    /** One DynamoDB Local per worker (`VITEST_POOL_ID`), for the stacks files start of their own. */
-    storeEngines: string[];
   }
 }
 
 let stack: LocalStack | undefined;
-let engines: LocalStore[] = [];
 let dataDir: string | undefined;
 
 export async function setup(project: TestProject) {
@@ -41,31 +36,18 @@ export async function setup(project: TestProject) {
   // stack waits longer than a lone `npm start` (15 s) before a store call is a 503; the store's own
   // timeout is tested on a proxy that never answers (test/integration/faults.test.ts).
   process.env.STORE_TIMEOUT_MS ??= '30000';
-  // A project's own maxWorkers (1 when its files run one at a time), else the run's.
-  const workers = project.config.maxWorkers ?? project.globalConfig.maxWorkers;
-  const started = await Promise.allSettled([
-    startLocalStack({ dataDir, store: 'memory', port: 0 }),
-    ...Array.from({ length: workers }, () => startStore()),
-  ]);
-  const [first, ...rest] = started;
-  stack = first?.status === 'fulfilled' ? first.value : undefined;
-  engines = rest.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-  const failed = started.find((r) => r.status === 'rejected');
-  if (failed || !stack) {
+  try {
+    stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
+  } catch (error) {
     await teardown();
-    throw failed?.reason;
+    throw error;
   }
   project.provide('apiUrl', stack.url);
   project.provide('dataDir', stack.dataDir);
   project.provide('storeEndpoint', stack.storeEndpoint);
-  project.provide(
-    'storeEngines',
-    engines.map((e) => e.endpoint),
-  );
 }
 
 export async function teardown() {
   await stack?.close();
-  await Promise.all(engines.map((engine) => engine.close()));
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
