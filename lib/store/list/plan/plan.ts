@@ -215,17 +215,17 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
   }
   // `overdue=true` reads only overdue actions, from their sparse index; the counter knows how many.
   const overdue = filters.find((c) => c.type === 'boolean' && c.field.name === 'overdue' && c.values[0] === true);
-  if (overdue) {
-    const counted = sizes?.values.overdue?.true;
-    const share = counted !== undefined && sizes ? (sizes.total === 0 ? 0 : counted / sizes.total) : OVERDUE_SHARE;
+  const overdueCount = sizes?.values.overdue?.true;
+  const overdueShare =
+    overdueCount !== undefined && sizes ? (sizes.total === 0 ? 0 : overdueCount / sizes.total) : OVERDUE_SHARE;
+  if (overdue)
     consider(
       indexes.overdueByCreated,
       [...everythingPartitions],
       filters.filter((c) => c !== overdue),
-      share,
-      counted !== undefined,
+      overdueShare,
+      overdueCount !== undefined,
     );
-  }
   // Clauses on `status` that list no values (`!`, `<`, `>`): the statuses they hold for, when the
   // counters enumerated every status, read as a `~` of them (`status=!3&status=!4` newest first
   // merges the open statuses' partitions).
@@ -251,30 +251,12 @@ export function plan(query: ListQuery, sizes?: Sizes, matches?: number): Plan {
   // Overdue actions by due time: the sweep's queue keeps them in due order (`reminders-by-due`,
   // every filter value projected), so a walk of its overdue levels filters each entry it reads
   // (`status=~1,2`, a business unit); it covers only the overdue actions, which the counter knows.
-  const sortsByDue = orderedIndexes[sort.field.name]?.sortKey.name === indexes.remindersByDue.sortKey.name;
-  if (overdue && query.limit > 0 && sortsByDue) {
-    const { range, remaining } = keyRangeFor(indexes.remindersByDue, filters);
-    const filter = remaining.map((clause) => clauseIn(indexes.remindersByDue, clause));
-    const counted = sizes?.values.overdue?.true;
-    const ranged = range ? rangeShare(indexes.remindersByDue, filters, sizes).share : 1;
-    const share =
-      (counted !== undefined && sizes ? (sizes.total === 0 ? 0 : counted / sizes.total) : OVERDUE_SHARE) * ranged;
-    if (filter.every((c) => c !== undefined))
-      alternatives.push({
-        kind: 'walk',
-        read: {
-          index: indexes.remindersByDue,
-          partitions: [...overdueByDuePartitions],
-          ...(range ? { range } : {}),
-          filter: filter as StoredClause[],
-        },
-        fetch: false,
-        clauses: [],
-        // As `consider` costs a walk: the share of the table it covers, in bytes of its entries.
-        cost: share * entryBytes(indexes.remindersByDue),
-        entries: Math.ceil((counted ?? total * OVERDUE_SHARE) * ranged),
-      });
-  }
+  if (
+    overdue &&
+    query.limit > 0 &&
+    orderedIndexes[sort.field.name]?.sortKey.name === indexes.remindersByDue.sortKey.name
+  )
+    consider(indexes.remindersByDue, [...overdueByDuePartitions], filters, overdueShare, overdueCount !== undefined);
   // The sort's own ordered index, fetching each entry's action to filter it: the costliest walk,
   // but one every sort on an ordered field has.
   const ordered = orderedIndexes[sort.field.name];
