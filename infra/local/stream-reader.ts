@@ -38,6 +38,8 @@ export interface StreamReader {
 }
 
 const POLL_MS = 100;
+/** How often the shard list is read again while no shard ends. */
+const SHARD_LIST_MS = 1_000;
 const MAX_BACKOFF_MS = 2_000;
 
 function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
@@ -161,9 +163,18 @@ export function startStreamReader(options: {
     const streamArn = table.Table?.LatestStreamArn;
     if (!streamArn) throw new Error(`table ${options.tableName} has no stream`);
     const positions = load(streamArn);
+    let shards: Shard[] = [];
+    let listedAt = 0;
     while (!stopped) {
       let delivered = false;
-      const shards = await listShards(streamArn);
+      // A stream's shards change only when one ends and its children begin: listed again when one
+      // was read to its end, and otherwise once in SHARD_LIST_MS, not on every poll (a quiet stack
+      // made 20 calls a second to its store, half of them this list, as it waited for writes).
+      if (Date.now() - listedAt >= SHARD_LIST_MS) {
+        shards = await listShards(streamArn);
+        listedAt = Date.now();
+      }
+      const closedBefore = positions.closed.length;
       const known = new Set(shards.map((s) => s.ShardId));
       for (const shard of shards) {
         if (stopped || positions.closed.includes(shard.ShardId as string)) continue;
@@ -172,6 +183,7 @@ export function startStreamReader(options: {
         if (parent && known.has(parent) && !positions.closed.includes(parent)) continue;
         delivered = (await readShard(positions, streamArn, shard)) || delivered;
       }
+      if (positions.closed.length !== closedBefore) listedAt = 0;
       if (!delivered && !stopped) await new Promise((r) => setTimeout(r, POLL_MS));
     }
   }
