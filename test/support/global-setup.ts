@@ -9,6 +9,11 @@ import { type LocalStack, startLocalStack } from '../../infra/local/stack';
  * directory) once for the whole run; integration tests reach it only through HTTP. A file that
  * needs a stack of its own (`useOwnStack`, `startLocalStack`, `startSeededStack`) gets a table on a
  * DynamoDB Local of the file's own (test/support/worker-engine.ts).
+ *
+ * One stack for both projects that name this file (`integration`, then `integration-alone`):
+ * vitest runs each project's global setup at the start of the run and its teardown at the end, so
+ * a stack each would leave one waiting through the other's files, polling its store (a quiet stack
+ * costs about a tenth of a core). The first setup starts it; the last teardown stops it.
  */
 
 declare module 'vitest' {
@@ -19,11 +24,23 @@ declare module 'vitest' {
   }
 }
 
-let stack: LocalStack | undefined;
-let dataDir: string | undefined;
+/**
+ * On `globalThis`, not in this module: vitest loads a global setup once per project, so module
+ * state is each project's own, while the main process is one.
+ */
+interface Shared {
+  started?: Promise<LocalStack>;
+  users: number;
+  dataDir?: string;
+}
+const SHARED = Symbol.for('actions.test.sharedStack');
+const holder = globalThis as { [SHARED]?: Shared };
+holder[SHARED] ??= { users: 0 };
+const shared = holder[SHARED];
 
-export async function setup(project: TestProject) {
-  dataDir = mkdtempSync(join(tmpdir(), 'actions-test-'));
+function startShared(): Promise<LocalStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'actions-test-'));
+  shared.dataDir = dataDir;
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
   // Tests make thousands of requests as one user against this shared stack; the quotas are
   // tested on a stack of their own (test/integration/quotas.test.ts) with small limits.
@@ -36,8 +53,15 @@ export async function setup(project: TestProject) {
   // stack waits longer than a lone `npm start` (15 s) before a store call is a 503; the store's own
   // timeout is tested on a proxy that never answers (test/integration/faults.test.ts).
   process.env.STORE_TIMEOUT_MS ??= '30000';
+  return startLocalStack({ dataDir, store: 'memory', port: 0 });
+}
+
+export async function setup(project: TestProject) {
+  shared.users++;
+  shared.started ??= startShared();
+  let stack: LocalStack;
   try {
-    stack = await startLocalStack({ dataDir, store: 'memory', port: 0 });
+    stack = await shared.started;
   } catch (error) {
     await teardown();
     throw error;
@@ -48,6 +72,11 @@ export async function setup(project: TestProject) {
 }
 
 export async function teardown() {
-  await stack?.close();
+  shared.users--;
+  if (shared.users > 0) return;
+  const { started, dataDir } = shared;
+  shared.started = undefined;
+  shared.dataDir = undefined;
+  await (await started?.catch(() => undefined))?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
