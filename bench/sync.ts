@@ -1,6 +1,7 @@
 import { createAction } from '../lib/actions/action-service';
 import { once } from '../lib/actions/idempotency';
-import { parseListQuery } from '../lib/filter/query';
+import { ValidationError } from '../lib/errors';
+import { parseListQuery, queryLimits } from '../lib/filter/query';
 import type { Action } from '../lib/model/action';
 import { toView } from '../lib/model/view';
 import { writeHistoryInBulk } from '../lib/store/bulk/bulk';
@@ -12,14 +13,18 @@ import type { World } from './world';
 /**
  * Issue 25's figures, for `npm run bench` (and alone: `tsx bench/sync.ts --actions N`):
  * - a list page reached through cursors deep in the list against the first page, for a counted
- *   shape and a planner's shape, in read units (DynamoDB Local's `ReturnConsumedCapacity`);
+ *   shape and a planner's shape, in read units (DynamoDB Local's `ReturnConsumedCapacity`), and
+ *   whether the walk was right: no action twice, and the page `skip` reaches at the same depth
+ *   (or at the deepest it may: `skip + limit` stops at 10,000) the same actions (`problems`);
  * - a change-feed page of 100 with a tenth of the history entries stored, and with all of them;
  * - what a create costs with an `Idempotency-Key` against without, in write units.
  * Run it once the environment points at a store that holds `actions` seeded actions.
  */
 
 export interface SyncFigures {
-  cursor: Array<{ query: string; depth: number; first: number; deep: number; ratio: number }>;
+  cursor: Array<{ query: string; depth: number; first: number; deep: number; ratio: number; skipDepth?: number }>;
+  /** What a cursor walk got wrong; empty when it was right. */
+  problems: string[];
   feed: Array<{ entries: number; readUnits: number; itemsRead: number }>;
   feedRatio: number;
   idempotency: {
@@ -35,24 +40,41 @@ export interface SyncFigures {
 export async function measureSync(actions: number, w: World, actionAt: (w: World, i: number) => Action) {
   // ---- cursors: the first page against one deep in the list ----
   const cursor: SyncFigures['cursor'] = [];
+  const problems: string[] = [];
   for (const query of ['limit=10', 'status=3&sort=title&limit=10']) {
     const parsed = parseListQuery(query);
     const first = await listActions(parsed);
+    const walked = first.actions.map((a) => a.id);
     let after = first.next;
-    let depth = first.actions.length;
     const walk = parseListQuery(query.replace('limit=10', 'limit=100'));
-    while (after !== undefined && depth < Math.floor(first.totalCount / 2)) {
+    while (after !== undefined && walked.length < Math.floor(first.totalCount / 2)) {
       const page = await listActions(walk, after);
-      depth += page.actions.length;
+      walked.push(...page.actions.map((a) => a.id));
       after = page.next;
     }
+    const depth = walked.length;
     const deep = await listActions(parsed, after);
+    walked.push(...deep.actions.map((a) => a.id));
+    if (new Set(walked).size !== walked.length) problems.push(`${query}: the cursor walk returned an action twice`);
+    // The same depth by skip, or the deepest page skip reaches (the walk passed it on the way).
+    // (Under `--as`, a smaller budget may refuse so deep a skip: then there is nothing to compare.)
+    let skipDepth: number | undefined = Math.min(depth, queryLimits.maxWindow - parsed.limit);
+    try {
+      const bySkip = await listActions(parseListQuery(`${query}&skip=${skipDepth}`));
+      const skipIds = bySkip.actions.map((a) => a.id).join(',');
+      if (skipIds !== walked.slice(skipDepth, skipDepth + parsed.limit).join(','))
+        problems.push(`${query}: the cursor's page at depth ${skipDepth} is not skip's page there`);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      skipDepth = undefined;
+    }
     cursor.push({
       query,
       depth,
       first: first.stats.readUnits,
       deep: deep.stats.readUnits,
       ratio: deep.stats.readUnits / first.stats.readUnits,
+      ...(skipDepth !== undefined ? { skipDepth } : {}),
     });
   }
 
@@ -117,7 +139,7 @@ export async function measureSync(actions: number, w: World, actionAt: (w: World
     reportedWith: withKeyed.reported,
   };
   const [small, large] = feed as [SyncFigures['feed'][number], SyncFigures['feed'][number]];
-  return { cursor, feed, feedRatio: large.readUnits / small.readUnits, idempotency } satisfies SyncFigures;
+  return { cursor, problems, feed, feedRatio: large.readUnits / small.readUnits, idempotency } satisfies SyncFigures;
 }
 
 /** The figures as the report's section. */
@@ -131,6 +153,7 @@ export function syncReport(f: SyncFigures): string[] {
       (c) =>
         `| cursor page \`${c.query}\` at depth ${c.depth} (read units) | ${c.first} | ${c.deep} | ${c.ratio.toFixed(2)} |`,
     ),
+    `| the cursor walks: no action twice, skip's page at depth ${f.cursor.map((c) => c.skipDepth ?? 'none (the budget refuses so deep a skip)').join(' and ')} the same | | | ${f.problems.length === 0 ? 'yes' : `NO: ${f.problems.join('; ')}`} |`,
     ...f.feed.map(
       (x) =>
         `| change-feed page of 100 with ${x.entries} entries stored | ${x.readUnits} read units | ${x.itemsRead} entries read | |`,
