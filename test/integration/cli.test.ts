@@ -230,24 +230,24 @@ describe('what long and batch commands tell a person (issue 28)', () => {
     if (!hasScript) {
       console.info('util-linux `script` is not installed: the terminal half of this test is skipped');
     } else {
-      const seeded = onTerminal('npm run --silent seed -- --actions 150 --seed 7', {
+      const seeded = onTerminal('npm run --silent seed -- --actions 40 --seed 7', {
         DATA_DIR: dir,
         PROGRESS_INTERVAL_MS: '100',
       });
       expect(seeded.status, seeded.stdout).toBe(0);
-      expect(seeded.stdout).toMatch(/seed: [\d,]+ of 150 \(\d+%\) actions, [\d,]+\/s/);
-      expect(seeded.stdout).toMatch(/seed: 150 of 150 \(100%\) actions, .*done in/);
+      expect(seeded.stdout).toMatch(/seed: [\d,]+ of 40 \(\d+%\) actions, [\d,]+\/s/);
+      expect(seeded.stdout).toMatch(/seed: 40 of 40 \(100%\) actions, .*done in/);
       expect(seeded.stdout).toMatch(/Seeded \d+ new actions/);
       const counted = onTerminal('npm run --silent recount', { DATA_DIR: dir, PROGRESS_INTERVAL_MS: '100' });
       expect(counted.stdout).toMatch(/recount: [\d,]+ items scanned, [\d,]+\/s, done in/);
       expect(counted.stdout).toContain('every counter equals its count');
     }
-    const piped = npm(['seed', '--', '--actions', '60', '--seed', '8'], { DATA_DIR: dir, PROGRESS_INTERVAL_MS: '100' });
+    const piped = npm(['seed', '--', '--actions', '20', '--seed', '8'], { DATA_DIR: dir, PROGRESS_INTERVAL_MS: '100' });
     expect(piped.status, piped.stderr).toBe(0);
     expect(said(piped.stderr)).toBe('');
-    expect(piped.stdout).toMatch(/^Seeded \d+ new actions \(\d+ already there\) of 60/);
-    const again = npm(['seed', '--', '--actions', '60', '--seed', '8'], { DATA_DIR: dir });
-    expect(again.stdout).toMatch(/^Seeded 0 new actions \(60 already there\)/);
+    expect(piped.stdout).toMatch(/^Seeded \d+ new actions \(\d+ already there\) of 20/);
+    const again = npm(['seed', '--', '--actions', '20', '--seed', '8'], { DATA_DIR: dir });
+    expect(again.stdout).toMatch(/^Seeded 0 new actions \(20 already there\)/);
     const counted = npm(['recount'], { DATA_DIR: dir });
     expect(counted.status, counted.stdout).toBe(0);
     expect(counted.stdout).toContain('every counter equals its count');
