@@ -15,7 +15,7 @@ import { defineConfig } from 'vitest/config';
  *   parallel on that one stack: each sees only its own users and producers. A file whose subject
  *   is the whole stack (every write, every event, the stack's own settings) starts its own, once,
  *   with `useOwnStack()` (test/support/client.ts), `startLocalStack` or `startSeededStack`: a
- *   table of its own on a DynamoDB Local the file starts once (test/support/worker-engine.ts).
+ *   table of its own on a DynamoDB Local the file starts once (test/support/file-engine.ts).
  * - integration-alone: the few integration files that measure a burst of concurrent writes
  *   (contention, races, counters) or delays (webhook fairness, due-date sweeps, stream restarts),
  *   or that bulk-load thousands of actions first (list-scaled, readme-examples): on two cores, other files at
@@ -99,7 +99,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           exclude: alone,
           globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/worker-engine.ts'],
+          setupFiles: ['test/support/file-engine.ts'],
           sequence: { groupOrder: 0 },
         },
       },

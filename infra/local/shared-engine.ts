@@ -1,7 +1,7 @@
 /**
  * Where a stack whose store is `memory` keeps it: by default a DynamoDB Local of its own (a JVM,
  * seconds to start). The integration tests name an engine for each file instead
- * (test/support/worker-engine.ts): every stack the file starts is then a table of its own (a
+ * (test/support/file-engine.ts): every stack the file starts is then a table of its own (a
  * table is cheap; each has its own stream) on that one engine, started when the file first needs
  * it. Kept apart from `stack.ts` so naming the engine loads nothing of the stack.
  */

@@ -19,7 +19,7 @@ export const dataDir = () => own?.dataDir ?? inject('dataDir');
  * producers. A file whose subject is the whole stack (the change feed every write joins, webhook
  * subscriptions that hear every event) calls this at its top level instead: from its `beforeAll`
  * on, every helper here talks to a stack of its own (its own table, with its own stream, on the
- * file's DynamoDB Local: test/support/worker-engine.ts), started once for the file, with the
+ * file's DynamoDB Local: test/support/file-engine.ts), started once for the file, with the
  * settings `environment` adds. Its issuer keys are the shared stack's, so users made before it
  * started still sign in.
  */

@@ -8,7 +8,7 @@ import { type LocalStack, startLocalStack } from '../../infra/local/stack';
  * Starts the same local stack `npm start` runs (AWS's DynamoDB Local in memory, a fresh data
  * directory) once for the whole run; integration tests reach it only through HTTP. A file that
  * needs a stack of its own (`useOwnStack`, `startLocalStack`, `startSeededStack`) gets a table on a
- * DynamoDB Local of the file's own (test/support/worker-engine.ts).
+ * DynamoDB Local of the file's own (test/support/file-engine.ts).
  *
  * One stack for both projects that name this file (`integration`, then `integration-alone`):
  * vitest runs each project's global setup at the start of the run and its teardown at the end, so
