@@ -7,8 +7,8 @@ process.env.STORE_JAVA_OPTIONS ??= '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects, run together by `npm test` (with coverage) and one at a time by
- * `npx vitest run --project unit|integration|infra`:
+ * Five projects, run together by `npm test` (with coverage) and one at a time by
+ * `npx vitest run --project <name>`:
  * - unit: pure tests, no I/O; no stack starts, so a run takes seconds.
  * - integration: through HTTP against the local stack `test/support/global-setup.ts` starts once
  *   (AWS's DynamoDB Local engine, in memory); only this project pays for it. Its files run in
@@ -16,11 +16,13 @@ import { defineConfig } from 'vitest/config';
  *   is the whole stack (every write, every event, the stack's own settings) starts its own, once,
  *   with `useOwnStack()` (test/support/client.ts), `startLocalStack` or `startSeededStack`: a
  *   table of its own on a DynamoDB Local the file starts once (test/support/file-engine.ts).
+ * - integration-bulk: the files that bulk-load hundreds to thousands of actions into stacks of
+ *   their own first (list-scaled, readme-examples...): two at a time, after the projects above.
  * - integration-alone: the few integration files that measure a burst of concurrent writes
- *   (contention, races, counters) or delays (webhook fairness, due-date sweeps, stream restarts),
- *   or that bulk-load thousands of actions first (list-scaled, readme-examples): on two cores, other files at
- *   work take the CPU their DynamoDB Local needs and turn the burst's retries into 503s. They run one at a time, after
- *   every other project (`sequence.groupOrder`), with the machine to themselves.
+ *   (contention, races, counters) or delays (webhook fairness, due-date sweeps, stream restarts):
+ *   on two cores, other files at work take the CPU their DynamoDB Local needs and turn the
+ *   burst's retries into 503s. They run one at a time, last (`sequence.groupOrder`), with the
+ *   machine to themselves.
  * - infra: the synthesized template; no stack either.
  */
 /** The integration files that run alone (see above). */
@@ -39,29 +41,31 @@ const alone = [
   'test/integration/due-dates.test.ts',
   // A stack killed mid-burst and a bus that fails for a while: timed waits for a fresh npm start.
   'test/integration/stream-events.test.ts',
-  // Bulk loads of 3,000 and 800 actions with their search postings (35 items an action): about
-  // 150 s and 40 s alone, but over 600 s beside the other files, and the shared stack's stream
-  // and bursts fell behind while they ran (a full run: 503s on 50 concurrent comments, webhook
-  // deliveries over 10 s late).
-  'test/integration/list-scaled.test.ts',
-  // 1,200 actions bulk-loaded into a stack of its own, read with a small LOCATION_READ_LIMIT.
-  'test/integration/list-many-locations.test.ts',
-  'test/integration/readme-examples.test.ts',
-  // Bulk loads of a few hundred to a few thousand actions into a seeded stack of their own: beside
-  // other files on the shared engine (whose stream now also keeps the trend counters) their batch
-  // writes met the store timeout (a full run: 503 in beforeAll, every test skipped).
-  'test/integration/counts.test.ts',
-  'test/integration/list-scoped.test.ts',
-  'test/integration/list-edges.test.ts',
-  // The same: its bulk load of dated actions met the store timeout beside other files (a full
-  // run: a 503 in the first test, and the second, which reads what the first left, failed too).
-  'test/integration/date-counts.test.ts',
-  'test/integration/list-daily.test.ts',
-  'test/integration/list-daily-walk.test.ts',
   // 50 concurrent comments and 25 endorsements on one action: they take turns, one transaction a
   // turn, within 8 s; beside other files a turn took too long and the last of them were 503s
   // (three full runs).
   'test/integration/comments.test.ts',
+];
+
+/**
+ * The integration files that bulk-load hundreds to thousands of actions into a stack of their own
+ * (a DynamoDB Local each) before they read: two at a time, after `integration` and before the
+ * bursts of `alone`. Beside the files of `integration` on the shared engine their loads met the
+ * store timeout (503s) and the shared stack's stream fell behind; beside each other, each on its
+ * own engine, they only share the cores.
+ */
+const bulk = [
+  // 3,000 and 800 actions with their search postings (35 items an action).
+  'test/integration/list-scaled.test.ts',
+  // 1,200 actions, read with a small LOCATION_READ_LIMIT.
+  'test/integration/list-many-locations.test.ts',
+  'test/integration/readme-examples.test.ts',
+  'test/integration/counts.test.ts',
+  'test/integration/list-scoped.test.ts',
+  'test/integration/list-edges.test.ts',
+  'test/integration/date-counts.test.ts',
+  'test/integration/list-daily.test.ts',
+  'test/integration/list-daily-walk.test.ts',
 ];
 
 const shared = {
@@ -97,13 +101,24 @@ export default defineConfig({
           // Two files share two cores and the shared store, so a test takes longer than it would alone.
           testTimeout: 60_000,
           include: ['test/integration/**/*.test.ts'],
-          exclude: alone,
+          exclude: [...alone, ...bulk],
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/file-engine.ts'],
           sequence: { groupOrder: 0 },
         },
       },
       { test: { ...shared, name: 'infra', include: ['test/infra/**/*.test.ts'], sequence: { groupOrder: 0 } } },
+      {
+        test: {
+          ...shared,
+          name: 'integration-bulk',
+          include: bulk,
+          // Two loads share two cores: a test's reads after its load may take twice as long.
+          testTimeout: 120_000,
+          globalSetup: ['test/support/global-setup.ts'],
+          sequence: { groupOrder: 1 },
+        },
+      },
       {
         test: {
           ...shared,
@@ -115,7 +130,7 @@ export default defineConfig({
           // writes met 503s on every burst that followed.
 
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
