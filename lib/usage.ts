@@ -15,7 +15,7 @@ export interface Usage {
   allowance?: number;
   /**
    * The caller's read quota behind the allowance, reserved a slice at a time as the list's
-   * queries are granted entries (`coverReads`), so a list that reads little holds little.
+   * queries are granted entries (`ReadMeter.cover`), so a list that reads little holds little.
    */
   quota?: QuotaCover;
 }
@@ -73,32 +73,59 @@ export function withinShare<T>(shares: number, run: () => Promise<T>): Promise<T
 }
 
 /**
- * The read budget of the list the current request makes: the allowance it reserved, or, where no
- * quota applies (a script, a sweep), `LIST_READ_BUDGET`.
+ * The request's read quota as one list's budget meets it (`ReadBudget`, lib/store/query/budget.ts):
+ * made once, where the list's budget is made, and carried by the budget into every read the list
+ * makes, so no step of the list looks the request up.
  */
-export function listReadAllowance(): number {
-  return current.getStore()?.allowance ?? getConfig().listReadBudget;
+export interface ReadMeter {
+  /**
+   * Covers `want` entries a query is about to be granted with the caller's read quota: reserves
+   * more when what is held falls short, what is short and at least a `step` (so a list that reads
+   * its whole budget asks at most 50 times; asking as much again as it held instead starved
+   * concurrent small lists of a quota they together fit in). Answers how many of `want` are
+   * covered, fewer (down to 0) once the quota has no more to give.
+   */
+  cover(want: number): Promise<number>;
+  /** Gives back entries covered for a query that it did not read. */
+  release(entries: number): void;
+  /** Counts entries read toward the request's usage (what the quota charges at its end). */
+  record(entries: number): void;
+  /**
+   * The caller's read quota, not the list's budget, stops the reads: the allowance was cut at
+   * admission, or a later slice was refused. A list it stops short of its page is a 429 (retry
+   * when the window refills), never the 400 of a skip past the budget.
+   */
+  readonly stopped: boolean;
 }
 
 /**
- * Whether the caller's read quota, not the list's budget, is what stops the current request's
- * reads: its allowance was cut at admission, or a later slice was refused. A list it stops short
- * of its page is a 429 (retry when the window refills), never the 400 of a skip past the budget.
+ * What the list the current request makes may read (the allowance it reserved, or, where no quota
+ * applies, a script or a sweep, `LIST_READ_BUDGET`), and the meter of its quota (none outside a
+ * metered request).
  */
-export function quotaStopsReads(): boolean {
-  return current.getStore()?.quota?.exhausted === true;
+export function requestReads(): { allowance: number; meter?: ReadMeter } {
+  const usage = current.getStore();
+  const allowance = usage?.allowance ?? getConfig().listReadBudget;
+  return usage ? { allowance, meter: meterOf(usage) } : { allowance };
 }
 
-/**
- * Covers `want` entries a query is about to be granted with the caller's read quota: reserves
- * more when what is held falls short, what is short and at least a `step` (so a list that reads
- * its whole budget asks at most 50 times; asking as much again as it held instead starved
- * concurrent small lists of a quota they together fit in). Answers how many of `want` are covered:
- * all of them outside a metered request, fewer (down to 0) once the quota has no more to give.
- */
-export async function coverReads(want: number): Promise<number> {
-  const quota = current.getStore()?.quota;
-  if (!quota) return want;
+/** `usage` as a list's budget meets it. */
+export function meterOf(usage: Usage): ReadMeter {
+  return {
+    cover: (want) => (usage.quota ? coverReads(usage.quota, want) : Promise.resolve(want)),
+    release(entries) {
+      if (usage.quota) usage.quota.promised -= entries;
+    },
+    record(entries) {
+      (usage.parent ?? usage).indexEntries += entries;
+    },
+    get stopped() {
+      return usage.quota?.exhausted === true;
+    },
+  };
+}
+
+async function coverReads(quota: QuotaCover, want: number): Promise<number> {
   for (;;) {
     if (quota.growing) {
       await quota.growing;
@@ -125,10 +152,4 @@ export async function coverReads(want: number): Promise<number> {
   const covered = Math.max(0, Math.min(want, quota.covered - quota.promised));
   quota.promised += covered;
   return covered;
-}
-
-/** Gives back entries granted to a query that it did not read. */
-export function releaseReads(entries: number): void {
-  const quota = current.getStore()?.quota;
-  if (quota) quota.promised -= entries;
 }

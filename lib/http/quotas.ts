@@ -10,8 +10,8 @@ import { admitRequest, chargeReads, type QuotaLimits, reserveReads, type WindowU
  * (`lib/store/quotas.ts`), so every function instance sees the same ones. A request past either
  * quota is refused before it does anything. A request that reads (a list, the change feed)
  * holds what it may read in the same conditional updates: a first slice at admission (what its page
- * needs, at least a fiftieth of its budget), then more as its queries are granted entries (`reserveMore`, through the request's
- * `coverReads`), each never past the quota; so concurrent lists cannot take a caller past the
+ * needs, at least a fiftieth of its budget), then more as its queries are granted entries (`reserveMore`, through the meter its list's
+ * budget carries: `ReadMeter` in lib/usage.ts), each never past the quota; so concurrent lists cannot take a caller past the
  * quota (what is held is counted before anyone reads), and fifteen small lists at once hold
  * fifteen slices, not fifteen budgets. After it read, what it did not use is given back.
  */

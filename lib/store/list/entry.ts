@@ -3,10 +3,9 @@ import { settleAll as all } from '../../flow/fan-out';
 import { inScope, listScopes, type Scope, scopeFields, type Viewer } from '../../model/access';
 import { type Location, locationFields } from '../../model/action';
 import { foldForComparison } from '../../text';
-import { listReadAllowance } from '../../usage';
 import { type IndexDefinition, indexes } from '../indexes';
 import { fromItem, type Item, toItem, valueAt } from '../item';
-import { BudgetSpent, ReadBudget, readsForPage } from '../query/budget';
+import { BudgetSpent, readsForPage, requestBudget } from '../query/budget';
 import { queryInput } from '../query/key-query';
 import { sharedRead, sharingReads } from '../shared-reads';
 import { attr, locationKeys, lowerKey } from '../table';
@@ -365,7 +364,7 @@ export const onlyOwn = (list: ListQuery, personId: string): boolean =>
  * list asks only for their own actions, the open list; otherwise the scoped parts merged.
  */
 export async function listVisible(list: ListQuery, after: Position | undefined, viewer?: Viewer): Promise<ListResult> {
-  const context: ListContext = { budget: new ReadBudget(listReadAllowance()), stats: newStats() };
+  const context: ListContext = { budget: requestBudget(), stats: newStats() };
   const scopes = viewer === undefined ? undefined : listScopes(viewer);
   if (viewer === undefined || scopes === undefined || onlyOwn(list, viewer.person.id))
     return listWithin(list, context, after);

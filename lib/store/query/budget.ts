@@ -1,4 +1,4 @@
-import { coverReads, releaseReads } from '../../usage';
+import { type ReadMeter, requestReads } from '../../usage';
 import { SHARDS } from '../table';
 
 /**
@@ -13,11 +13,24 @@ export class ReadBudget {
   private waiting: Array<() => void> = [];
 
   /**
-   * `limit`: what the list may read in all. Within a request, each grant is also covered by the
-   * caller's read quota as it is made (`coverReads`): when the quota has no more to give, the
-   * limit comes down to what the budget holds.
+   * `limit`: what the list may read in all. `meter`: the request's read quota, when there is one
+   * (`requestBudget`): each grant is also covered by it as it is made, and when the quota has no
+   * more to give, the limit comes down to what the budget holds; what is read is counted there.
    */
-  constructor(public limit: number) {}
+  constructor(
+    public limit: number,
+    private readonly meter?: ReadMeter,
+  ) {}
+
+  /** A budget of `limit` on the same quota, for one part of the list (`charge` it back). */
+  share(limit: number): ReadBudget {
+    return new ReadBudget(limit, this.meter);
+  }
+
+  /** The caller's read quota, not this budget, stopped the reads (a 429, not a 400). */
+  get quotaStopped(): boolean {
+    return this.meter?.stopped === true;
+  }
 
   /** Entries read so far. */
   get spent(): number {
@@ -43,7 +56,7 @@ export class ReadBudget {
       if (this.available > 0) {
         const granted = Math.min(Math.max(1, want), this.available);
         this.reserved += granted;
-        const covered = await coverReads(granted);
+        const covered = this.meter ? await this.meter.cover(granted) : granted;
         if (covered === granted) return granted;
         // The quota gave less: the budget ends at what it holds, and whoever waits for it is told.
         this.reserved -= granted - covered;
@@ -60,7 +73,8 @@ export class ReadBudget {
   settle(granted: number, read: number): void {
     this.reserved -= granted;
     this.used += read;
-    releaseReads(granted - read);
+    this.meter?.release(granted - read);
+    this.meter?.record(read);
     this.wake();
   }
 
@@ -69,6 +83,12 @@ export class ReadBudget {
     this.waiting = [];
     for (const wake of waiting) wake();
   }
+}
+
+/** The budget of a list the current request makes: its allowance, on its read quota. */
+export function requestBudget(): ReadBudget {
+  const { allowance, meter } = requestReads();
+  return new ReadBudget(allowance, meter);
 }
 
 /** The budget ran out before the list had read what it needs. */

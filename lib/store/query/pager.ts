@@ -1,5 +1,4 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { recordIndexEntries } from '../../usage';
 import { type Sender, send } from '../client';
 import type { Item } from '../item';
 import { BudgetSpent } from './budget';
@@ -97,9 +96,9 @@ export async function queryPage(
       if (stats.itemsRead !== undefined) stats.itemsRead += entries;
       if (stats.indexEntries !== undefined) stats.indexEntries += entries;
     }
-    recordIndexEntries(entries);
     return page;
   } finally {
+    // Also counts the entries toward the request's read quota (the budget's meter).
     budget.settle(granted, entries);
   }
 }

@@ -1,14 +1,14 @@
 import { badCursor } from '../../cursor';
 import type { Sight } from '../../model/access';
 import type { HistoryEntry } from '../../model/history';
-import { listReadAllowance, recordIndexEntries } from '../../usage';
+import { recordIndexEntries } from '../../usage';
 import { batchGet } from '../batch';
 import { MAX_SORT_KEY_BYTES } from '../client';
 import { indexes } from '../indexes';
 import { historyEntryFrom, type Item } from '../item';
 import { newStats, type ReadStats } from '../list/plan/result';
 import { mergeInOrder } from '../list/run/merge';
-import { ReadBudget } from '../query/budget';
+import { requestBudget } from '../query/budget';
 import { queryInput, type SortCondition } from '../query/key-query';
 import { attr, feedPartitions } from '../table';
 
@@ -83,7 +83,7 @@ export async function readChanges(
   const input = (partition: string | number) => queryInput({ index, partition, sort: range });
   // One more than the page: the entry `from` names, which the page skips, may be among them.
   // The list budget bounds a feed page too (a page reads about `limit` entries plus one page per partition).
-  const budget = new ReadBudget(listReadAllowance());
+  const budget = requestBudget();
   // A page the budget (or the caller's read quota) cut short answers the entries it is sure of, in order.
   const merged = await mergeInOrder(feedPartitions, input, index.sortKey.name, true, limit + 1, budget, stats);
   const items = merged.items;

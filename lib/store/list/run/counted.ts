@@ -82,7 +82,7 @@ async function countThenMerge(
   if (window <= budget.limit) return all<[number, Rows]>([count(), merge()]);
   const totalCount = await count();
   // Only a skip the budget cannot get past is refused; a page it cannot fill is answered short.
-  if (skip > 0 && Math.min(skip, totalCount) >= budget.limit) throw skipTooDeep(budget.limit);
+  if (skip > 0 && Math.min(skip, totalCount) >= budget.limit) throw skipTooDeep(budget);
   return [totalCount, await merge()];
 }
 

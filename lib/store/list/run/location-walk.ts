@@ -94,7 +94,7 @@ export async function listByLocation(sorted: SortWalk): Promise<ListResult | und
   const direction = forward ? 1 : -1;
   const start = from === undefined ? 0 : sources.findIndex((s) => direction * compareValues(s.value, from[0]) >= 0);
   const window = query.skip + query.limit + 1;
-  if (query.skip > 0 && query.skip >= budget.available) throw skipTooDeep(budget.limit);
+  if (query.skip > 0 && query.skip >= budget.available) throw skipTooDeep(budget);
   const rows: Row[] = [];
   let reached: Position | undefined;
   for (const source of start < 0 ? [] : sources.slice(start)) {

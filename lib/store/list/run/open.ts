@@ -1,6 +1,5 @@
 import type { ListQuery } from '../../../filter/query';
-import { listReadAllowance } from '../../../usage';
-import { ReadBudget } from '../../query/budget';
+import { requestBudget } from '../../query/budget';
 import { sharingReads } from '../../shared-reads';
 import { type ListContext, type ListResult, newStats, type Position } from '../plan/result';
 import { listCounted } from './counted';
@@ -46,7 +45,7 @@ import { listSearched } from './searched';
  * position an earlier page ended on (`ListResult.next`).
  */
 export const listActions = (query: ListQuery, after?: Position): Promise<ListResult> =>
-  listWithin(query, { budget: new ReadBudget(listReadAllowance()), stats: newStats() }, after);
+  listWithin(query, { budget: requestBudget(), stats: newStats() }, after);
 
 /**
  * A list within its context (budget and stats, which a scoped list shares among its parts,

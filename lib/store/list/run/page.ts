@@ -1,9 +1,8 @@
 import { ValidationError } from '../../../errors';
 import type { ListQuery } from '../../../filter/query';
-import { quotaStopsReads } from '../../../usage';
 import type { IndexDefinition } from '../../indexes';
 import type { Item } from '../../item';
-import { BudgetSpent } from '../../query/budget';
+import { BudgetSpent, type ReadBudget } from '../../query/budget';
 import type { CountRelation, ListContext, ListResult, Position, Rows } from '../plan/result';
 import { fetchActions } from './reads';
 
@@ -25,12 +24,12 @@ export async function page(
   relation: CountRelation,
   index: IndexDefinition,
   partitions: number,
-  { stats, positionsOnly }: ListContext,
+  { budget, stats, positionsOnly }: ListContext,
   after: Position | undefined,
   fetched?: ReadonlyMap<string, Item>,
 ): Promise<ListResult> {
   const { rows } = read;
-  if (read.cut && query.skip > 0 && rows.length <= query.skip) throw skipTooDeep();
+  if (read.cut && query.skip > 0 && rows.length <= query.skip) throw skipTooDeep(budget, false);
   const shown = rows.slice(query.skip, query.skip + query.limit);
   const more = rows.length > query.skip + query.limit;
   const placesOnly = positionsOnly === true;
@@ -64,9 +63,9 @@ export async function page(
  * read quota stopped the read short of the skip, it is the quota's 429 instead (`BudgetSpent` at
  * the edge): the same list answers once the window refills.
  */
-export function skipTooDeep(budget?: number): Error {
-  if (quotaStopsReads()) return new BudgetSpent(budget ?? 0);
-  const within = budget === undefined ? 'the read budget' : `the read budget of ${budget} index entries`;
+export function skipTooDeep(budget: ReadBudget, named = true): Error {
+  if (budget.quotaStopped) return new BudgetSpent(named ? budget.limit : 0);
+  const within = named ? `the read budget of ${budget.limit} index entries` : 'the read budget';
   return new ValidationError([
     { parameter: 'skip', message: `skips past what ${within} can reach; page with cursor (nextCursor) instead` },
   ]);

@@ -1,7 +1,6 @@
 import { ValidationError } from '../../../errors';
 import type { ListQuery } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
-import { ReadBudget } from '../../query/budget';
 import { countedTotal, sizesFor } from '../count/counts';
 import { orderedIndexes } from '../plan/index-holds';
 import { DEFAULT_SORT, type IndexRead, type Plan, plan, type Sizes, sortBeatsWalk, type Walk } from '../plan/plan';
@@ -137,7 +136,7 @@ export async function listPlanned(
   const { walk, byValue, byLocation, byReference, window } = choice;
   let found = 0;
   if (choice.readAll) {
-    const share = choice.readShare === undefined ? budget : new ReadBudget(choice.readShare);
+    const share = choice.readShare === undefined ? budget : budget.share(choice.readShare);
     const every = await readMatches(chosen.read, chosen.sortAttribute, share, stats);
     if (share !== budget) budget.charge(share.spent);
     if (!every.cut) return sortedPage(query, chosen, every.rows, context, after);
@@ -161,7 +160,7 @@ export async function listPlanned(
   }
   // Too many matches to sort: walk an index already in the list's order for the page.
   const from = after === undefined ? undefined : keyAfter(after);
-  if (query.skip > 0 && query.skip >= budget.available) throw skipTooDeep(budget.limit);
+  if (query.skip > 0 && query.skip >= budget.available) throw skipTooDeep(budget);
   const walked = await walkInOrder(walk, !chosen.descending, window, budget, stats, from, counted);
   // Read to its end from the start, the walk has seen every match; otherwise it has a lower bound.
   const whole = !walked.cut && walked.rows.length < window && from === undefined;

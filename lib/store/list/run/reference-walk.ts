@@ -51,7 +51,7 @@ export async function listByReference(sorted: SortWalk): Promise<ListResult> {
   const from = after === undefined ? undefined : (checkedPosition(field, after) as [string | null, string]);
   const key = from && referenceOrderKey(String(from[0] ?? ''), from[1]);
   const window = query.skip + query.limit + 1;
-  if (query.skip > 0 && query.skip >= budget.available) throw skipTooDeep(budget.limit);
+  if (query.skip > 0 && query.skip >= budget.available) throw skipTooDeep(budget);
   // With no filter every action matches: the total counter is the count.
   const total = counted ?? (query.filters.length === 0 ? await readCount('all', '', stats) : undefined);
   const read: IndexRead = { index: referenceOrder, partitions: [...referencePartitions], filter: [] };

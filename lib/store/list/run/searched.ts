@@ -1,6 +1,5 @@
 import type { Clause, ListQuery } from '../../../filter/query';
 import { settleAll as all } from '../../../flow/fan-out';
-import { recordIndexEntries } from '../../../usage';
 import { isCounted, readCounts } from '../../counters/counters';
 import type { StoredClause } from '../../fields';
 import { fromItem, type Item, isTombstone } from '../../item';
@@ -150,7 +149,6 @@ export async function searchKept(
   const verify = async (ids: string[]) => {
     const granted = await budget.take(ids.length);
     budget.settle(granted, granted);
-    recordIndexEntries(granted);
     if (granted < ids.length) throw new BudgetSpent(budget.limit);
     const items = await fetchItems(ids, stats);
     const kept = new Set<string>();

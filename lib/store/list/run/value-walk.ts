@@ -141,7 +141,7 @@ export async function listByValue(
   const direction = forward ? 1 : -1;
   const start = from === undefined ? 0 : kept.findIndex((v) => direction * compareValues(v.value, from[0]) >= 0);
   const window = query.skip + query.limit + 1;
-  if (query.skip > 0 && query.skip >= budget.available) throw skipTooDeep(budget.limit);
+  if (query.skip > 0 && query.skip >= budget.available) throw skipTooDeep(budget);
   const rows: Row[] = [];
   let reached: Position | undefined;
   // One value's partition at a time.

@@ -1,5 +1,4 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { recordIndexEntries } from '../../../usage';
 import type { Item } from '../../item';
 import { isTombstone } from '../../item';
 import type { ReadBudget } from '../../query/budget';
@@ -111,7 +110,6 @@ export async function walkInOrder(
     // Each action fetched to filter is an entry read, so the budget bounds the fetches too.
     const granted = keys.items.length === 0 ? 0 : await budget.take(keys.items.length);
     budget.settle(granted, granted);
-    recordIndexEntries(granted);
     const examined = keys.items.slice(0, granted);
     const items = await fetchItems(examined.map(idOf), stats);
     for (const entry of examined) {
