@@ -50,8 +50,8 @@ with. --as <n> (at least --actions) scales LIST_READ_BUDGET to what its default 
 actions, so the planner meets the budget as it would at n (a page the budget cuts short, with a
 cursor, is then a prefix of the scan's, and no other size is compared); the report is
 actions-<actions>-as-<n>. Exits 1 when an answer differs from the scan, a counter from the
-truth or a deep cursor walk from skip. --check prints the report and writes no file (what CI runs:
-npm run bench:check). --index-cost
+truth or a deep cursor walk from skip. --check prints only those verdicts and writes no file (what
+CI runs: npm run bench:check). --index-cost
 only measures what one create and one title edit write, all in (transaction, postings, mark).`,
   {
     actions: { type: 'string', default: '10000' },
