@@ -51,7 +51,12 @@ export function enterUsage(): Usage {
 /** Adds index entries read to the current request's usage (none outside a request). */
 export function recordIndexEntries(entries: number): void {
   const usage = current.getStore();
-  if (usage) (usage.parent ?? usage).indexEntries += entries;
+  if (usage) countEntries(usage, entries);
+}
+
+/** Counts entries read toward the request `usage` is of (itself, or the one it is a share of). */
+function countEntries(usage: Usage, entries: number): void {
+  (usage.parent ?? usage).indexEntries += entries;
 }
 
 /**
@@ -116,9 +121,7 @@ export function meterOf(usage: Usage): ReadMeter {
     release(entries) {
       if (usage.quota) usage.quota.promised -= entries;
     },
-    record(entries) {
-      (usage.parent ?? usage).indexEntries += entries;
-    },
+    record: (entries) => countEntries(usage, entries),
     get stopped() {
       return usage.quota?.exhausted === true;
     },
