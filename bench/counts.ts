@@ -152,6 +152,7 @@ for (const [label, viewer] of viewers) {
       by.map((b) => `by=${b}`).join('&'),
       { id: person },
       viewer ?? openViewer({ id: person }),
+      undefined,
       stats,
     );
     const ms = Date.now() - started;

@@ -139,7 +139,7 @@ for (const [label, raw, viewer] of [
   ['a person whose one scope is the site, ending yesterday', `interval=week&from=${from}&to=${dayAt(1)}`, scoped],
 ] as const) {
   const stats = newStats();
-  const trend = await trendsFor(raw, caller, viewer, stats);
+  const trend = await trendsFor(raw, caller, viewer, undefined, stats);
   measured.push([label, stats.readUnits, trend.buckets.length]);
 }
 

@@ -6,5 +6,5 @@ import { api, json } from '../lib/http/edge';
  * exactly the list's `totalCount` with that group's value added as a filter.
  */
 export const handler = api({ reads: true }).handler(async (event) =>
-  json(200, await countActions(event.rawQueryString ?? '', event.caller, event.viewer)),
+  json(200, await countActions(event.rawQueryString ?? '', event.caller, event.viewer, event.usage)),
 );

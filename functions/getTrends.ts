@@ -6,5 +6,5 @@ import { trendsFor } from '../lib/trends/trends';
  * day, week or month, with open and overdue at each bucket's end (contract section 17).
  */
 export const handler = api({ reads: true }).handler(async (event) =>
-  json(200, await trendsFor(event.rawQueryString ?? '', event.caller, event.viewer)),
+  json(200, await trendsFor(event.rawQueryString ?? '', event.caller, event.viewer, event.usage)),
 );

@@ -1,16 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { getConfig } from './config';
-
 /**
  * What the request being served may read and has read, for the caller's read quota
  * (`lib/http/quotas.ts`): the allowance reserved when it was admitted, and the index entries (and
- * items) its reads took, kept per request in async context (the local server serves many
- * requests in one process), so a list that is refused after reading is charged too.
+ * items) its reads took, so a list that is refused after reading is charged too. Made by the
+ * edge for each request (`ApiEvent.usage`) and passed to the use cases that read lists, which make
+ * each list's budget from it (`requestBudget`, lib/store/query/budget.ts).
  */
 export interface Usage {
   indexEntries: number;
-  /** The request's own usage, when this is a share of it (`withinShare`): entries read are counted there. */
-  parent?: Usage;
   /** What this request's list may read in all; none outside the API (scripts, sweeps). */
   allowance?: number;
   /**
@@ -39,43 +35,8 @@ export interface QuotaCover {
   growing?: Promise<void>;
 }
 
-const current = new AsyncLocalStorage<Usage>();
-
-/** Starts counting for the rest of the current request; called synchronously at its start. */
-export function enterUsage(): Usage {
-  const usage: Usage = { indexEntries: 0 };
-  current.enterWith(usage);
-  return usage;
-}
-
-/** Adds index entries read to the current request's usage (none outside a request). */
-export function recordIndexEntries(entries: number): void {
-  const usage = current.getStore();
-  if (usage) countEntries(usage, entries);
-}
-
-/** Counts entries read toward the request `usage` is of (itself, or the one it is a share of). */
-function countEntries(usage: Usage, entries: number): void {
-  (usage.parent ?? usage).indexEntries += entries;
-}
-
-/**
- * Runs one of several lists a request makes at once (the groups of `GET /api/actions/counts`)
- * with `1/shares` of the request's allowance as its budget, on the same read quota: each list
- * asks its budget's grants of the quota, so lists at once never ask for more than the request
- * holds together (with the whole allowance each, the first list's grant took it all and the
- * others were granted nothing).
- */
-export function withinShare<T>(shares: number, run: () => Promise<T>): Promise<T> {
-  const usage = current.getStore();
-  if (!usage) return run();
-  const request = usage.parent ?? usage;
-  const allowance = Math.max(1, Math.floor((usage.allowance ?? getConfig().listReadBudget) / shares));
-  return current.run(
-    { indexEntries: 0, parent: request, allowance, ...(usage.quota ? { quota: usage.quota } : {}) },
-    run,
-  );
-}
+/** What a request has read: nothing yet, and no allowance until the quota admits it. */
+export const newUsage = (): Usage => ({ indexEntries: 0 });
 
 /**
  * The request's read quota as one list's budget meets it (`ReadBudget`, lib/store/query/budget.ts):
@@ -103,17 +64,6 @@ export interface ReadMeter {
   readonly stopped: boolean;
 }
 
-/**
- * What the list the current request makes may read (the allowance it reserved, or, where no quota
- * applies, a script or a sweep, `LIST_READ_BUDGET`), and the meter of its quota (none outside a
- * metered request).
- */
-export function requestReads(): { allowance: number; meter?: ReadMeter } {
-  const usage = current.getStore();
-  const allowance = usage?.allowance ?? getConfig().listReadBudget;
-  return usage ? { allowance, meter: meterOf(usage) } : { allowance };
-}
-
 /** `usage` as a list's budget meets it. */
 export function meterOf(usage: Usage): ReadMeter {
   return {
@@ -121,7 +71,9 @@ export function meterOf(usage: Usage): ReadMeter {
     release(entries) {
       if (usage.quota) usage.quota.promised -= entries;
     },
-    record: (entries) => countEntries(usage, entries),
+    record(entries) {
+      usage.indexEntries += entries;
+    },
     get stopped() {
       return usage.quota?.exhausted === true;
     },

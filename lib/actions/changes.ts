@@ -4,8 +4,9 @@ import { ValidationError } from '../errors';
 import { parsePageQuery } from '../filter/page-query';
 import { type Sight, sawChange, type Viewer } from '../model/access';
 import { type CommentText, commentTextsOf } from '../store/actions/threads';
+import { type ReadBudget, requestBudget } from '../store/query/budget';
 import { type FeedEntry, isFeedPosition, readChanges } from '../store/sync/feed';
-import { recordIndexEntries } from '../usage';
+import type { Usage } from '../usage';
 
 /**
  * The change feed (contract section 11): `GET /api/changes?limit=&after=` or `?since=`. Every
@@ -56,12 +57,17 @@ function feedCursor(after: string, callerId: string): string {
  * One page of the feed and the cursor to poll with next (always present). A scoped caller sees
  * the entries of actions they could see before or after each entry's change (contract section 14).
  */
-export async function listChanges(raw: string, viewer: Viewer): Promise<{ entries: FeedEntry[]; nextCursor: string }> {
+export async function listChanges(
+  raw: string,
+  viewer: Viewer,
+  usage?: Usage,
+): Promise<{ entries: FeedEntry[]; nextCursor: string }> {
   const { limit, from } = parseChangesQuery(raw, viewer.person.id);
   const seen = viewer.mode === 'scoped' ? (sight: Sight) => sawChange(viewer, sight) : undefined;
-  const page = await readChanges(limit, from, Date.now(), seen);
+  const budget = requestBudget(usage);
+  const page = await readChanges(limit, from, Date.now(), seen, budget);
   return {
-    entries: await withCommentTexts(page.entries, viewer),
+    entries: await withCommentTexts(page.entries, viewer, budget),
     nextCursor: encodeCursor({ scope: FEED_SCOPE, caller: viewer.person.id }, page.next),
   };
 }
@@ -73,13 +79,13 @@ export async function listChanges(raw: string, viewer: Viewer): Promise<{ entrie
  * A scoped caller sees that text only if they could see the action when it was written: an
  * entry shown because it came before the action left their sight never carries a later edit.
  */
-async function withCommentTexts(entries: FeedEntry[], viewer: Viewer): Promise<FeedEntry[]> {
+async function withCommentTexts(entries: FeedEntry[], viewer: Viewer, budget: ReadBudget): Promise<FeedEntry[]> {
   const refs = entries.flatMap((entry) =>
     entry.comment ? [{ actionId: entry.actionId, commentId: entry.comment.id }] : [],
   );
   if (refs.length === 0) return entries;
   const { texts, read } = await commentTextsOf(refs);
-  recordIndexEntries(read);
+  budget.record(read);
   return entries.map((entry) => {
     if (!entry.comment) return entry;
     const { text: _stored, ...comment } = entry.comment;

@@ -21,8 +21,9 @@ import {
 } from '../store/list/count/group-values';
 import { listVisible } from '../store/list/entry';
 import { type CountRelation, newStats, type ReadStats } from '../store/list/plan/result';
+import { requestBudget } from '../store/query/budget';
 import { sharingReads } from '../store/shared-reads';
-import { withinShare } from '../usage';
+import type { Usage } from '../usage';
 
 /**
  * `GET /api/actions/counts` (contract section 17): the matching actions grouped by one or two
@@ -38,8 +39,8 @@ export const countsLimits = { defaultLimit: 100, maxLimit: 1_000, maxBy: 2 } as 
 
 /**
  * Groups counted at once, each list with its share of the request's read allowance
- * (`withinShare`): they share the caller's read quota, which one list at a time with the whole
- * allowance would take all of.
+ * (`requestBudget(usage, WIDTH)`): they share the caller's read quota, which one list at a time
+ * with the whole allowance would take all of.
  */
 const WIDTH = 8;
 
@@ -177,16 +178,20 @@ function compareGroups(by: readonly ByField[]) {
  */
 const COUNTING_MS = 6_000;
 
-/** Counts the actions `viewer` sees, grouped as `raw` asks; `caller` is `me` in its filters. */
+/**
+ * Counts the actions `viewer` sees, grouped as `raw` asks; `caller` is `me` in its filters. Its
+ * lists read within the request's `usage` (none: a script's, `LIST_READ_BUDGET` each).
+ */
 export async function countActions(
   raw: string,
   caller?: Pick<Person, 'id'>,
   viewer?: Viewer,
+  usage?: Usage,
   stats: ReadStats = newStats(),
 ): Promise<CountsAnswer> {
   const request = parseCountsQuery(raw, caller?.id);
   // Every group's list reads the same counters (and a scoped caller's own actions): once for all (`sharingReads`).
-  return sharingReads(() => countParsed(request, viewer, stats));
+  return sharingReads(() => countParsed(request, viewer, stats, usage));
 }
 
 /** Adds what one list read to the request's stats. */
@@ -201,14 +206,18 @@ async function countParsed(
   { by, limit, query }: CountsRequest,
   viewer: Viewer | undefined,
   stats: ReadStats,
+  usage: Usage | undefined,
 ): Promise<CountsAnswer> {
   const started = Date.now();
   const late = () => Date.now() - started > COUNTING_MS;
   // The list's own count of each group: `limit=0`, so no page is read, only its count.
   const count = async (clauses: Clause[]) => {
-    const listed = await withinShare(WIDTH, () =>
-      // A group's value may repeat a filter of the request (`status=1&by=status`): asked once, the counters see the shape.
-      listVisible({ ...query, filters: distinctClauses([...query.filters, ...clauses]), limit: 0 }, undefined, viewer),
+    // A group's value may repeat a filter of the request (`status=1&by=status`): asked once, the counters see the shape.
+    const listed = await listVisible(
+      { ...query, filters: distinctClauses([...query.filters, ...clauses]), limit: 0 },
+      undefined,
+      viewer,
+      requestBudget(usage, WIDTH),
     );
     addStats(stats, listed.stats);
     return listed;
@@ -222,7 +231,7 @@ async function countParsed(
             value: age as string,
             clauses: overdueAgeTerms(age, started).map(([f, v]) => parseClause(field(f), v)),
           }))
-        : (present ? [...present] : await groupValues(name, query, viewer, stats)).map((value) => ({
+        : (present ? [...present] : await groupValues(name, query, viewer, stats, usage)).map((value) => ({
             value,
             clauses: equalTo(name, value),
           }));
@@ -335,7 +344,7 @@ async function countParsed(
     if (relation !== 'eq' || matches > PRESENT_MAX) return undefined;
     const grouped = names.filter((n): n is GroupedField => n !== 'overdueAge');
     if (!grouped.some((n) => MANY_VALUES.has(n))) return undefined;
-    const actions = await matchingActions(query, viewer, stats);
+    const actions = await matchingActions(query, viewer, stats, usage);
     if (actions === undefined || actions.length !== matches) return undefined;
     for (const action of actions) {
       people.set(`assignee\u0000${(action.assignee ?? UNASSIGNED).id}`, (action.assignee ?? UNASSIGNED).name);

@@ -7,6 +7,8 @@ import type { Person } from '../model/action';
 import { toView } from '../model/view';
 import { listVisible } from '../store/list/entry';
 import type { Position } from '../store/list/plan/result';
+import { requestBudget } from '../store/query/budget';
+import type { Usage } from '../usage';
 
 /**
  * `GET /api/actions` (contract sections 4 and 14): a page of what the caller sees, with its
@@ -49,13 +51,14 @@ function continued(
 
 /**
  * A list for `caller`, who is `me` in its owner and assignee filters and the one its cursors are
- * bound to, of what `viewer` sees (section 14).
+ * bound to, of what `viewer` sees (section 14), read within the request's `usage` (none: a
+ * script's, `LIST_READ_BUDGET`).
  */
-export async function listActions(rawQueryString: string, caller: Pick<Person, 'id'>, viewer?: Viewer) {
+export async function listActions(rawQueryString: string, caller: Pick<Person, 'id'>, viewer?: Viewer, usage?: Usage) {
   const parsed = parseListQuery(rawQueryString, caller.id);
   const { query, after } =
     parsed.cursor === undefined ? { query: parsed, after: undefined } : continued(parsed, parsed.cursor, caller.id);
-  const result = await listVisible(query, after, viewer);
+  const result = await listVisible(query, after, viewer, requestBudget(usage));
   logger.info('list cost', {
     strategy: result.strategy,
     index: result.index,

@@ -20,7 +20,7 @@ import type { Person } from '../model/action';
 import { loadCursorKey } from '../store/cursor-key';
 import { rememberCaller } from '../store/people';
 import { BudgetSpent, readsForPage } from '../store/query/budget';
-import { enterUsage, type Usage } from '../usage';
+import { newUsage, type Usage } from '../usage';
 import { authenticate } from './auth';
 import { MAX_BODY_BYTES } from './limits';
 import { type BodyKind, mediaTypeProblem } from './media-type';
@@ -41,6 +41,11 @@ export interface ApiEvent extends Omit<APIGatewayProxyEventV2, 'body'> {
   viewer: Viewer;
   /** The parsed JSON body, on routes that take one. */
   body: unknown;
+  /**
+   * What the request may read and has read, for the caller's read quota: the use cases that read
+   * lists make each list's budget from it (`requestBudget`), and the quota charges it at the end.
+   */
+  usage: Usage;
 }
 
 /** What a handler returns: `body` is serialized as JSON. */
@@ -71,10 +76,9 @@ const correlationIdOf = (event: ApiEvent): string => {
     : (event.requestContext?.requestId ?? randomUUID());
 };
 
-/** Where a request's quota state and usage wait for the end of the request. */
+/** Where a request's quota state waits for the end of the request. */
 interface Metered {
   state?: QuotaState;
-  usage?: Usage;
 }
 const metered = (request: { internal: Record<string, unknown> }): Metered => {
   request.internal.quota ??= {};
@@ -92,9 +96,8 @@ const correlation = (): Middleware => ({
       path: event.rawPath,
       startedAt: Date.now(),
     });
-    // Likewise what the request reads, for the read quota: an async context entered in a later
-    // hook (after the first await of the request) does not reach the handler.
-    metered(request).usage = enterUsage();
+    // What the request reads, for the read quota (the quota's hook sets its allowance).
+    event.usage = newUsage();
   },
   after: (request) => finish(request.response, 200),
   onError: (request) => finish(request.response, 500),
@@ -196,9 +199,10 @@ const quotaCheck = (reads: boolean): Middleware => ({
       reads ? pageNeed(request.event) : 0,
     );
     meter.state = state;
-    if (reads && meter.usage) {
-      meter.usage.allowance = state.allowance;
-      meter.usage.quota = {
+    const usage = request.event.usage;
+    if (reads) {
+      usage.allowance = state.allowance;
+      usage.quota = {
         get covered() {
           return state.reserved;
         },
@@ -229,7 +233,7 @@ const quotaFields = (): Middleware => {
     if (!meter.state) return;
     let state = meter.state;
     try {
-      state = await charge(state, meter.usage?.indexEntries ?? 0);
+      state = await charge(state, request.event.usage?.indexEntries ?? 0);
     } catch (error) {
       // The answer is ready; a charge the store could not take is logged, not turned into a 503.
       logger.warn('read quota charge failed', errorFields(error));

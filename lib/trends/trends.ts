@@ -9,10 +9,11 @@ import { type LocationField, locationFields, type Person } from '../model/action
 import { bucketsOf } from '../model/trends';
 import { listVisible } from '../store/list/entry';
 import { newStats, type ReadStats } from '../store/list/plan/result';
+import { requestBudget } from '../store/query/budget';
 import { type DayEnd, readDayEnds, readRecordedDays } from '../store/trends/day-ends';
 import { locatedPrefixes } from '../store/trends/located';
 import { type DayCounts, PAIRED_DEPTH, readTrendDays, type TrendSlice } from '../store/trends/trend-counters';
-import { withinShare } from '../usage';
+import type { Usage } from '../usage';
 
 /**
  * `GET /api/actions/trends` (contract section 17, "Trends"): per bucket, the day counters the
@@ -70,23 +71,27 @@ export function trendPrefixes(prefix: readonly string[], scopes: readonly Scope[
 /**
  * Open and overdue now for one slice: the list's own counts (its `totalCount`), open mode, the
  * slice's filters. Each of the request's `lists` (two a slice, all at once) runs on its share of
- * the request's read allowance (`withinShare`): with the whole allowance each, the first list's
- * grant of the read quota took it all and the others answered `0`, `gte`.
+ * the request's read allowance (`requestBudget(usage, lists)`): with the whole allowance each,
+ * the first list's grant of the read quota took it all and the others answered `0`, `gte`.
  */
 async function countNow(
   slice: TrendSlice,
   closed: readonly number[],
   stats: ReadStats,
   lists: number,
+  usage: Usage | undefined,
 ): Promise<DayEnd> {
   const terms: Array<[string, string]> = slice.prefix.map((value, i) => [`location.${locationFields[i]}`, `=${value}`]);
   if (slice.field) terms.push([slice.field, `=${slice.value}`]);
   terms.push(['limit', '0']);
   const [open, overdue] = await Promise.all([
-    withinShare(lists, () =>
-      listVisible(parseListTerms([...terms, ...closed.map((s): [string, string] => ['status', `!${s}`])]), undefined),
+    listVisible(
+      parseListTerms([...terms, ...closed.map((s): [string, string] => ['status', `!${s}`])]),
+      undefined,
+      undefined,
+      requestBudget(usage, lists),
     ),
-    withinShare(lists, () => listVisible(parseListTerms([...terms, ['overdue', 'true']]), undefined)),
+    listVisible(parseListTerms([...terms, ['overdue', 'true']]), undefined, undefined, requestBudget(usage, lists)),
   ]);
   for (const used of [open.stats, overdue.stats]) {
     stats.readUnits += used.readUnits;
@@ -114,13 +119,14 @@ async function readSlice(
   recorded: Map<string, boolean>,
   stats: ReadStats,
   lists: number,
+  usage: Usage | undefined,
 ) {
   const closed = getReminderSettings().closedStatuses;
   const snapshotted = slice.field === undefined && slice.prefix.length <= PAIRED_DEPTH;
   const [days, ends, now] = await Promise.all([
     readTrendDays(slice, query.from, query.to, stats),
     snapshotted ? readDayEnds(slice, query.from, query.to, stats) : undefined,
-    query.to === today ? countNow(slice, closed, stats, lists) : undefined,
+    query.to === today ? countNow(slice, closed, stats, lists, usage) : undefined,
   ]);
   const endOf = (day: string): DayEnd | undefined => {
     if (day === today) return now;
@@ -137,6 +143,7 @@ export async function trendsFor(
   raw: string,
   caller: Pick<Person, 'id'>,
   viewer?: Viewer,
+  usage?: Usage,
   stats: ReadStats = newStats(),
 ): Promise<Trend> {
   const today = dayOf(nowIso());
@@ -168,7 +175,7 @@ export async function trendsFor(
   }));
   const recorded = await readRecordedDays(query.from, query.to, stats);
   const read = await Promise.all(
-    slices.map((slice) => readSlice(slice, query, today, recorded, stats, 2 * slices.length)),
+    slices.map((slice) => readSlice(slice, query, today, recorded, stats, 2 * slices.length, usage)),
   );
   const buckets = bucketsOf(query.interval, query.from, query.to).map((span): TrendBucket => {
     let counts = zero;

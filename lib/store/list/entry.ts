@@ -5,7 +5,7 @@ import { type Location, locationFields } from '../../model/action';
 import { foldForComparison } from '../../text';
 import { type IndexDefinition, indexes } from '../indexes';
 import { fromItem, type Item, toItem, valueAt } from '../item';
-import { BudgetSpent, readsForPage, requestBudget } from '../query/budget';
+import { BudgetSpent, type ReadBudget, readsForPage, requestBudget } from '../query/budget';
 import { queryInput } from '../query/key-query';
 import { sharedRead, sharingReads } from '../shared-reads';
 import { attr, locationKeys, lowerKey } from '../table';
@@ -361,10 +361,17 @@ export const onlyOwn = (list: ListQuery, personId: string): boolean =>
 
 /**
  * The list as `viewer` sees it: in open mode, or when a scope of theirs is everything, or when the
- * list asks only for their own actions, the open list; otherwise the scoped parts merged.
+ * list asks only for their own actions, the open list; otherwise the scoped parts merged. It reads
+ * within `budget`: a request's list is given one made from the request's usage (`requestBudget`);
+ * without one, `LIST_READ_BUDGET`.
  */
-export async function listVisible(list: ListQuery, after: Position | undefined, viewer?: Viewer): Promise<ListResult> {
-  const context: ListContext = { budget: requestBudget(), stats: newStats() };
+export async function listVisible(
+  list: ListQuery,
+  after: Position | undefined,
+  viewer?: Viewer,
+  budget: ReadBudget = requestBudget(),
+): Promise<ListResult> {
+  const context: ListContext = { budget, stats: newStats() };
   const scopes = viewer === undefined ? undefined : listScopes(viewer);
   if (viewer === undefined || scopes === undefined || onlyOwn(list, viewer.person.id))
     return listWithin(list, context, after);

@@ -1,4 +1,5 @@
-import { type ReadMeter, requestReads } from '../../usage';
+import { getConfig } from '../../config';
+import { meterOf, type ReadMeter, type Usage } from '../../usage';
 import { SHARDS } from '../table';
 
 /**
@@ -69,6 +70,14 @@ export class ReadBudget {
     }
   }
 
+  /**
+   * Counts entries read beside the list's queries, by key (a feed page's sights, its comments'
+   * texts), toward the request's read quota, as the queries' own entries are.
+   */
+  record(entries: number): void {
+    this.meter?.record(entries);
+  }
+
   /** A query granted `granted` entries read `read` of them. */
   settle(granted: number, read: number): void {
     this.reserved -= granted;
@@ -85,10 +94,17 @@ export class ReadBudget {
   }
 }
 
-/** The budget of a list the current request makes: its allowance, on its read quota. */
-export function requestBudget(): ReadBudget {
-  const { allowance, meter } = requestReads();
-  return new ReadBudget(allowance, meter);
+/**
+ * The budget of one list a request makes: what its `usage` may read (the allowance the read quota
+ * reserved at admission) on its quota, or, with no usage (a script, a sweep, the export worker),
+ * `LIST_READ_BUDGET`. A request that runs `shares` lists at once (the groups of
+ * `GET /api/actions/counts`, a trend's slices) gives each its share of the allowance, on the same
+ * quota: with the whole allowance each, the first list's grant took the quota and the others were
+ * granted nothing.
+ */
+export function requestBudget(usage?: Usage, shares = 1): ReadBudget {
+  const allowance = usage?.allowance ?? getConfig().listReadBudget;
+  return new ReadBudget(Math.max(1, Math.floor(allowance / shares)), usage && meterOf(usage));
 }
 
 /** The budget ran out before the list had read what it needs. */

@@ -1,14 +1,13 @@
 import { badCursor } from '../../cursor';
 import type { Sight } from '../../model/access';
 import type { HistoryEntry } from '../../model/history';
-import { recordIndexEntries } from '../../usage';
 import { batchGet } from '../batch';
 import { MAX_SORT_KEY_BYTES } from '../client';
 import { indexes } from '../indexes';
 import { historyEntryFrom, type Item } from '../item';
 import { newStats, type ReadStats } from '../list/plan/result';
 import { mergeInOrder } from '../list/run/merge';
-import { requestBudget } from '../query/budget';
+import { type ReadBudget, requestBudget } from '../query/budget';
 import { queryInput, type SortCondition } from '../query/key-query';
 import { attr, feedPartitions } from '../table';
 
@@ -72,6 +71,7 @@ export async function readChanges(
   from: string,
   now = Date.now(),
   seen?: (sight: Sight) => boolean,
+  budget: ReadBudget = requestBudget(),
 ): Promise<FeedPage> {
   if (!isFeedPosition(from)) throw badCursor();
   const stats = newStats();
@@ -83,11 +83,10 @@ export async function readChanges(
   const input = (partition: string | number) => queryInput({ index, partition, sort: range });
   // One more than the page: the entry `from` names, which the page skips, may be among them.
   // The list budget bounds a feed page too (a page reads about `limit` entries plus one page per partition).
-  const budget = requestBudget();
   // A page the budget (or the caller's read quota) cut short answers the entries it is sure of, in order.
   const merged = await mergeInOrder(feedPartitions, input, index.sortKey.name, true, limit + 1, budget, stats);
   const items = merged.items;
-  const sights = seen ? await sightsOf(items, stats) : undefined;
+  const sights = seen ? await sightsOf(items, stats, budget) : undefined;
   const entries: FeedEntry[] = [];
   let next = from;
   let bytes = 0;
@@ -114,12 +113,12 @@ export async function readChanges(
 const historyKey = (item: Item) => `${item[attr.id]}\u0000${item[attr.sortKey]}`;
 
 /** The sights of the history items behind a page of index items, read by key (counted in `stats`). */
-async function sightsOf(items: readonly Item[], stats: ReadStats): Promise<Map<string, Sight>> {
+async function sightsOf(items: readonly Item[], stats: ReadStats, budget: ReadBudget): Promise<Map<string, Sight>> {
   if (items.length === 0) return new Map();
   const keys = items.map((item) => ({ [attr.id]: item[attr.id], [attr.sortKey]: item[attr.sortKey] }));
   const read = await batchGet(keys, { attributes: [attr.id, attr.sortKey, 'sight'] });
   // Charged to the caller's read quota like the entries themselves.
-  recordIndexEntries(read.items.length);
+  budget.record(read.items.length);
   stats.itemsRead += read.items.length;
   stats.readUnits += read.readUnits;
   stats.requests += read.requests;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReadBudget, requestBudget } from '../../../lib/store/query/budget';
-import { enterUsage, meterOf, type Usage } from '../../../lib/usage';
+import { meterOf, newUsage, type Usage } from '../../../lib/usage';
 
 /**
  * Issue 42 (Low): each list reserved its whole budget of the caller's read quota at admission, so
@@ -128,13 +128,22 @@ describe('a read budget within a metered request', () => {
     expect(part.quotaStopped).toBe(true);
   });
 
-  it("is made for the current request from its usage: its allowance and its quota's meter", async () => {
-    const usage = enterUsage();
+  it("is made for a request from its usage: its allowance, a share of it, and its quota's meter", async () => {
+    const usage = newUsage();
     usage.allowance = 321;
-    const budget = requestBudget();
+    const budget = requestBudget(usage);
     expect(budget.limit).toBe(321);
     expect(await budget.take(10)).toBe(10);
     budget.settle(10, 4);
     expect(usage.indexEntries).toBe(4);
+    // One of 8 lists at once: an eighth of the allowance, what it reads counted toward the same usage.
+    const share = requestBudget(usage, 8);
+    expect(share.limit).toBe(40);
+    expect(await share.take(10)).toBe(10);
+    share.settle(10, 10);
+    expect(usage.indexEntries).toBe(14);
+    // Entries read beside the queries, by key, count too.
+    share.record(3);
+    expect(usage.indexEntries).toBe(17);
   });
 });

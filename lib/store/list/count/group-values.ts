@@ -2,9 +2,11 @@ import { type FieldSpec, fieldsByName, type GroupedField } from '../../../filter
 import type { ListQuery } from '../../../filter/query';
 import type { Viewer } from '../../../model/access';
 import { type Action, UNASSIGNED } from '../../../model/action';
+import type { Usage } from '../../../usage';
 import { storedFields } from '../../catalogue';
 import { canBeKey } from '../../client';
 import { valueAt } from '../../item';
+import { requestBudget } from '../../query/budget';
 import { queryInput } from '../../query/key-query';
 import { queryPage } from '../../query/pager';
 import { isRegistered, readRegistry } from '../../registry';
@@ -55,11 +57,12 @@ async function readMatches(
   viewer: Viewer | undefined,
   stats: ReadStats,
   pages: number,
+  usage?: Usage,
 ): Promise<{ actions: Action[]; all: boolean }> {
   const actions: Action[] = [];
   let after: Parameters<typeof listVisible>[1];
   for (let page = 0; page < pages; page++) {
-    const result = await listVisible({ ...list, skip: 0, limit: 100 }, after, viewer);
+    const result = await listVisible({ ...list, skip: 0, limit: 100 }, after, viewer, requestBudget(usage));
     addStats(stats, result.stats);
     actions.push(...result.actions);
     if (result.next === undefined) return { actions, all: true };
@@ -77,9 +80,10 @@ async function recentValues(
   query: ListQuery,
   viewer: Viewer | undefined,
   stats: ReadStats,
+  usage?: Usage,
 ): Promise<string[]> {
   const sort = { field: fieldsByName.get('updatedAt') as FieldSpec, descending: true };
-  const { actions } = await readMatches({ ...query, sort }, viewer, stats, RECENT_PAGES);
+  const { actions } = await readMatches({ ...query, sort }, viewer, stats, RECENT_PAGES, usage);
   return [...new Set(actions.map((action) => groupValueOf(field, action)))];
 }
 
@@ -91,9 +95,10 @@ export async function matchingActions(
   query: ListQuery,
   viewer: Viewer | undefined,
   stats: ReadStats,
+  usage?: Usage,
 ): Promise<Action[] | undefined> {
   const { sort: _, ...list } = query;
-  const { actions, all } = await readMatches(list, viewer, stats, RECENT_PAGES);
+  const { actions, all } = await readMatches(list, viewer, stats, RECENT_PAGES, usage);
   return all ? actions : undefined;
 }
 
@@ -103,11 +108,12 @@ export async function groupValues(
   query: ListQuery,
   viewer: Viewer | undefined,
   stats: ReadStats = newStats(),
+  usage?: Usage,
 ): Promise<string[]> {
   if (field === 'status' || field === 'priority') {
     const counted = await countedIntegers(field, stats);
     if (counted) return counted.map((v) => String(v.value));
-    return recentValues(field, query, viewer, stats);
+    return recentValues(field, query, viewer, stats, usage);
   }
   const location = locationFieldOf(field);
   if (isRegistered(field)) {
@@ -121,11 +127,11 @@ export async function groupValues(
   if (isRegistered(field)) {
     const [registered, recent] = await Promise.all([
       readRegistry(field, stats),
-      recentValues(field, query, viewer, stats),
+      recentValues(field, query, viewer, stats, usage),
     ]);
     return [...new Set(['', ...registered, ...recent])];
   }
-  return recentValues(field, query, viewer, stats);
+  return recentValues(field, query, viewer, stats, usage);
 }
 
 /** A group straight from the counters: its value and its count. */
