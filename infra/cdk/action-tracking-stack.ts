@@ -3,7 +3,11 @@ import type { Construct } from 'constructs';
 import { ActionTrackingService, type ActionTrackingServiceProps } from './action-tracking-service';
 
 export interface ActionTrackingStackProps extends StackProps {
-  service?: ActionTrackingServiceProps;
+  /**
+   * The service's props.
+   * @default the service's own defaults (`ActionTrackingServiceProps`)
+   */
+  readonly service?: ActionTrackingServiceProps;
 }
 
 /** The service as a deployable stack, with the outputs a client needs to reach it. */

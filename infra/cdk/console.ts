@@ -44,27 +44,29 @@ export interface ConsoleOptions {
   /**
    * The Cognito domain prefix of managed login, `https://<prefix>.auth.<region>.amazoncognito.com`:
    * unique in the region across AWS; lowercase letters, digits and hyphens, without `aws`,
-   * `amazon` or `cognito`. Default: this construct's unique name and the account id.
+   * `amazon` or `cognito`.
+   * @default this construct's unique name and the account id
    */
-  domainPrefix?: string;
+  readonly domainPrefix?: string;
   /**
-   * The built console (`index.html` and hashed files under `assets/`). Default: `console/dist`
-   * of this repository (`npm run build:console`), or in the installed package the build it ships.
+   * The built console (`index.html` and hashed files under `assets/`).
+   * @default `console/dist` of this repository (`npm run build:console`), or in the installed package the build it ships
    */
-  assetsDirectory?: string;
+  readonly assetsDirectory?: string;
 }
 
 export interface ServiceConsoleProps extends ConsoleOptions {
-  userPool: IUserPool;
+  readonly userPool: IUserPool;
   /** The HTTP API `/api/*` and `/docs*` are passed to, on the console's own origin. */
-  api: IHttpApi;
+  readonly api: IHttpApi;
   /** What deleting the stack does to the buckets. */
-  removalPolicy: RemovalPolicy;
+  readonly removalPolicy: RemovalPolicy;
   /**
    * The attachment bucket's origin (`https://<bucket regional domain>`), where the console posts
    * uploads and reads files by presigned URLs (contract section 15): its CSP and its settings name it.
+   * @default none: the console's CSP allows no storage origin
    */
-  storageOrigin?: string;
+  readonly storageOrigin?: string;
 }
 
 /** The console's built files: in this repository its build output, in the installed package the copy it ships. */

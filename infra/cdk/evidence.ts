@@ -21,17 +21,33 @@ import type { ServiceFunction } from './service-function';
  */
 
 export interface EvidenceOptions {
-  /** GuardDuty Malware Protection for S3 on the bucket (`MALWARE_SCAN`). Default: on. */
-  malwareScan?: boolean;
-  /** Without a scanner, whether files are served (`SERVE_UNSCANNED`). Default: true. */
-  serveUnscanned?: boolean;
-  /** Statuses an action may move to only with an uploaded file (`EVIDENCE_REQUIRED_STATUSES`). Default: none. */
-  requiredStatuses?: number[];
-  /** Media types an upload may have (`ATTACHMENT_TYPES`). Default: JPEG, PNG, WebP, HEIC and PDF. */
-  types?: string[];
-  /** The largest upload in bytes (`ATTACHMENT_MAX_BYTES`). Default: 25 MiB. */
-  maxBytes?: number;
-  removalPolicy: RemovalPolicy;
+  /**
+   * GuardDuty Malware Protection for S3 on the bucket (`MALWARE_SCAN`).
+   * @default true
+   */
+  readonly malwareScan?: boolean;
+  /**
+   * Without a scanner, whether files are served (`SERVE_UNSCANNED`).
+   * @default true
+   */
+  readonly serveUnscanned?: boolean;
+  /**
+   * Statuses an action may move to only with an uploaded file (`EVIDENCE_REQUIRED_STATUSES`).
+   * @default none
+   */
+  readonly requiredStatuses?: number[];
+  /**
+   * Media types an upload may have (`ATTACHMENT_TYPES`).
+   * @default JPEG, PNG, WebP, HEIC and PDF
+   */
+  readonly types?: string[];
+  /**
+   * The largest upload in bytes (`ATTACHMENT_MAX_BYTES`).
+   * @default 25 MiB
+   */
+  readonly maxBytes?: number;
+  /** What deleting the stack does to the bucket. */
+  readonly removalPolicy: RemovalPolicy;
 }
 
 export class EvidenceStorage extends Construct {

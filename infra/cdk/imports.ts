@@ -29,16 +29,19 @@ import type { ServiceFunction } from './service-function';
  */
 
 export interface ImportsProps {
-  eventBus: IEventBus;
+  readonly eventBus: IEventBus;
   /** The service's event source; imports use `<source>.imports`, which no other rule matches. */
-  eventSource: string;
-  evidence: EvidenceStorage;
+  readonly eventSource: string;
+  readonly evidence: EvidenceStorage;
   /** The route functions, by handler: `createImport` gets to put the event. */
-  functions: Record<string, ServiceFunction>;
+  readonly functions: Record<string, ServiceFunction>;
   /** Makes a function of `functions/` with the service's environment and exactly these table calls. */
-  handlerFunction: (handler: string, access: readonly TableAccess[], timeout: Duration) => ServiceFunction;
-  /** The notifier, when the deployment sends email: its queue takes the import's notices to assignees. */
-  notifications?: ServiceNotifications;
+  readonly handlerFunction: (handler: string, access: readonly TableAccess[], timeout: Duration) => ServiceFunction;
+  /**
+   * The notifier, when the deployment sends email: its queue takes the import's notices to assignees.
+   * @default none: an import tells no one
+   */
+  readonly notifications?: ServiceNotifications;
 }
 
 /** A worker invocation: Lambda's longest. The queue hides a message a little longer than that. */

@@ -23,17 +23,20 @@ import type { ServiceFunction } from './service-function';
 
 export interface NotificationsProps {
   /** The sender, e.g. `Actions <actions@example.com>`: an address of `identity`. */
-  from: string;
+  readonly from: string;
   /** The SES identity (a verified domain or email address) the notifier may send as. */
-  identity: string;
-  eventBus: IEventBus;
-  eventSource: string;
+  readonly identity: string;
+  readonly eventBus: IEventBus;
+  readonly eventSource: string;
   /** How often the digests due are sent (the due-date sweep's interval). */
-  interval: Duration;
-  /** The console's address, for the links in emails; absent without the console. */
-  consoleUrl?: string;
+  readonly interval: Duration;
+  /**
+   * The console's address, for the links in emails.
+   * @default none: emails carry no links (a deployment without the console)
+   */
+  readonly consoleUrl?: string;
   /** Makes a function of `functions/` with the service's environment and exactly these table calls. */
-  handlerFunction: (handler: string, access: readonly TableAccess[], timeout: Duration) => ServiceFunction;
+  readonly handlerFunction: (handler: string, access: readonly TableAccess[], timeout: Duration) => ServiceFunction;
 }
 
 /** The notifier's batches: 10 events, each a few store calls and an email; well inside a minute. */

@@ -22,27 +22,43 @@ export const prebuiltDirectory = (handler: string) => join(projectRoot, 'dist', 
 /** Files a handler reads at run time, copied from the project into a folder beside its bundle. */
 export interface FilesBesideBundle {
   /** A folder relative to the project root, e.g. `node_modules/swagger-ui-dist`. */
-  from: string;
+  readonly from: string;
   /** The folder beside the bundle, e.g. `swagger-ui`. */
-  to: string;
-  files: readonly string[];
+  readonly to: string;
+  readonly files: readonly string[];
 }
 
 export interface ServiceFunctionProps {
   /** The handler module: `functions/<handler>.ts`. */
-  handler: string;
+  readonly handler: string;
   /** Everything the function may do beyond writing its own logs and traces. */
-  permissions: readonly PolicyStatement[];
-  environment: Record<string, string>;
-  /** Default 10 seconds: the store gives up after 5, so an API caller gets an answer well before 30. */
-  timeout?: Duration;
-  /** Default 512 MB. */
-  memorySize?: number;
-  /** Default one month. */
-  logRetention?: RetentionDays;
-  filesBesideBundle?: FilesBesideBundle;
-  /** Concurrency reserved for this function (and its ceiling). Default: none. */
-  reservedConcurrency?: number;
+  readonly permissions: readonly PolicyStatement[];
+  readonly environment: Record<string, string>;
+  /**
+   * How long an invocation may run: the store gives up after 5 s, so an API caller gets an answer well before 30.
+   * @default 10 seconds
+   */
+  readonly timeout?: Duration;
+  /**
+   * The function's memory, in MB.
+   * @default 512
+   */
+  readonly memorySize?: number;
+  /**
+   * How long its log group keeps logs.
+   * @default one month
+   */
+  readonly logRetention?: RetentionDays;
+  /**
+   * Files copied beside the bundle (the ones it reads at run time).
+   * @default none
+   */
+  readonly filesBesideBundle?: FilesBesideBundle;
+  /**
+   * Concurrency reserved for this function (and its ceiling).
+   * @default none
+   */
+  readonly reservedConcurrency?: number;
 }
 
 /**

@@ -27,15 +27,18 @@ import type { ServiceFunction } from './service-function';
 
 export interface TransferProps {
   /** The evidence bucket: exports take its `exports/` prefix. */
-  bucket: Bucket;
-  eventBus: IEventBus;
-  eventSource: string;
-  /** The console's address, for each row's `url`; absent without the console. */
-  consoleUrl?: string;
+  readonly bucket: Bucket;
+  readonly eventBus: IEventBus;
+  readonly eventSource: string;
+  /**
+   * The console's address, for each row's `url`.
+   * @default none: rows carry no `url` (a deployment without the console)
+   */
+  readonly consoleUrl?: string;
   /** The route functions, by handler (`createExport` puts its event on the bus). */
-  functions: Record<string, ServiceFunction>;
+  readonly functions: Record<string, ServiceFunction>;
   /** Makes a function of `functions/` with the service's environment and exactly these table calls. */
-  handlerFunction: (
+  readonly handlerFunction: (
     handler: string,
     access: readonly TableAccess[],
     timeout: Duration,
