@@ -116,7 +116,13 @@ export function parseTrendQuery(raw: string, callerId: string, today: string): T
       problems.push({ parameter: name, message: `'${clip(value)}' is not a non-negative integer` });
       continue;
     }
-    const canonical = name === 'priority' ? String(Number(value)) : value === 'me' ? callerId : value;
+    // `me` is the caller only in `owner` and `assignee` (contract section 4): a producer may be called "me".
+    const canonical =
+      name === 'priority'
+        ? String(Number(value))
+        : value === 'me' && (name === 'owner' || name === 'assignee')
+          ? callerId
+          : value;
     other = { field: name as OtherTrendField, value: canonical };
   }
 

@@ -108,6 +108,15 @@ describe('parseTrendQuery', () => {
       field: 'priority',
       value: '2',
     });
+    // `me` is the caller in `owner` and `assignee` only: a producer may be named "me".
+    for (const [field, value] of [
+      ['assignee', 'me-id'],
+      ['actionProducer.name', 'me'],
+    ])
+      expect(parseTrendQuery(`interval=day&from=2026-01-01&to=2026-01-01&${field}=me`, 'me-id', today).other).toEqual({
+        field,
+        value,
+      });
   });
   it('names what is wrong', () => {
     expect(problem('interval=day&from=2026-01-01&to=2026-11-28')).toEqual(['to']);
