@@ -3883,7 +3883,7 @@ export interface operations {
                     format: "csv" | "xlsx";
                     /**
                      * @description The filters and `sort` of GET /api/actions, as its query string, checked the same way (each problem named under `query`); `skip`, `limit` and `cursor` are a 400. "" exports every action the caller sees, newest first.
-                     * @example status=~1,2&site=North%20Pit&sort=dueAt
+                     * @example status=~1,2&location.site=North%20Pit&sort=dueAt
                      */
                     query: string;
                 };

@@ -12,7 +12,7 @@ const exportRequest = z.strictObject({
   query: z.string().max(8000).openapi({
     description:
       'The filters and `sort` of GET /api/actions, as its query string, checked the same way (each problem named under `query`); `skip`, `limit` and `cursor` are a 400. "" exports every action the caller sees, newest first.',
-    example: 'status=~1,2&site=North%20Pit&sort=dueAt',
+    example: 'status=~1,2&location.site=North%20Pit&sort=dueAt',
   }),
 });
 
