@@ -22,7 +22,7 @@ import {
 import { listVisible } from '../store/list/entry';
 import { type CountRelation, newStats, type ReadStats } from '../store/list/plan/result';
 import { requestBudget } from '../store/query/budget';
-import { sharingReads } from '../store/shared-reads';
+import { SharedReads } from '../store/shared-reads';
 import type { Usage } from '../usage';
 
 /**
@@ -190,8 +190,14 @@ export async function countActions(
   stats: ReadStats = newStats(),
 ): Promise<CountsAnswer> {
   const request = parseCountsQuery(raw, caller?.id);
-  // Every group's list reads the same counters (and a scoped caller's own actions): once for all (`sharingReads`).
-  return sharingReads(() => countParsed(request, viewer, stats, usage));
+  // Every group's list reads the same counters (and a scoped caller's own actions): once for all,
+  // shared through the stats the request's reads count into.
+  const read = newStats(new SharedReads());
+  try {
+    return await countParsed(request, viewer, read, usage);
+  } finally {
+    addStats(stats, read);
+  }
 }
 
 /** Adds what one list read to the request's stats. */
@@ -218,6 +224,7 @@ async function countParsed(
       undefined,
       viewer,
       requestBudget(usage, WIDTH),
+      stats.shared,
     );
     addStats(stats, listed.stats);
     return listed;

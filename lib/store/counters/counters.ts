@@ -5,7 +5,7 @@ import { canBeKey, tableName } from '../client';
 import { queryInput, type SortCondition } from '../query/key-query';
 import { queryAll } from '../query/pager';
 import { MEMBER_PARTITIONS, shardOf, sliceOf } from '../shards';
-import { sharedRead } from '../shared-reads';
+import { type SharedReads, sharedRead } from '../shared-reads';
 import { attr, itemKind } from '../table';
 import {
   locationCounter,
@@ -245,10 +245,11 @@ export function counterUpdates(id: string, moves: CounterMove[]) {
   }));
 }
 
-/** What counting read, for the list's cost report. */
+/** What counting read, for the list's cost report; with `shared`, the reads it shares (`newStats`). */
 export interface CountStats {
   readUnits: number;
   requests: number;
+  readonly shared?: SharedReads;
 }
 
 /** Bounds on a partition's sort keys: `from` inclusive, `to` inclusive too (DynamoDB's BETWEEN). */
@@ -278,9 +279,9 @@ export function readPartition(
   range: SortKeyRange = {},
   maxItems = Number.POSITIVE_INFINITY,
 ): Promise<Array<Record<string, unknown>>> {
-  // The lists of one counts request read each counter once (`sharingReads`).
+  // A list's steps, and the lists of one counts request, read each counter once (`stats.shared`).
   const key = JSON.stringify([table, partition, range.from ?? null, range.to ?? null, maxItems]);
-  return sharedRead(`counter#${key}`, () => {
+  return sharedRead(stats?.shared, `counter#${key}`, () => {
     const sort = sortKeyCondition(range);
     return queryAll(queryInput({ table, partition, ...(sort ? { sort } : {}), consistent: true }), {
       ...(stats ? { stats } : {}),

@@ -7,14 +7,14 @@ import { type IndexDefinition, indexes } from '../indexes';
 import { fromItem, type Item, toItem, valueAt } from '../item';
 import { BudgetSpent, type ReadBudget, readsForPage, requestBudget } from '../query/budget';
 import { queryInput } from '../query/key-query';
-import { sharedRead, sharingReads } from '../shared-reads';
+import { SharedReads, sharedRead } from '../shared-reads';
 import { attr, locationKeys, lowerKey } from '../table';
 import { sizesFor } from './count/counts';
 import { scopeCount } from './count/scope-count';
 import { clauseHolds } from './plan/expression';
 import { DEFAULT_SORT } from './plan/plan';
 import { comparePositions } from './plan/positions';
-import { type ListContext, type ListResult, newStats, type Position } from './plan/result';
+import { type ListContext, type ListResult, listStats, type Position } from './plan/result';
 import { type Combined, combinedWalk, fetchingWalk, readCombined, readFetching } from './run/combined';
 import { readPage } from './run/merge';
 import { listWithin } from './run/open';
@@ -235,10 +235,15 @@ async function ownPart(
 ): Promise<Part> {
   let entries: Item[][];
   try {
-    // The lists of one counts request read them once (`sharingReads`).
+    // The lists of one counts request read them once (`context.stats.shared`).
+    const shared = context.stats.shared;
     entries = await all([
-      sharedRead(`own#${indexes.byOwner.name}#${personId}`, () => readPerson(indexes.byOwner, personId, context)),
-      sharedRead(`own#${indexes.byAssignee.name}#${personId}`, () => readPerson(indexes.byAssignee, personId, context)),
+      sharedRead(shared, `own#${indexes.byOwner.name}#${personId}`, () =>
+        readPerson(indexes.byOwner, personId, context),
+      ),
+      sharedRead(shared, `own#${indexes.byAssignee.name}#${personId}`, () =>
+        readPerson(indexes.byAssignee, personId, context),
+      ),
     ]);
   } catch (error) {
     if (!(error instanceof BudgetSpent)) throw error;
@@ -363,23 +368,25 @@ export const onlyOwn = (list: ListQuery, personId: string): boolean =>
  * The list as `viewer` sees it: in open mode, or when a scope of theirs is everything, or when the
  * list asks only for their own actions, the open list; otherwise the scoped parts merged. It reads
  * within `budget`: a request's list is given one made from the request's usage (`requestBudget`);
- * without one, `LIST_READ_BUDGET`.
+ * without one, `LIST_READ_BUDGET`. The lists of one request that may share reads are given one
+ * `shared` (`lib/store/shared-reads.ts`); without one, the list's steps and parts share its own.
  */
 export async function listVisible(
   list: ListQuery,
   after: Position | undefined,
   viewer?: Viewer,
   budget: ReadBudget = requestBudget(),
+  shared = new SharedReads(),
 ): Promise<ListResult> {
-  const context: ListContext = { budget, stats: newStats() };
+  const context: ListContext = { budget, stats: listStats(shared) };
   const scopes = viewer === undefined ? undefined : listScopes(viewer);
   if (viewer === undefined || scopes === undefined || onlyOwn(list, viewer.person.id))
     return listWithin(list, context, after);
   // The parts plan with the same counters (the total, the list's own values), and a counter
   // partition the planner and a part's count both read (the total's, a status's) is read once
-  // for all of them (`sharingReads`): 20 scopes' open actions by due date read `all`'s four
-  // times. A part the counters count estimates the location values (`estimated`): it reads its
-  // scope's partitions whatever they hold.
+  // for all of them (the context's `stats.shared`): unshared, 20 scopes' open actions by due date
+  // read `all`'s four times. A part the counters count estimates the location values
+  // (`estimated`): it reads its scope's partitions whatever they hold.
   const scoped = { ...context, estimated: new Set(scopeCounters) };
-  return sharingReads(() => listScoped(list, scopes, viewer.person.id, scoped, after));
+  return listScoped(list, scopes, viewer.person.id, scoped, after);
 }

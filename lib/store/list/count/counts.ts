@@ -29,7 +29,7 @@ import { scopeCount } from './scope-count';
 
 /**
  * What the counters say about the fields a query names, for the planner's estimates (each counter
- * read once a list, or once for a scoped list's parts, by `sharingReads`). `counted`:
+ * read once a list, or once for a scoped list's parts, through its stats' `shared`). `counted`:
  * the list's count is known (a scoped list's part), so no figure here must be exact for it: the
  * fields the context's `estimated` names are left to estimates. Otherwise the planner may need
  * an exact size to read every match for an exact count.

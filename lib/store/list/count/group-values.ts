@@ -62,7 +62,13 @@ async function readMatches(
   const actions: Action[] = [];
   let after: Parameters<typeof listVisible>[1];
   for (let page = 0; page < pages; page++) {
-    const result = await listVisible({ ...list, skip: 0, limit: 100 }, after, viewer, requestBudget(usage));
+    const result = await listVisible(
+      { ...list, skip: 0, limit: 100 },
+      after,
+      viewer,
+      requestBudget(usage),
+      stats.shared,
+    );
     addStats(stats, result.stats);
     actions.push(...result.actions);
     if (result.next === undefined) return { actions, all: true };

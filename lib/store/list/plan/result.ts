@@ -1,5 +1,6 @@
 import type { Action } from '../../../model/action';
 import type { ReadBudget } from '../../query/budget';
+import { SharedReads } from '../../shared-reads';
 import type { Plan } from './plan';
 
 /**
@@ -15,6 +16,8 @@ export interface ReadStats {
   indexEntries: number;
   readUnits: number;
   requests: number;
+  /** The reads it shares with the steps and lists around it (`newStats`), not a number. */
+  readonly shared?: SharedReads;
 }
 
 /** `eq`: `totalCount` is exact; `gte`: it is a lower bound, the matches counted before the budget ran out. */
@@ -71,7 +74,19 @@ export interface ListContext {
  */
 export type Position = string | [string | number | null, string];
 
-export const newStats = (): ReadStats => ({ itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 });
+/**
+ * Nothing read yet. With `shared` (a list's, or the lists' of one request), the reads it names
+ * are made once for all who count into stats carrying it (`lib/store/shared-reads.ts`); kept out
+ * of the numbers a log line or a report spreads.
+ */
+export function newStats(shared?: SharedReads): ReadStats {
+  const stats: ReadStats = { itemsRead: 0, indexEntries: 0, readUnits: 0, requests: 0 };
+  if (shared) Object.defineProperty(stats, 'shared', { value: shared, enumerable: false });
+  return stats;
+}
+
+/** A list's stats, beginning: with reads its steps and parts share. */
+export const listStats = (shared = new SharedReads()): ReadStats => newStats(shared);
 
 /** Index entries in the order of a list: ids, sort values, and where a cut-short read got to. */
 export interface Rows {

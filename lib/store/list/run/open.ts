@@ -1,7 +1,6 @@
 import type { ListQuery } from '../../../filter/query';
 import { requestBudget } from '../../query/budget';
-import { sharingReads } from '../../shared-reads';
-import { type ListContext, type ListResult, newStats, type Position } from '../plan/result';
+import { type ListContext, type ListResult, listStats, type Position } from '../plan/result';
 import { listCounted } from './counted';
 import { listPlanned } from './planned';
 import { listSearched } from './searched';
@@ -45,24 +44,24 @@ import { listSearched } from './searched';
  * position an earlier page ended on (`ListResult.next`).
  */
 export const listActions = (query: ListQuery, after?: Position): Promise<ListResult> =>
-  listWithin(query, { budget: requestBudget(), stats: newStats() }, after);
+  listWithin(query, { budget: requestBudget(), stats: listStats() }, after);
 
 /**
  * A list within its context (budget and stats, which a scoped list shares among its parts,
  * `entry.ts`, which also knows some counts). A counter every step reads (the total's: four times for
  * `status=~1,2,5` with a due range, by the strategies that decline and the one that serves) is
- * read once (`sharingReads`; a scoped list's parts share the run around them).
+ * read once: the context's stats carry the reads the list shares (`listStats`), and a scoped
+ * list's parts share its context.
  */
-export function listWithin(
+export async function listWithin(
   query: ListQuery,
   context: ListContext,
   after?: Position,
   known?: number,
 ): Promise<ListResult> {
-  return sharingReads(
-    async () =>
-      (await listSearched(query, context, after)) ??
-      (await listCounted(query, context, after, known)) ??
-      (await listPlanned(query, context, after, known)),
+  return (
+    (await listSearched(query, context, after)) ??
+    (await listCounted(query, context, after, known)) ??
+    (await listPlanned(query, context, after, known))
   );
 }
