@@ -6,6 +6,7 @@ import { isServerError, isThrottlingError, isTransientError } from '@smithy/core
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { getConfig } from '../config';
 import { ServiceUnavailableError } from '../errors';
+import { retry } from '../flow/retry';
 
 /**
  * The DynamoDB client, created once per process, and the one place that turns what DynamoDB
@@ -69,15 +70,30 @@ function unavailable(error: unknown): boolean {
 }
 
 /**
+ * DynamoDB Local, never DynamoDB: a write that waited too long for its lock is a 500 whose message
+ * says so ("...too long waiting for a lock. This request will succeed in actual DynamoDB API").
+ * The local engine locks a write, and runs transactions one at a time, so a burst of a few hundred
+ * writes queues for seconds. Such a 500 is waited out within the call's STORE_TIMEOUT_MS, not
+ * answered as a 503: the SDK's own few retries of a 500 were spent in 14 s of a 200-create burst
+ * on a busy machine, and DynamoDB itself would have taken the write.
+ */
+export const lockWaitExpired = (error: unknown): boolean =>
+  (error as { name?: string }).name === 'InternalServerError' &&
+  /waiting for a lock/.test((error as { message?: string }).message ?? '');
+
+/**
  * Sends a command; the SDK has already retried, so a throttle or outage becomes a 503 that keeps
  * the SDK's error as its cause. The whole call, retries included, is bounded by
  * STORE_TIMEOUT_MS, so a silent store answers a 503 well inside the function timeout.
  */
 export async function send<T>(command: object): Promise<T> {
+  const { storeTimeoutMs } = getConfig();
+  const abortSignal = AbortSignal.timeout(storeTimeoutMs);
   try {
-    return (await getDocumentClient().send(command as never, {
-      abortSignal: AbortSignal.timeout(getConfig().storeTimeoutMs),
-    })) as T;
+    return await retry(async () => (await getDocumentClient().send(command as never, { abortSignal })) as T, {
+      budgetMs: storeTimeoutMs,
+      retryable: lockWaitExpired,
+    });
   } catch (error) {
     if (unavailable(error)) throw new ServiceUnavailableError('store', 2, { cause: error });
     throw error;

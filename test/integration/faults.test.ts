@@ -149,6 +149,16 @@ describe('store faults through the real handlers', () => {
     expect(parsed(await listBy(producer)).totalCount).toBe(1);
   });
 
+  it("DynamoDB Local's lock timeout (a 500 DynamoDB never sends) is waited out within STORE_TIMEOUT_MS: 201, once", async () => {
+    // Past the SDK's own attempts: without lib/store/client.ts' wait, this create is a 503.
+    const producer = uniqueProducer('faults-lock-timeout');
+    await proxy.failNext(MAX_ATTEMPTS + 1, 'lock-timeout', { transactionsOnly: true });
+    const reply = await create(producer);
+    expect(reply.statusCode, reply.body).toBe(201);
+    expect(proxy.seen).toEqual({ failed: MAX_ATTEMPTS + 1, passed: 1 });
+    expect(parsed(await listBy(producer)).totalCount).toBe(1);
+  });
+
   it('a transaction cancelled by a conflict is retried: 201, one stored action, counted once', async () => {
     const producer = uniqueProducer('faults-conflict');
     await proxy.failNext(2, 'transaction-conflict');

@@ -24,11 +24,16 @@ export type Fault =
   /** The request reaches the store, which acts on it, and the reply is lost on the way back. */
   | 'lose-reply'
   /** A TransactWriteItems cancelled because another transaction held one of its items (other calls pass). */
-  | 'transaction-conflict';
+  | 'transaction-conflict'
+  /**
+   * HTTP 500 as DynamoDB Local (never DynamoDB) answers a write that waited too long for its lock,
+   * under a burst it runs one transaction at a time.
+   */
+  | 'lock-timeout';
 
 export type Mode = 'pass' | Fault;
 
-const ERRORS: Partial<Record<Fault, { type: string; message: string }>> = {
+const ERRORS: Partial<Record<Fault, { type: string; message: string; status?: number }>> = {
   'throughput-exceeded': {
     type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
     message:
@@ -37,6 +42,13 @@ const ERRORS: Partial<Record<Fault, { type: string; message: string }>> = {
   throttling: {
     type: 'com.amazon.coral.availability#ThrottlingException',
     message: 'Rate of requests exceeds the allowed throughput.',
+  },
+  // Its words, as DynamoDB Local 1.25.1 sends them.
+  'lock-timeout': {
+    type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
+    message:
+      'This action timed out because it too long waiting for a lock. This request will succeed in actual DynamoDB API',
+    status: 500,
   },
 };
 
@@ -55,7 +67,7 @@ export interface FaultProxy {
    */
   failNext(
     count: number,
-    fault: 'throughput-exceeded' | 'throttling' | 'lose-reply' | 'transaction-conflict',
+    fault: 'throughput-exceeded' | 'throttling' | 'lose-reply' | 'transaction-conflict' | 'lock-timeout',
     options?: { transactionsOnly?: boolean },
   ): Promise<void>;
   close(): Promise<void>;
@@ -132,11 +144,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       res.once('close', () => hanging.delete(res));
       return;
     }
-    const error = ERRORS[fault] as { type: string; message: string };
+    const error = ERRORS[fault] as { type: string; message: string; status?: number };
     req.resume();
     req.once('end', () => {
       const body = JSON.stringify({ __type: error.type, message: error.message });
-      res.writeHead(400, {
+      res.writeHead(error.status ?? 400, {
         'content-type': 'application/x-amz-json-1.0',
         'content-length': Buffer.byteLength(body),
         'x-amzn-requestid': randomUUID(),
