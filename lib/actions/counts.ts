@@ -20,7 +20,7 @@ import {
   personName,
 } from '../store/list/count/group-values';
 import { listVisible } from '../store/list/entry';
-import { type CountRelation, newStats, type ReadStats } from '../store/list/plan/result';
+import { addStats, type CountRelation, newStats, type ReadStats } from '../store/list/plan/result';
 import { requestBudget } from '../store/query/budget';
 import { SharedReads } from '../store/shared-reads';
 import type { Usage } from '../usage';
@@ -198,14 +198,6 @@ export async function countActions(
   } finally {
     addStats(stats, read);
   }
-}
-
-/** Adds what one list read to the request's stats. */
-function addStats(to: ReadStats, from: ReadStats): void {
-  to.itemsRead += from.itemsRead;
-  to.indexEntries += from.indexEntries;
-  to.readUnits += from.readUnits;
-  to.requests += from.requests;
 }
 
 async function countParsed(

@@ -8,7 +8,7 @@ import { listScopes, type Scope, scopeFields, type Viewer } from '../model/acces
 import { type LocationField, locationFields, type Person } from '../model/action';
 import { bucketsOf } from '../model/trends';
 import { listVisible } from '../store/list/entry';
-import { newStats, type ReadStats } from '../store/list/plan/result';
+import { addStats, newStats, type ReadStats } from '../store/list/plan/result';
 import { requestBudget } from '../store/query/budget';
 import { type DayEnd, readDayEnds, readRecordedDays } from '../store/trends/day-ends';
 import { locatedPrefixes } from '../store/trends/located';
@@ -93,12 +93,8 @@ async function countNow(
     ),
     listVisible(parseListTerms([...terms, ['overdue', 'true']]), undefined, undefined, requestBudget(usage, lists)),
   ]);
-  for (const used of [open.stats, overdue.stats]) {
-    stats.readUnits += used.readUnits;
-    stats.requests += used.requests;
-    stats.itemsRead += used.itemsRead;
-    stats.indexEntries += used.indexEntries;
-  }
+  addStats(stats, open.stats);
+  addStats(stats, overdue.stats);
   return { open: open.totalCount, overdue: overdue.totalCount };
 }
 

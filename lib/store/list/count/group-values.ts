@@ -12,7 +12,7 @@ import { queryPage } from '../../query/pager';
 import { isRegistered, readRegistry } from '../../registry';
 import { filterPath } from '../../table';
 import { listVisible } from '../entry';
-import { newStats, type ReadStats } from '../plan/result';
+import { addStats, newStats, type ReadStats } from '../plan/result';
 import { countedIntegers } from './counted-integers';
 import { countedLocations, locationFieldOf } from './location-counts';
 import { registeredValues } from './registered';
@@ -42,14 +42,6 @@ export function groupValueOf(field: GroupedField, action: Action): string {
 
 /** How many of the latest changed matches an unproven enumeration reads, at most (pages of 100). */
 const RECENT_PAGES = 10;
-
-/** Adds what one list read to `stats`. */
-function addStats(to: ReadStats, from: ReadStats): void {
-  to.itemsRead += from.itemsRead;
-  to.indexEntries += from.indexEntries;
-  to.readUnits += from.readUnits;
-  to.requests += from.requests;
-}
 
 /** The matches of `list` (its order), a page of 100 at a time, up to `pages` pages; whether that was all of them. */
 async function readMatches(

@@ -85,6 +85,14 @@ export function newStats(shared?: SharedReads): ReadStats {
   return stats;
 }
 
+/** Adds what one list read (`from`) to `to`: the numbers only, never the reads `to` shares. */
+export function addStats(to: ReadStats, from: ReadStats): void {
+  to.itemsRead += from.itemsRead;
+  to.indexEntries += from.indexEntries;
+  to.readUnits += from.readUnits;
+  to.requests += from.requests;
+}
+
 /** A list's stats, beginning: with reads its steps and parts share. */
 export const listStats = (shared = new SharedReads()): ReadStats => newStats(shared);
 
