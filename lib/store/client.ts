@@ -75,11 +75,16 @@ function unavailable(error: unknown): boolean {
  * The local engine locks a write, and runs transactions one at a time, so a burst of a few hundred
  * writes queues for seconds. Such a 500 is waited out within the call's STORE_TIMEOUT_MS, not
  * answered as a 503: the SDK's own few retries of a 500 were spent in 14 s of a 200-create burst
- * on a busy machine, and DynamoDB itself would have taken the write.
+ * on a busy machine, and DynamoDB itself would have taken the write. Nothing of the write was
+ * applied (it never got its lock), so it is sent again as new, with a client request token of its
+ * own: the SDK's retries of one send share a token, these rounds do not.
  */
 export const lockWaitExpired = (error: unknown): boolean =>
   (error as { name?: string }).name === 'InternalServerError' &&
   /waiting for a lock/.test((error as { message?: string }).message ?? '');
+
+/** The longest pause between rounds of a write waiting out a local lock. */
+const LOCK_WAIT_PAUSE_MS = 250;
 
 /**
  * Sends a command; the SDK has already retried, so a throttle or outage becomes a 503 that keeps
@@ -87,12 +92,15 @@ export const lockWaitExpired = (error: unknown): boolean =>
  * STORE_TIMEOUT_MS, so a silent store answers a 503 well inside the function timeout.
  */
 export async function send<T>(command: object): Promise<T> {
-  const { storeTimeoutMs } = getConfig();
+  const { storeTimeoutMs, dynamodbEndpoint } = getConfig();
   const abortSignal = AbortSignal.timeout(storeTimeoutMs);
   try {
     return await retry(async () => (await getDocumentClient().send(command as never, { abortSignal })) as T, {
-      budgetMs: storeTimeoutMs,
-      retryable: lockWaitExpired,
+      // No round starts when its pause could outlast the call's time, so a 503 still says why.
+      budgetMs: storeTimeoutMs - LOCK_WAIT_PAUSE_MS,
+      capMs: LOCK_WAIT_PAUSE_MS,
+      // Only a local engine sends it; against DynamoDB nothing is retried here.
+      retryable: (error) => dynamodbEndpoint !== undefined && lockWaitExpired(error),
     });
   } catch (error) {
     if (unavailable(error)) throw new ServiceUnavailableError('store', 2, { cause: error });
@@ -162,7 +170,8 @@ export class TransactionCancelled extends Error {
 /**
  * Writes every item or none. A cancelled transaction becomes `TransactionCancelled` with the
  * reason of each item; the SDK retries a lost reply with the same client token, which DynamoDB
- * recognises, so a retry never applies a transaction twice.
+ * recognises, so its retry never applies a transaction twice. (`send`'s own rounds, for the local
+ * engine's lock timeout only, resend one that was never applied, under a token of their own.)
  */
 export async function transact(items: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<number> {
   try {

@@ -8,7 +8,7 @@ import { queryInput } from '../../query/key-query';
 import { canSearch, type PageReader, type SearchRequest, search } from '../../search/search';
 import { attr, itemKind } from '../../table';
 import { clauseHolds, filterExpression, Placeholders } from '../plan/expression';
-import { DEFAULT_SORT, MAX_MERGED_VALUES } from '../plan/plan';
+import { DEFAULT_SORT, equalityIndexes, MAX_MERGED_VALUES } from '../plan/plan';
 import { keyAfter } from '../plan/positions';
 import type { ListContext, ListResult, Position, ReadStats } from '../plan/result';
 import { readPage } from './merge';
@@ -29,9 +29,11 @@ const CANDIDATE_READ_UNITS = 0.5;
  * read whole, filtered, for an exact count, than the postings are to search: the postings list
  * the fragment's matches in the whole table, so about `total / entries` candidates are verified
  * on their items for each match inside the partition, and a page wants `window` matches (a count
- * alone at least one). So on a page of 10 a partition is read whole up to about 810 actions of
- * 10,000 and 2,570 of 100,000 (`bench:scoped`, one site scope of 296 at 10,000: 24 read units
- * and an exact count, where the search cost 143.5).
+ * alone is costed as one). So on a page of 10 a partition is read whole up to about 810 actions
+ * of 10,000 and 2,570 of 100,000 (`bench:scoped`, one site scope of 296 at 10,000: 24 read units
+ * and an exact count, where the search cost 143.5). The estimate leaves out the postings the
+ * search reads on for its count (`COUNT_READ` in `search.ts`), which a fragment's matches
+ * decide: it leans to the search, which a rare fragment answers in a few small queries.
  */
 export const partitionCheaper = (entries: number, total: number, window: number): boolean =>
   entries * ENTRY_READ_UNITS <= CANDIDATE_READ_UNITS * Math.max(window, 1) * (total / Math.max(entries, 1));
@@ -85,9 +87,11 @@ export async function listSearched(
   // The cheaper side: a counted value's partition read whole (`partitionCheaper`), or postings
   // whose candidates are each verified on their item.
   let total: number | undefined;
-  const window = list.limit === 0 ? 0 : list.skip + list.limit + 1;
+  const window = searchWindow(list);
   for (const other of others) {
     if (!isCounted(other.field.name) || (other.op !== '=' && other.op !== '~') || other.type === 'boolean') continue;
+    // Counted, but no index keeps its partition (the deeper location fields): nothing to read whole.
+    if (equalityIndexes[other.field.name] === undefined) continue;
     const values = [...new Set((other.values as Array<string | number>).map(String))];
     if (values.includes('') || values.length > MAX_MERGED_VALUES) continue;
     const entries = await readCounts(other.field.name, values, stats);
@@ -126,6 +130,9 @@ export interface KeptSearch {
   reached?: string;
 }
 
+/** The matches a search of `list` looks for: its page and one more (none for a count alone). */
+const searchWindow = (list: ListQuery): number => (list.limit === 0 ? 0 : list.skip + list.limit + 1);
+
 /** The search of a list's `*` clause, its window and order the list's, read under the list's budget. */
 function searchFor(
   clause: Clause,
@@ -141,7 +148,7 @@ function searchFor(
       field: clause.field.name as 'title',
       fragment: String(clause.values[0]),
       descending: (list.sort ?? DEFAULT_SORT).descending,
-      window: list.limit === 0 ? 0 : list.skip + list.limit + 1,
+      window: searchWindow(list),
       ...(after === undefined ? {} : { after: keyAfter(after) }),
       ...extra,
     },
