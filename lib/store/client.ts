@@ -79,7 +79,7 @@ function unavailable(error: unknown): boolean {
  * applied (it never got its lock), so it is sent again as new, with a client request token of its
  * own: the SDK's retries of one send share a token, these rounds do not.
  */
-export const lockWaitExpired = (error: unknown): boolean =>
+const lockWaitExpired = (error: unknown): boolean =>
   (error as { name?: string }).name === 'InternalServerError' &&
   /waiting for a lock/.test((error as { message?: string }).message ?? '');
 

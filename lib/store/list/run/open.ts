@@ -39,9 +39,9 @@ import { listSearched } from './searched';
 
 /**
  * Lists actions: a title search (`*`) through its postings first (`searched.ts`, unless a counted
- * value in the filter is cheaper to read whole: `partitionCheaper`), else the counted path for the common shapes
- * (`counted.ts`), else the cheapest plan within budget (`planned.ts`). `after` continues after a
- * position an earlier page ended on (`ListResult.next`).
+ * value in the filter is cheaper to read whole: `partitionCheaper`), else the counted path for
+ * the common shapes (`counted.ts`), else the cheapest plan within budget (`planned.ts`). `after`
+ * continues after a position an earlier page ended on (`ListResult.next`).
  */
 export const listActions = (query: ListQuery, after?: Position): Promise<ListResult> =>
   listWithin(query, { budget: requestBudget(), stats: listStats() }, after);
