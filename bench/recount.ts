@@ -1,5 +1,12 @@
 import { locationFields } from '../lib/model/action';
-import { type CountedField, cellOfItem, counterKey, readCount } from '../lib/store/counters/counters';
+import {
+  type CountedField,
+  counterKey,
+  counterOf,
+  countsOfItem,
+  noValueAttributes,
+  readCount,
+} from '../lib/store/counters/counters';
 import {
   locationCounter,
   prefixByOverdue,
@@ -132,24 +139,26 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
         }
       } else if (id.startsWith('n#')) {
         counterItems++;
-        const n = Number(item[attr.count] ?? 0);
-        const { status, member } = cellOfItem(item);
-        // A shared counter's item is one value's count, its sort key the value.
-        const counter = member === undefined ? id : counterKey(locationCounter, member);
-        stored.set(counter, (stored.get(counter) ?? 0) + n);
-        // A counter kept by status (its sort key `<shard>#<status>`) also holds its by-status pair.
-        if (status !== undefined) {
-          const field = id.split('#')[1] as string;
-          const value = id.slice(`n#${field}#`.length);
-          const pair =
-            field === 'all'
-              ? counterKey('status', status)
-              : counterKey(`${field}&status` as CountedField, `${status}#${value}`);
-          stored.set(pair, (stored.get(pair) ?? 0) + n);
+        // A location field's "no value" item holds five counters, one an attribute (`counterOf`).
+        for (const [cell, n] of countsOfItem(item)) {
+          const { status, member } = cell;
+          // A shared counter's item is one value's count, its sort key the value.
+          const counter = member === undefined ? counterOf(cell) : counterKey(locationCounter, member);
+          stored.set(counter, (stored.get(counter) ?? 0) + n);
+          // A counter kept by status (its sort key `<shard>#<status>`) also holds its by-status pair.
+          if (status !== undefined) {
+            const field = counter.split('#')[1] as string;
+            const value = counter.slice(`n#${field}#`.length);
+            const pair =
+              field === 'all'
+                ? counterKey('status', status)
+                : counterKey(`${field}&status` as CountedField, `${status}#${value}`);
+            stored.set(pair, (stored.get(pair) ?? 0) + n);
+          }
         }
       }
     },
-    [attr.id, attr.sortKey, attr.filters, attr.deletedAt, attr.count],
+    [attr.id, attr.sortKey, attr.filters, attr.deletedAt, attr.count, ...noValueAttributes],
   );
 
   const mismatches: string[] = [];

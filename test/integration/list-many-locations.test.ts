@@ -62,6 +62,9 @@ function queries(): string[] {
       `${one}&overdue=true`,
       `${one}&overdue=true&sort=dueAt`,
       `${one}&overdue=false&sort=-dueAt`,
+      // No value: five fields' "no value" counters share one item a (shard, status) (issue 53).
+      `${q(field, '')}&status=~1,2`,
+      `${q(field, '')}&overdue=true&sort=dueAt`,
     ];
   });
 }
@@ -71,6 +74,11 @@ describe(`more whole locations than a list may read (LOCATION_READ_LIMIT ${LOCAT
     const locations = new Set(listed.map((a) => JSON.stringify(Object.values(a.location))));
     expect(locations.size).toBeGreaterThan(LOCATION_READ_LIMIT);
     expect(listed.some((a) => a.overdue)).toBe(true);
+    // Every field below the site has actions without a value, some of them overdue.
+    for (const field of deeper)
+      expect(listed.some((a) => a.overdue && String((FIELDS[field] as (typeof FIELDS)[string]).value(a)) === '')).toBe(
+        true,
+      );
   });
 
   it('a location field alone, with a status set or overdue, in any order: the oracle count (eq) and a prefix of its page', async () => {

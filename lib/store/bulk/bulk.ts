@@ -8,7 +8,7 @@ import { settleClosedAt } from '../../model/reminders';
 import { createdItems } from '../actions/writes';
 import { batchGet, batchWrite } from '../batch';
 import { send, tableName } from '../client';
-import { cellId, cellKey, cellOf, counterMoves } from '../counters/counters';
+import { cellId, cellKey, cellOf, countAttribute, counterMoves } from '../counters/counters';
 import { addDayCounts, addDays, type DayDeltas } from '../counters/days';
 import { historyItem, type Item, toItem } from '../item';
 import { referenceEntry } from '../reference-order';
@@ -177,7 +177,7 @@ export async function writeInBulk(
           TableName: tableName(),
           Key: cellKey(cellOf(cell)),
           UpdateExpression: 'ADD #n :delta',
-          ExpressionAttributeNames: { '#n': attr.count },
+          ExpressionAttributeNames: { '#n': countAttribute(cellOf(cell)) },
           ExpressionAttributeValues: { ':delta': delta },
         }),
       );

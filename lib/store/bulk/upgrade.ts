@@ -11,7 +11,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@
 import { postingsTableOf } from '../../config';
 import { AGAIN, retry } from '../../flow/retry';
 import { batchWriteRequests, type WriteRequest } from '../batch';
-import { cellId, cellKey, cellOf, counterCells } from '../counters/counters';
+import { cellId, cellKey, cellOf, countAttribute, counterCells } from '../counters/counters';
 import { addDays, type DayDeltas, dayItems } from '../counters/days';
 import { attributeDefinitions, globalSecondaryIndexes, indexList } from '../indexes';
 import { fromItem, type Item, isActionItem, isTombstone, toItem } from '../item';
@@ -112,10 +112,13 @@ export async function createOrUpgradeTable(client: DynamoDBClient, tableName: st
  * 13: each business unit's overdue actions are counted by due day and status too, as each site's
  * (`OVERDUE_DAY_DEPTHS`, issue 50: a business unit viewer's `overdueAge`): from before 13 every
  * counter is counted again, as from before 12.
+ * 14: "no value" of the five location fields below the site shares one counter item a (shard,
+ * status), an attribute a field (`NO_VALUE_FIELDS` in `counters.ts`, issue 53: a create's write
+ * units): from before 14 every counter is counted again, as from before 13.
  */
-export const KEY_VERSION = 13;
-/** The last version whose counters are counted again from the actions (5, 8, 10, 11, 12, then 13). */
-const COUNTER_LAYOUT = 13;
+export const KEY_VERSION = 14;
+/** The last version whose counters are counted again from the actions (5, 8, 10, 11, 12, 13, then 14). */
+const COUNTER_LAYOUT = 14;
 const FULL_CASE_FOLDING = 4;
 const DAY_COUNTERS = 7;
 const REFERENCE_ORDER = 8;
@@ -374,8 +377,16 @@ function indexKeysBackfill(
         { target, attributes: [attr.id, attr.sortKey] },
       );
       await batchWriteRequests(old, { target, width: 4 });
+      // One put an item: a location field's "no value" item holds several cells' counts.
+      const puts = new Map<string, Item>();
+      for (const [id, n] of cells) {
+        const cell = cellOf(id);
+        const key = cellKey(cell);
+        const at = JSON.stringify(key);
+        puts.set(at, { ...(puts.get(at) ?? key), [countAttribute(cell)]: n });
+      }
       await batchWriteRequests(
-        [...cells].map(([id, n]) => ({ PutRequest: { Item: { ...cellKey(cellOf(id)), [attr.count]: n } } })),
+        [...puts.values()].map((item) => ({ PutRequest: { Item: item } })),
         { target, width: 4 },
       );
       await doneAll(passes);

@@ -107,6 +107,46 @@ export function countedValues(action: Action): Record<CountedField, string | und
 export const counterKey = (field: CountedField, value: string | number) => `n#${field}#${value}`;
 
 /**
+ * "No value" of the location fields below the site, which many companies never fill: their five
+ * counters of `''` (`n#location.team#`, and `n#location.team&overdue#` while overdue) share one
+ * item a (shard, status), one attribute a field (`n#location.team`), in the partitions
+ * `n#location&none#` and `n#location&none&overdue#` (issue 53, `KEY_VERSION` 14). An action with
+ * none of the five moves one counter item where it moved five (2 write units in its transaction,
+ * not 10; a status change 4, not 20), and a count of `location.team=` reads that one partition and
+ * sums its field's attribute. A value that is not `''` keeps its own counter.
+ */
+const NO_VALUE_FIELDS = [
+  'location.department',
+  'location.workGroup',
+  'location.productiveUnit',
+  'location.team',
+  'location.crew',
+] as const satisfies readonly Paired[];
+/** The attributes of a "no value" item, one a field (a scan that projects counter items names them). */
+export const noValueAttributes = NO_VALUE_FIELDS.map((field) => `${attr.count}#${field}`);
+const noValuePartition = (overdue: boolean) => `n#location&none${overdue ? '&overdue' : ''}#`;
+const noValueCells: ReadonlyMap<string, { key: string; attribute: string }> = new Map(
+  NO_VALUE_FIELDS.flatMap((field) => [
+    [counterKey(field, ''), { key: noValuePartition(false), attribute: `${attr.count}#${field}` }],
+    [counterKey(byOverdue(field), ''), { key: noValuePartition(true), attribute: `${attr.count}#${field}` }],
+  ]),
+);
+const isNoValuePartition = (key: string) => key === noValuePartition(false) || key === noValuePartition(true);
+
+/** Where a cell is stored: a location field's "no value" in the shared item's attribute, any other where it is named. */
+function placed(cell: CounterCell): CounterCell {
+  const shared = noValueCells.get(cell.key);
+  return shared ? { ...cell, ...shared } : cell;
+}
+
+/** The counter a cell counts toward, as `counterKey` names it: the same key, but `n#location.team#` for its "no value" attribute. */
+export function counterOf(cell: CounterCell): string {
+  if (cell.attribute === undefined) return cell.key;
+  const field = cell.attribute.slice(`${attr.count}#`.length) as Paired;
+  return counterKey(cell.key === noValuePartition(true) ? byOverdue(field) : field, '');
+}
+
+/**
  * The counters kept by status: the total and each paired field's and location prefix's values.
  * Their items hold the status in the sort key (`<shard>#<status>`), so one item a (value,
  * status, shard) serves both the value's count (every item of its partition) and its count by
@@ -150,14 +190,25 @@ export interface CounterCell {
   key: string;
   status?: string;
   member?: string;
+  /** The item's attribute that holds the count, when not `n`: a location field's "no value" (`placed`). */
+  attribute?: string;
 }
 
 /** A cell as one string (a map key), and back. */
-export const cellId = (cell: CounterCell) => JSON.stringify([cell.key, cell.status ?? null, cell.member ?? null]);
+export const cellId = (cell: CounterCell) =>
+  JSON.stringify([cell.key, cell.status ?? null, cell.member ?? null, ...(cell.attribute ? [cell.attribute] : [])]);
 export function cellOf(id: string): CounterCell {
-  const [key, status, member] = JSON.parse(id) as [string, string | null, string | null];
-  return { key, ...(status === null ? {} : { status }), ...(member === null ? {} : { member }) };
+  const [key, status, member, attribute] = JSON.parse(id) as [string, string | null, string | null, string?];
+  return {
+    key,
+    ...(status === null ? {} : { status }),
+    ...(member === null ? {} : { member }),
+    ...(attribute === undefined ? {} : { attribute }),
+  };
 }
+
+/** The attribute of a cell's item that holds its count. */
+export const countAttribute = (cell: CounterCell) => cell.attribute ?? attr.count;
 
 /** The sort key of a cell's item on one shard: `07`, `07#2` for status 2, the value itself in a shared counter. */
 export const cellSortKey = (shard: number, cell: CounterCell) =>
@@ -173,13 +224,22 @@ export const cellKey = (cell: CounterCell, shard = 0) => ({
 /** Whether a partition is one of a shared counter's slices. */
 const isMemberPartition = (key: string) => [...sharedPartitions].some((field) => key.startsWith(`n#${field}@`));
 
-/** The cell a stored counter item counts toward. */
+/** The cell a stored counter item counts toward (the item, for one holding several: `countsOfItem`). */
 export function cellOfItem(item: Record<string, unknown>): CounterCell {
   const key = String(item[attr.id]);
   const sortKey = String(item[attr.sortKey]);
   if (isMemberPartition(key)) return { key, member: sortKey };
   const status = sortKey.split('#')[1];
   return status === undefined ? { key } : { key, status };
+}
+
+/** Each cell a stored counter item holds, with its count: one, or a "no value" item's one a field. */
+export function countsOfItem(item: Record<string, unknown>): Array<[CounterCell, number]> {
+  const cell = cellOfItem(item);
+  if (!isNoValuePartition(cell.key)) return [[cell, Number(item[attr.count] ?? 0)]];
+  return Object.keys(item)
+    .filter((name) => name.startsWith(`${attr.count}#`))
+    .map((attribute) => [{ ...cell, attribute }, Number(item[attribute] ?? 0)]);
 }
 
 /** Where the count of one value of a counted field is read: `status=2` is the total's status-2 items. */
@@ -192,12 +252,12 @@ export function counterCell(field: CountedField, value: string | number): Counte
   if (field.endsWith('&status')) {
     const text = String(value);
     const cut = text.indexOf('#');
-    return {
+    return placed({
       key: counterKey(field.slice(0, -'&status'.length) as CountedField, text.slice(cut + 1)),
       status: text.slice(0, cut),
-    };
+    });
   }
-  return { key: counterKey(field, value) };
+  return placed({ key: counterKey(field, value) });
 }
 
 /** The counter cells one action adds one to. */
@@ -209,7 +269,7 @@ export function counterCells(action: Action): CounterCell[] {
     if (value === undefined) return [];
     if (sharedPartitions.has(field)) return [counterCell(field, value)];
     const key = counterKey(field, value);
-    return [byStatusInKey.has(field) ? { key, status } : { key }];
+    return [placed(byStatusInKey.has(field) ? { key, status } : { key })];
   });
 }
 
@@ -231,16 +291,24 @@ export function counterMoves(before: Action | undefined, after: Action | undefin
   ];
 }
 
-/** The transaction items that apply `moves` for the action `id` (on the shard of its id). */
+/**
+ * The transaction items that apply `moves` for the action `id` (on the shard of its id): one an
+ * item, adding to each of its attributes moved (a transaction names an item once).
+ */
 export function counterUpdates(id: string, moves: CounterMove[]) {
   const shard = shardOf(id);
-  return moves.map((move) => ({
+  const items = new Map<string, CounterMove[]>();
+  for (const move of moves) {
+    const item = JSON.stringify(cellKey(move, shard));
+    items.set(item, [...(items.get(item) ?? []), move]);
+  }
+  return [...items.values()].map((moved) => ({
     Update: {
       TableName: tableName(),
-      Key: cellKey(move, shard),
-      UpdateExpression: 'ADD #n :delta',
-      ExpressionAttributeNames: { '#n': attr.count },
-      ExpressionAttributeValues: { ':delta': move.delta },
+      Key: cellKey(moved[0] as CounterMove, shard),
+      UpdateExpression: `ADD ${moved.map((_, i) => `#n${i} :d${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(moved.map((move, i) => [`#n${i}`, countAttribute(move)])),
+      ExpressionAttributeValues: Object.fromEntries(moved.map((move, i) => [`:d${i}`, move.delta])),
     },
   }));
 }
@@ -303,6 +371,7 @@ export async function readCounts(
   values: ReadonlyArray<string | number>,
   stats?: CountStats,
 ): Promise<number> {
+  // By partition and the attribute counted there (a "no value" item holds five fields' counts).
   const asked = new Map<string, Set<string> | 'all'>();
   const members: CounterCell[] = [];
   for (const value of new Set(values.map(String))) {
@@ -313,16 +382,21 @@ export async function readCounts(
       members.push(cell);
       continue;
     }
-    const statuses = asked.get(key) ?? new Set<string>();
-    if (status === undefined || statuses === 'all') asked.set(key, 'all');
-    else asked.set(key, statuses.add(status));
+    const at = JSON.stringify([key, countAttribute(cell)]);
+    const statuses = asked.get(at) ?? new Set<string>();
+    if (status === undefined || statuses === 'all') asked.set(at, 'all');
+    else asked.set(at, statuses.add(status));
   }
-  const sum = (items: Array<Record<string, unknown>>) =>
-    items.reduce((total, item) => total + Number(item[attr.count] ?? 0), 0);
+  const sum = (items: Array<Record<string, unknown>>, attribute: string = attr.count) =>
+    items.reduce((total, item) => total + Number(item[attribute] ?? 0), 0);
   const counts = await settleAll<number[]>([
-    ...[...asked].map(async ([key, statuses]) => {
+    ...[...asked].map(async ([at, statuses]) => {
+      const [key, attribute] = JSON.parse(at) as [string, string];
       const items = await readPartition(tableName(), key, stats);
-      return sum(items.filter((item) => statuses === 'all' || statuses.has(cellOfItem(item).status as string)));
+      return sum(
+        items.filter((item) => statuses === 'all' || statuses.has(cellOfItem(item).status as string)),
+        attribute,
+      );
     }),
     ...members.map(async ({ key, member }) =>
       sum(await readPartition(tableName(), key, stats, { from: member, to: member })),
@@ -340,13 +414,13 @@ export async function readStatusCounts(
   value: string | number,
   stats?: CountStats,
 ): Promise<Map<number, number>> {
-  const key = counterKey(field, value);
+  const cell = counterCell(field, value);
   const counts = new Map<number, number>();
-  if (!canBeKey(key)) return counts;
-  for (const item of await readPartition(tableName(), key, stats)) {
+  if (!canBeKey(cell.key)) return counts;
+  for (const item of await readPartition(tableName(), cell.key, stats)) {
     const { status } = cellOfItem(item);
     if (status === undefined) continue;
-    counts.set(Number(status), (counts.get(Number(status)) ?? 0) + Number(item[attr.count] ?? 0));
+    counts.set(Number(status), (counts.get(Number(status)) ?? 0) + Number(item[countAttribute(cell)] ?? 0));
   }
   return counts;
 }

@@ -5,7 +5,7 @@ import { type RegisteredField, registerValues, registryPartition, registryValues
 import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr } from '../table';
-import { type CounterCell, cellId, cellKey, cellOf, cellOfItem, counterCells } from './counters';
+import { type CounterCell, cellId, cellKey, cellOf, countAttribute, counterCells, countsOfItem } from './counters';
 import { dayTally, isDayDrift, repairDays } from './days';
 
 /**
@@ -23,6 +23,8 @@ export interface Drift {
   counter: string;
   status?: string;
   member?: string;
+  /** The item's attribute that holds it, when not `n` (a location field's "no value"). */
+  attribute?: string;
   stored: number;
   actual: number;
 }
@@ -92,8 +94,7 @@ async function pass(onScanned?: (items: number) => void): Promise<Pass> {
     const id = item[attr.id] as string;
     if (id.startsWith('v#')) registered.add(`${id}\u0000${item[attr.sortKey]}`);
     else if (id.startsWith('n#')) {
-      const cell = cellId(cellOfItem(item));
-      stored.set(cell, (stored.get(cell) ?? 0) + Number(item[attr.count] ?? 0));
+      for (const [cell, n] of countsOfItem(item)) stored.set(cellId(cell), (stored.get(cellId(cell)) ?? 0) + n);
     } else if (isActionItem(item) && !isTombstone(item)) {
       actions++;
       const action = fromItem(item);
@@ -166,12 +167,13 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
     await registerValues(found.unregistered);
     await repairDays(drift);
     for (const d of drift.filter((d) => !isDayDrift(d))) {
+      const cell = { key: d.counter, status: d.status, member: d.member, attribute: d.attribute } as CounterCell;
       await send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: cellKey({ key: d.counter, status: d.status, member: d.member } as CounterCell),
+          Key: cellKey(cell),
           UpdateExpression: 'ADD #n :delta',
-          ExpressionAttributeNames: { '#n': attr.count },
+          ExpressionAttributeNames: { '#n': countAttribute(cell) },
           ExpressionAttributeValues: { ':delta': d.actual - d.stored },
         }),
       );

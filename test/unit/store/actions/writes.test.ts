@@ -119,11 +119,11 @@ function kinds(items: Items, guarded?: GuardedWrite): string[] {
   });
 }
 
-/** The counters' deltas a transaction adds, in order. */
+/** The counters' deltas a transaction adds, in order (a "no value" item adds to several attributes). */
 const counterDeltas = (items: Items) =>
   items.flatMap((t) => {
     const update = (t as { Update?: { Key: Entry; ExpressionAttributeValues: Entry } }).Update;
-    return update && update.Key[attr.id] !== DAY_COUNTERS ? [update.ExpressionAttributeValues[':delta']] : [];
+    return update && update.Key[attr.id] !== DAY_COUNTERS ? Object.values(update.ExpressionAttributeValues) : [];
   });
 
 const settings: ReminderSettings = {

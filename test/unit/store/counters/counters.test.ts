@@ -29,6 +29,8 @@ function apply(moves: CounterMove[], counts = new Map<string, number>()) {
 }
 
 /** The counter cells one action in state `a` holds: one per counted value. */
+/** The counter items some cells are kept in: a "no value" item holds several of them. */
+const itemsOf = (cells: CounterCell[]) => new Set(cells.map((c) => JSON.stringify([c.key, c.status, c.member]))).size;
 const countsOf = (a: Action) => new Map(counterCells(a).map((cell) => [cellId(cell), 1] as const));
 
 const state = fc
@@ -89,7 +91,10 @@ describe('counterMoves', () => {
     expect(moves).toHaveLength(2 * 14);
     expect(moves.filter((m) => m.status === '1').every((m) => m.delta === -1)).toBe(true);
     expect(moves.filter((m) => m.status === '3').every((m) => m.delta === 1)).toBe(true);
-    expect(new Set(moves.map((m) => m.key)).size).toBe(14);
+    // Four location fields below the site (all but the team) have no value here: one item holds
+    // their counts (an attribute each), so the change moves 11 items, each from one status to the other.
+    expect(new Set(moves.map((m) => m.key)).size).toBe(11);
+    expect(itemsOf(moves)).toBe(2 * 11);
     expect(moves.filter((m) => m.key === 'n#priority#2').map((m) => m.status)).toEqual(['1', '3']);
     // A pair is read from its value's partition, one status of it.
     expect(counterCell('owner&status', '3#o1')).toEqual({ key: 'n#owner#o1', status: '3' });
@@ -102,10 +107,12 @@ describe('counterMoves', () => {
     expect(counterMoves(action, { ...action, description: 'changed' })).toEqual([]);
   });
 
-  it('a create moves 16 counters when not overdue (one per counted value, the status in the sort key)', () => {
+  it('a create moves 16 counters when not overdue (one per counted value, the status in the sort key), in 12 items', () => {
     // all, priority, owner, assignee, each of the 7 location fields, producer, title, 2 prefixes,
     // the whole location (total only) ... and status is none of its own: the total's cell is it.
-    const cells = counterCells(anAction({ overdue: false }));
+    // The five location fields below the site have no value here: one item holds them all.
+    const action = anAction({ overdue: false, location: { ...anAction().location, team: '' } });
+    const cells = counterCells(action);
     expect(cells.map((c) => c.key.split(/[#@]/)[1]).sort()).toEqual(
       [
         'actionProducer.name',
@@ -113,11 +120,7 @@ describe('counterMoves', () => {
         'assignee',
         'location.businessUnit',
         'location.site',
-        'location.department',
-        'location.workGroup',
-        'location.productiveUnit',
-        'location.team',
-        'location.crew',
+        ...Array<string>(5).fill('location&none'),
         'owner',
         'priority',
         'scope&2',
@@ -126,6 +129,14 @@ describe('counterMoves', () => {
         'title',
       ].sort(),
     );
+    expect(cells.filter((c) => c.attribute !== undefined).map((c) => c.attribute)).toEqual(
+      ['department', 'workGroup', 'productiveUnit', 'team', 'crew'].map((f) => `n#location.${f}`),
+    );
+    expect(itemsOf(cells)).toBe(12);
+    // A field with a value keeps its own counter; the others stay in the shared item.
+    const team = counterCells(anAction({ overdue: false }));
+    expect(team).toContainEqual({ key: 'n#location.team#Blue', status: '1' });
+    expect(team.filter((c) => c.attribute !== undefined)).toHaveLength(4);
   });
 
   it('counts overdue only while true, so a store from before overdue needs no new counters', () => {
@@ -138,7 +149,12 @@ describe('counterMoves', () => {
     // Each value counted paired with overdue gains one, and nothing loses: false is not counted. Each
     // is kept by status (issue 50), so the move names the action's status.
     for (const move of moves.slice(1))
-      expect(move).toEqual({ key: expect.stringMatching(/&overdue#/), status: '1', delta: 1 });
+      expect(move).toEqual({
+        key: expect.stringMatching(/&overdue#/),
+        status: '1',
+        delta: 1,
+        ...(move.attribute === undefined ? {} : { attribute: expect.stringMatching(/^n#location\./) }),
+      });
   });
 
   it('over any sequence of writes, leaves the counts of the last state, and nothing after a delete', () => {

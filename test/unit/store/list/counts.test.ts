@@ -33,6 +33,7 @@ vi.mock('../../../../lib/store/counters/counters', async (importOriginal) => {
         sumOf(
           (c) =>
             c.key === asked.key &&
+            c.attribute === asked.attribute &&
             (asked.status === undefined || c.status === asked.status) &&
             (asked.member === undefined || c.member === asked.member),
         )
@@ -56,11 +57,11 @@ vi.mock('../../../../lib/store/counters/counters', async (importOriginal) => {
     },
     readStatusCounts: async (field: counters.CountedField, value: string | number) => {
       reads.push(field);
-      const key = real.counterKey(field, value);
+      const asked = real.counterCell(field, value);
       const byStatus = new Map<number, number>();
       for (const [id, n] of cells) {
         const cell = real.cellOf(id);
-        if (cell.key !== key || cell.status === undefined) continue;
+        if (cell.key !== asked.key || cell.attribute !== asked.attribute || cell.status === undefined) continue;
         byStatus.set(Number(cell.status), (byStatus.get(Number(cell.status)) ?? 0) + n);
       }
       return byStatus;
