@@ -66,6 +66,8 @@ const bulk = [
   'test/integration/date-counts.test.ts',
   'test/integration/list-daily.test.ts',
   'test/integration/list-daily-walk.test.ts',
+  // 1,500 actions with their postings: a title search walked inside a large site.
+  'test/integration/search-walk.test.ts',
 ];
 
 const shared = {

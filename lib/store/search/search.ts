@@ -80,7 +80,7 @@ const PROBE_PAGE = 25;
  * Postings read at most for the count once the page is full: past it the count is a lower
  * bound. 400 postings of ~130 bytes are about 13 read units.
  */
-const COUNT_READ = 400;
+export const COUNT_READ = 400;
 /** The largest page read from the chosen gram. */
 const MAX_PAGE = 500;
 
@@ -112,11 +112,54 @@ async function readPending(read: PageReader): Promise<Map<string, Item>> {
   return marks;
 }
 
-/** Finds the matches of a fragment; see the module comment. */
-export async function search(request: SearchRequest, read: PageReader): Promise<SearchResult> {
-  const { field, fragment, descending, window, after, verify } = request;
-  const countRead = request.countRead ?? COUNT_READ;
-  const code = searchFields[field].code;
+/**
+ * What a search's probe found (`probe`): the pending marks, the first postings of a few of the
+ * fragment's grams, and the gram chosen to read on, with what its first postings say about how
+ * common the fragment is (`sample`).
+ */
+export interface Probe {
+  pending: Map<string, Item>;
+  probes: Stream[];
+  chosen: Stream;
+  /** What a posting's context must hold: the whole fragment, or the piece of a long one around its gram. */
+  piece: string;
+  verifiable: boolean;
+}
+
+/** What the chosen gram's first postings say, before any candidate is verified. */
+export interface ProbeSample {
+  /** Every posting of the gram was read: the search costs no more than these. */
+  ended: boolean;
+  /** Postings read of the gram, and how many of them hold the fragment (and are not pending). */
+  read: number;
+  held: number;
+  /** The created key of the last posting read: the postings span from the read's start to it. */
+  reached?: string;
+}
+
+export function sample({ chosen, pending, piece }: Probe): ProbeSample {
+  const held = chosen.items.filter((item) => {
+    const key = item[attr.sortKey] as string;
+    return !pending.has(key.slice(key.lastIndexOf('#') + 1)) && String(item[searchAttr.text] ?? '').includes(piece);
+  }).length;
+  const last = chosen.items[chosen.items.length - 1]?.[attr.sortKey] as string | undefined;
+  return { ended: chosen.postings.done, read: chosen.items.length, held, ...(last ? { reached: last } : {}) };
+}
+
+const readOn = async (stream: Stream, want: number) => {
+  const page = await stream.postings.next(want);
+  stream.items.push(...(page.Items ?? []));
+};
+
+const lastKey = (s: Stream) => (s.items[s.items.length - 1]?.[attr.sortKey] as string | undefined) ?? '';
+
+/**
+ * The first step of a search: the pending marks, then the first page of a few of the fragment's
+ * grams, and the rarest of them chosen (`undefined` when the fragment has no gram to search: it
+ * matches nothing). A few small queries, so a list can weigh the search against another read.
+ */
+export async function probe(request: SearchRequest, read: PageReader): Promise<Probe | undefined> {
+  const { field, fragment, descending, after } = request;
   const postingsOf = (gram: string) =>
     new QueryCursor(
       queryInput({
@@ -128,14 +171,9 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
       }),
       { read },
     );
-  const readOn = async (stream: Stream, want: number) => {
-    const page = await stream.postings.next(want);
-    stream.items.push(...(page.Items ?? []));
-  };
-
   // No stored text holds the separator of a posting's runs: a fragment with it matches nothing.
   const { verifiable, grams } = probeGrams(fragment.includes(RUN_SEPARATOR) ? '' : fragment);
-  if (grams.length === 0) return { matches: [], complete: true, gram: '', postings: 0 };
+  if (grams.length === 0) return undefined;
   const pieces = new Map(grams.map((g) => [g.gram, g.piece]));
   const probes: Stream[] = spread(
     grams.map((g) => g.gram),
@@ -145,18 +183,30 @@ export async function search(request: SearchRequest, read: PageReader): Promise<
   // for the marks and the probes leaves nothing to answer: `BudgetSpent` (a 429 at the edge).
   const pending = await readPending(read);
   await settleAll(probes.map((p) => readOn(p, PROBE_PAGE)));
-  const lastKey = (s: Stream) => (s.items[s.items.length - 1]?.[attr.sortKey] as string | undefined) ?? '';
   const ended = probes.filter((p) => p.postings.done).sort((a, b) => a.items.length - b.items.length);
   // Not ended: the page that reaches furthest in the read's direction spans the most time, so its gram is the sparsest.
   const furthest = [...probes].sort((a, b) => (descending ? 1 : -1) * (lastKey(a) < lastKey(b) ? -1 : 1));
   const chosen = (ended[0] ?? furthest[0]) as Stream;
+  return { pending, probes, chosen, piece: verifiable ? fragment : (pieces.get(chosen.gram) as string), verifiable };
+}
+
+/** Finds the matches of a fragment; see the module comment. */
+export async function search(request: SearchRequest, read: PageReader): Promise<SearchResult> {
+  const probed = await probe(request, read);
+  return probed ? readProbed(request, read, probed) : { matches: [], complete: true, gram: '', postings: 0 };
+}
+
+/** A search after its probe: reads on in the chosen gram's postings until the window (and the count's read) is found. */
+export async function readProbed(request: SearchRequest, read: PageReader, probed: Probe): Promise<SearchResult> {
+  const { field, fragment, descending, window, after, verify } = request;
+  const countRead = request.countRead ?? COUNT_READ;
+  const code = searchFields[field].code;
+  const { pending, probes, chosen, piece, verifiable } = probed;
 
   const matches: Match[] = [];
   let used = 0;
   let postings = probes.reduce((n, p) => n + p.items.length, 0);
   let complete = false;
-  // What a posting's context must hold: the whole fragment, or the piece of a long one around its gram.
-  const piece = verifiable ? fragment : (pieces.get(chosen.gram) as string);
   const take = async () => {
     const fresh = chosen.items.slice(used);
     const from = used;

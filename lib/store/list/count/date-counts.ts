@@ -155,6 +155,10 @@ async function unsetMatching(field: DayField, clauses: readonly Clause[], stats:
   return total - closed;
 }
 
+/** How many actions were created on the whole UTC days of `range`: the day counters, as a `createdAt` count reads them. */
+export const createdOnDays = (range: DayRange, stats: ReadStats): Promise<number> =>
+  wholeDays('createdAt', [range], stats, { overdue: false });
+
 /** How many actions have `field` on one of `days`: those days' counters, or those holding it less the other days'. */
 function wholeDays(field: DayField, days: DayRange[], stats: ReadStats, narrow: Narrowing): Promise<number> {
   // With clauses on status or `overdue=true`, the due day's counts (of its overdue actions) by

@@ -72,6 +72,7 @@ export function readOrWalk(
   available: number,
   counted: number | undefined,
   known: number | undefined,
+  toPage = false,
 ): ReadOrWalk {
   const walk = query.limit > 0 ? chosen.walk : undefined;
   // No walk keeps the list's order: the sort field's value partitions may (`value-walk.ts`), or,
@@ -96,12 +97,16 @@ export function readOrWalk(
   // is what makes the count exact, so it is read whenever it fits.
   const total = known ?? counted;
   const fits = chosen.entries <= available;
+  // `toPage`: a search that found the walk cheaper than its postings (`searched.ts`) walks to its
+  // page, and answers a lower bound where the walk stops short of the end.
   const sortAll =
-    walk !== undefined && total !== undefined
-      ? fits && sortBeatsWalk(chosen, total, window)
-      : // A scope's part (`known`) walks a value's partitions rather than read every match; the
-        // reference order holds every action, so a part sorted by reference reads its matches first.
-        (known === undefined || byReference) && (chosen.exact ? fits : available > forWalk);
+    walk !== undefined && toPage
+      ? false
+      : walk !== undefined && total !== undefined
+        ? fits && sortBeatsWalk(chosen, total, window)
+        : // A scope's part (`known`) walks a value's partitions rather than read every match; the
+          // reference order holds every action, so a part sorted by reference reads its matches first.
+          (known === undefined || byReference) && (chosen.exact ? fits : available > forWalk);
   const ordered = Boolean(walk || byValue || byLocation || byReference);
   const readAll = !ordered || sortAll;
   return {
@@ -121,6 +126,7 @@ export async function listPlanned(
   context: ListContext,
   after?: Position,
   known?: number,
+  toPage = false,
 ): Promise<ListResult> {
   const { budget, stats } = context;
   const [sizes, counted] = await all<[Sizes, number | undefined]>([
@@ -132,7 +138,7 @@ export async function listPlanned(
   if (chosen.empty) return { ...base, actions: [], totalCount: 0, totalCountRelation: 'eq', partitions: 0, stats };
   if (counted !== undefined && query.limit === 0)
     return { ...base, actions: [], totalCount: counted, totalCountRelation: 'eq', partitions: 0, stats };
-  const choice = readOrWalk(query, chosen, budget.available, counted, known);
+  const choice = readOrWalk(query, chosen, budget.available, counted, known, toPage);
   const { walk, byValue, byLocation, byReference, window } = choice;
   let found = 0;
   if (choice.readAll) {
