@@ -73,8 +73,9 @@ export function walkCheaper(
   total: number,
   window: number,
 ): boolean {
-  if (probed.ended || window === 0) return false;
-  const actions = Math.max(spanned, probed.read, 1);
+  // Fewer actions on those days than postings read: the day counters do not know them (yet), so no estimate.
+  if (probed.ended || window === 0 || spanned < Math.max(probed.read, 1)) return false;
+  const actions = spanned;
   if ((probed.read / actions) * total <= COUNT_READ) return false;
   const share = probed.held / actions;
   if (share * entries <= 2 * window) return false;
@@ -87,7 +88,9 @@ export function walkCheaper(
 function probedDays(probed: ProbeSample, descending: boolean, after: string | undefined): DayRange | undefined {
   if (probed.reached === undefined) return undefined;
   const reached = dayNumber(probed.reached);
-  const began = after === undefined ? (descending ? dayNumber(nowIso()) : MIN_DAY) : dayNumber(after);
+  // Today, or the posting's day if its clock ran ahead of this one's.
+  const began =
+    after === undefined ? (descending ? Math.max(dayNumber(nowIso()), reached) : MIN_DAY) : dayNumber(after);
   return descending ? { first: reached, last: began } : { first: began, last: reached };
 }
 
@@ -163,7 +166,8 @@ export async function listSearched(
     const probedSample = sample(probed);
     const days = probedDays(probedSample, request.descending, request.after);
     const spanned = days === undefined ? 0 : await createdOnDays(days, stats);
-    if (walkCheaper(probedSample, spanned, smallest, total, window))
+    // A `skip` the walk cannot read past (`skipTooDeep`) stays with the search, which answers it cut short.
+    if (list.skip < budget.available && walkCheaper(probedSample, spanned, smallest, total, window))
       return listPlanned(list, context, after, undefined, true);
   }
   const found: SearchResult = probed

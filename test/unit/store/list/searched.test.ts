@@ -43,8 +43,10 @@ describe('walkCheaper: a counted value walked in creation order to the page, or 
     expect(walkCheaper(probed(20), 100, 100, 400, 11)).toBe(false);
   });
 
-  it('never for a count alone (no window to stop at)', () => {
+  it('never for a count alone (no window to stop at), nor when the day counters know fewer actions than the postings read', () => {
     expect(walkCheaper(probed(20), 2_000, 2_976, 100_000, 0)).toBe(false);
+    expect(walkCheaper(probed(20), 24, 2_976, 100_000, 11)).toBe(false);
+    expect(walkCheaper(probed(20), 0, 2_976, 100_000, 11)).toBe(false);
   });
 
   it('turns over where the walk to the window meets the candidates the search verifies (share = entries / 6 total)', () => {
