@@ -158,7 +158,7 @@ export async function recount(expectedItems: number): Promise<RecountResult> {
         }
       }
     },
-    [attr.id, attr.sortKey, attr.filters, attr.deletedAt, attr.count, ...noValueAttributes],
+    [attr.id, attr.sortKey, attr.filters, attr.deletedAt, attr.count, ...noValueAttributes()],
   );
 
   const mismatches: string[] = [];

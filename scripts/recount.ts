@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { commandLine } from '../infra/command-line';
 import { progress } from '../infra/local/progress';
 import { localEnvironment, runningStack } from '../infra/local/stack';
+import { counterOf } from '../lib/store/counters/counters';
 import { recount } from '../lib/store/counters/recount';
 
 /**
@@ -39,7 +40,7 @@ const report = await recount({ fix: Boolean(args.fix), onScanned: (items) => sca
 scanned.finish();
 for (const d of report.drift)
   console.log(
-    `${d.counter}${d.status === undefined ? '' : ` (status ${d.status})`}: counter says ${d.stored}, the actions say ${d.actual}`,
+    `${d.attribute === undefined ? d.counter : counterOf({ key: d.counter, attribute: d.attribute })}${d.status === undefined ? '' : ` (status ${d.status})`}: counter says ${d.stored}, the actions say ${d.actual}`,
   );
 const { postings } = report;
 const postingDrift = postings.actions.length + postings.orphans.length;

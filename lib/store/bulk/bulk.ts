@@ -8,6 +8,7 @@ import { settleClosedAt } from '../../model/reminders';
 import { createdItems } from '../actions/writes';
 import { batchGet, batchWrite } from '../batch';
 import { send, tableName } from '../client';
+import { addExpression } from '../counters/add';
 import { cellId, cellKey, cellOf, countAttribute, counterMoves } from '../counters/counters';
 import { addDayCounts, addDays, type DayDeltas } from '../counters/days';
 import { historyItem, type Item, toItem } from '../item';
@@ -176,9 +177,7 @@ export async function writeInBulk(
         new UpdateCommand({
           TableName: tableName(),
           Key: cellKey(cellOf(cell)),
-          UpdateExpression: 'ADD #n :delta',
-          ExpressionAttributeNames: { '#n': countAttribute(cellOf(cell)) },
-          ExpressionAttributeValues: { ':delta': delta },
+          ...addExpression([[countAttribute(cellOf(cell)), delta]]),
         }),
       );
       progress?.counted?.();

@@ -7,6 +7,7 @@ import { queryAll } from '../query/pager';
 import { MEMBER_PARTITIONS, shardOf, sliceOf } from '../shards';
 import { type SharedReads, sharedRead } from '../shared-reads';
 import { attr, itemKind } from '../table';
+import { addExpression } from './add';
 import {
   locationCounter,
   type PrefixCounter,
@@ -28,14 +29,23 @@ import {
  * the counter's partition reads every shard at once.
  */
 
+/** The location fields below the site: their "no value" counters share one item (`placed`). */
+const NO_VALUE_FIELDS = [
+  'location.department',
+  'location.workGroup',
+  'location.productiveUnit',
+  'location.team',
+  'location.crew',
+] as const satisfies readonly CountedName[];
+
 /**
  * The fields whose counters are also split by status and by overdue, so the daily shapes of
  * contract section 4 (a person's, a site's, a producer's open or overdue actions) count exactly
  * from a few counters: `n#location.site&status#<status>#<site>`, `n#location.site&overdue#<site>`.
  * The location fields below the site too (issues 50 and 53): without them a count by team, or a
  * team's overdue actions, summed every whole location's counter, and read the matches once there
- * were more whole locations than a list may read. Each is one counter item in a create's
- * transaction (2 write units, 10 for the five), and five more while the action is overdue.
+ * were more whole locations than a list may read. Each value is one counter item in a create's
+ * transaction (2 write units), one more while the action is overdue; their "no value" shares one.
  */
 export const pairedFields = [
   'owner',
@@ -43,11 +53,7 @@ export const pairedFields = [
   'location.site',
   'location.businessUnit',
   'actionProducer.name',
-  'location.department',
-  'location.workGroup',
-  'location.productiveUnit',
-  'location.team',
-  'location.crew',
+  ...NO_VALUE_FIELDS,
   // The priority's counter is kept by status already (`statusSplitFields`); paired, a priority's
   // overdue actions are one read too (counts by priority, each group's `overdue`): one counter
   // item more while an action is overdue, none for one that is not.
@@ -106,24 +112,16 @@ export function countedValues(action: Action): Record<CountedField, string | und
 /** The partition of one counter: `n#status#2`, `n#all#`. */
 export const counterKey = (field: CountedField, value: string | number) => `n#${field}#${value}`;
 
-/**
- * "No value" of the location fields below the site, which many companies never fill: their five
- * counters of `''` (`n#location.team#`, and `n#location.team&overdue#` while overdue) share one
- * item a (shard, status), one attribute a field (`n#location.team`), in the partitions
- * `n#location&none#` and `n#location&none&overdue#` (issue 53, `KEY_VERSION` 14). An action with
- * none of the five moves one counter item where it moved five (2 write units in its transaction,
- * not 10; a status change 4, not 20), and a count of `location.team=` reads that one partition and
- * sums its field's attribute. A value that is not `''` keeps its own counter.
+/*
+ * "No value" of the location fields below the site (many companies never fill them): the counters
+ * of `''` (`n#location.team#`, `n#location.team&overdue#`) share one item a (shard, status), an
+ * attribute a field (`n#location.team`), in `n#location&none#` and `n#location&none&overdue#`
+ * (issue 53, `KEY_VERSION` 14): a create without them moves one item, not five (2 write units, not
+ * 10; a status change 4, not 20); `location.team=` reads that partition and sums its attribute.
  */
-const NO_VALUE_FIELDS = [
-  'location.department',
-  'location.workGroup',
-  'location.productiveUnit',
-  'location.team',
-  'location.crew',
-] as const satisfies readonly Paired[];
+
 /** The attributes of a "no value" item, one a field (a scan that projects counter items names them). */
-export const noValueAttributes = NO_VALUE_FIELDS.map((field) => `${attr.count}#${field}`);
+export const noValueAttributes = (): string[] => NO_VALUE_FIELDS.map((field) => `${attr.count}#${field}`);
 const noValuePartition = (overdue: boolean) => `n#location&none${overdue ? '&overdue' : ''}#`;
 const noValueCells: ReadonlyMap<string, { key: string; attribute: string }> = new Map(
   NO_VALUE_FIELDS.flatMap((field) => [
@@ -283,12 +281,11 @@ export interface CounterMove extends CounterCell {
  * counter from the old status's cell to the new one's).
  */
 export function counterMoves(before: Action | undefined, after: Action | undefined): CounterMove[] {
-  const old = new Set((before ? counterCells(before) : []).map(cellId));
-  const next = new Set((after ? counterCells(after) : []).map(cellId));
-  return [
-    ...[...old].filter((id) => !next.has(id)).map((id) => ({ ...cellOf(id), delta: -1 })),
-    ...[...next].filter((id) => !old.has(id)).map((id) => ({ ...cellOf(id), delta: 1 })),
-  ];
+  const cells = (action?: Action) => new Map((action ? counterCells(action) : []).map((cell) => [cellId(cell), cell]));
+  const [old, next] = [cells(before), cells(after)];
+  const moved = (from: Map<string, CounterCell>, to: Map<string, CounterCell>, delta: number) =>
+    [...from].flatMap(([id, cell]) => (to.has(id) ? [] : [{ ...cell, delta }]));
+  return [...moved(old, next, -1), ...moved(next, old, 1)];
 }
 
 /**
@@ -306,9 +303,7 @@ export function counterUpdates(id: string, moves: CounterMove[]) {
     Update: {
       TableName: tableName(),
       Key: cellKey(moved[0] as CounterMove, shard),
-      UpdateExpression: `ADD ${moved.map((_, i) => `#n${i} :d${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(moved.map((move, i) => [`#n${i}`, countAttribute(move)])),
-      ExpressionAttributeValues: Object.fromEntries(moved.map((move, i) => [`:d${i}`, move.delta])),
+      ...addExpression(moved.map((move) => [countAttribute(move), move.delta])),
     },
   }));
 }

@@ -5,6 +5,7 @@ import { type Action, locationFields } from '../../model/action';
 import { send, tableName } from '../client';
 import { dayShardOf } from '../shards';
 import { attr } from '../table';
+import { addExpression } from './add';
 import { type CountStats, readPartition } from './counters';
 import { prefixValue } from './prefixes';
 
@@ -175,9 +176,7 @@ export function dayUpdate(
   return {
     TableName: table,
     Key: { [attr.id]: partition, [attr.sortKey]: daySortKey(day, shard) },
-    UpdateExpression: `ADD ${fields.map((_, i) => `#a${i} :a${i}`).join(', ')}`,
-    ExpressionAttributeNames: Object.fromEntries(fields.map((f, i) => [`#a${i}`, dayAttribute(f)])),
-    ExpressionAttributeValues: Object.fromEntries(fields.map((f, i) => [`:a${i}`, changes[f]])),
+    ...addExpression(fields.map((f) => [dayAttribute(f), changes[f] as number])),
   };
 }
 

@@ -5,6 +5,7 @@ import { type RegisteredField, registerValues, registryPartition, registryValues
 import { scanTable, segmentsForTable } from '../scan';
 import { type PostingDrift, postingProof, repairPostings } from '../search/prove';
 import { attr } from '../table';
+import { addExpression } from './add';
 import { type CounterCell, cellId, cellKey, cellOf, countAttribute, counterCells, countsOfItem } from './counters';
 import { dayTally, isDayDrift, repairDays } from './days';
 
@@ -172,9 +173,7 @@ export async function recount(options: RecountOptions = {}): Promise<RecountRepo
         new UpdateCommand({
           TableName: tableName(),
           Key: cellKey(cell),
-          UpdateExpression: 'ADD #n :delta',
-          ExpressionAttributeNames: { '#n': countAttribute(cell) },
-          ExpressionAttributeValues: { ':delta': d.actual - d.stored },
+          ...addExpression([[countAttribute(cell), d.actual - d.stored]]),
         }),
       );
     }
