@@ -88,8 +88,6 @@ export interface Config {
   consoleUrl?: string;
   /** Evidence uploads (contract section 15): the bucket and the limits; see `evidenceSettings`. */
   evidence: EvidenceSettings;
-  /** Exports (contract section 18): `EXPORT_PART_BYTES`, `EXPORT_SLICE_SECONDS`, `EXPORT_QUEUE`. */
-  exports: ExportSettings;
 }
 
 /** The contract's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -133,7 +131,6 @@ function load(): Config {
     accessCacheSeconds: Number(optional('ACCESS_CACHE_SECONDS') ?? 30),
     ...notificationSettings(optional),
     evidence: evidenceSettings(),
-    exports: exportSettings(optional),
   };
   // A revoked grant must stop working within 60 seconds (contract section 14).
   if (!(config.accessCacheSeconds >= 0 && config.accessCacheSeconds <= 60))
@@ -234,6 +231,18 @@ function positiveNumber(name: string, fallback: number): number {
   const value = raw === undefined ? fallback : Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (decimals allowed)`);
   return value;
+}
+
+let exports: ExportSettings | undefined;
+
+/**
+ * The export settings alone (contract section 18: `EXPORT_PART_BYTES`, `EXPORT_SLICE_SECONDS`,
+ * `EXPORT_QUEUE`), read and checked at first use: only the export functions read them, so no other
+ * function's bundle carries their checks (updateAction's stays under 400 KB).
+ */
+export function getExportSettings(): ExportSettings {
+  exports ??= exportSettings(optional);
+  return exports;
 }
 
 /**

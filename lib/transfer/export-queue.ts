@@ -1,6 +1,6 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { SQSEvent } from 'aws-lambda';
-import { getConfig } from '../config';
+import { getConfig, getExportSettings } from '../config';
 import { ServiceUnavailableError } from '../errors';
 import { errorFields, logger } from '../logger';
 
@@ -24,7 +24,7 @@ let eventBridge: EventBridgeClient | undefined;
 
 export async function enqueueExport(job: ExportJob): Promise<void> {
   const config = getConfig();
-  if (config.exports.queue === 'local') {
+  if (getExportSettings().queue === 'local') {
     localQueue.add(job);
     return;
   }

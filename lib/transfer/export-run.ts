@@ -1,6 +1,6 @@
 import { viewerOf } from '../access/viewer';
 import { listActions } from '../actions/list';
-import { getConfig } from '../config';
+import { getConfig, getExportSettings } from '../config';
 import { nowIso } from '../dates';
 import { HttpError } from '../errors';
 import { errorFields, logger } from '../logger';
@@ -92,7 +92,7 @@ class Run {
       return 'done';
     }
     const encoder = csvEncoder(upload.parts.length === 0);
-    const { partBytes, sliceSeconds } = getConfig().exports;
+    const { partBytes, sliceSeconds } = getExportSettings();
     let cursor = upload.cursor;
     let pending = 0;
     for (;;) {
@@ -120,7 +120,7 @@ class Run {
     const uploadId = await startUpload(key, EXPORT_TYPES.xlsx);
     await this.save({ status: 'running', upload: { uploadId, parts: [] }, rows: 0 });
     const encoder = xlsxEncoder();
-    const { partBytes } = getConfig().exports;
+    const { partBytes } = getExportSettings();
     let cursor: string | undefined;
     let rows = 0;
     do {
