@@ -172,12 +172,13 @@ export async function writeInBulk(
   await inPool(
     IN_FLIGHT * 2,
     () => moves.pop(),
-    async ([cell, delta]) => {
+    async ([id, delta]) => {
+      const cell = cellOf(id);
       await send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: cellKey(cellOf(cell)),
-          ...addExpression([[countAttribute(cellOf(cell)), delta]]),
+          Key: cellKey(cell),
+          ...addExpression([[countAttribute(cell), delta]]),
         }),
       );
       progress?.counted?.();

@@ -119,14 +119,14 @@ export const counterKey = (field: CountedField, value: string | number) => `n#${
  * (issue 53, `KEY_VERSION` 14): a create without them moves one item, not five (2 write units, not
  * 10; a status change 4, not 20); `location.team=` reads that partition and sums its attribute.
  */
-
+const noValueAttribute = (field: string) => `${attr.count}#${field}`;
 /** The attributes of a "no value" item, one a field (a scan that projects counter items names them). */
-export const noValueAttributes = (): string[] => NO_VALUE_FIELDS.map((field) => `${attr.count}#${field}`);
+export const noValueAttributes = (): string[] => NO_VALUE_FIELDS.map(noValueAttribute);
 const noValuePartition = (overdue: boolean) => `n#location&none${overdue ? '&overdue' : ''}#`;
 const noValueCells: ReadonlyMap<string, { key: string; attribute: string }> = new Map(
   NO_VALUE_FIELDS.flatMap((field) => [
-    [counterKey(field, ''), { key: noValuePartition(false), attribute: `${attr.count}#${field}` }],
-    [counterKey(byOverdue(field), ''), { key: noValuePartition(true), attribute: `${attr.count}#${field}` }],
+    [counterKey(field, ''), { key: noValuePartition(false), attribute: noValueAttribute(field) }],
+    [counterKey(byOverdue(field), ''), { key: noValuePartition(true), attribute: noValueAttribute(field) }],
   ]),
 );
 const isNoValuePartition = (key: string) => key === noValuePartition(false) || key === noValuePartition(true);
@@ -140,7 +140,7 @@ function placed(cell: CounterCell): CounterCell {
 /** The counter a cell counts toward, as `counterKey` names it: the same key, but `n#location.team#` for its "no value" attribute. */
 export function counterOf(cell: CounterCell): string {
   if (cell.attribute === undefined) return cell.key;
-  const field = cell.attribute.slice(`${attr.count}#`.length) as Paired;
+  const field = cell.attribute.slice(noValueAttribute('').length) as Paired;
   return counterKey(cell.key === noValuePartition(true) ? byOverdue(field) : field, '');
 }
 
@@ -236,7 +236,7 @@ export function countsOfItem(item: Record<string, unknown>): Array<[CounterCell,
   const cell = cellOfItem(item);
   if (!isNoValuePartition(cell.key)) return [[cell, Number(item[attr.count] ?? 0)]];
   return Object.keys(item)
-    .filter((name) => name.startsWith(`${attr.count}#`))
+    .filter((name) => name.startsWith(noValueAttribute('')))
     .map((attribute) => [{ ...cell, attribute }, Number(item[attribute] ?? 0)]);
 }
 

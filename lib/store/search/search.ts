@@ -137,11 +137,20 @@ export interface ProbeSample {
   reached?: string;
 }
 
-export function sample({ chosen, pending, piece }: Probe): ProbeSample {
-  const held = chosen.items.filter((item) => {
-    const key = item[attr.sortKey] as string;
-    return !pending.has(key.slice(key.lastIndexOf('#') + 1)) && String(item[searchAttr.text] ?? '').includes(piece);
-  }).length;
+/**
+ * The candidate a posting names, when its text holds the probe's piece and its action has no
+ * pending mark (the mark decides for that one): its action's id and created key.
+ */
+function candidateOf(item: Item, { pending, piece }: Probe): Match | undefined {
+  const key = item[attr.sortKey] as string;
+  // The posting's key is the created key, `<createdAt>#<id>`: the id follows the last `#`.
+  const id = key.slice(key.lastIndexOf('#') + 1);
+  return !pending.has(id) && String(item[searchAttr.text] ?? '').includes(piece) ? { id, key } : undefined;
+}
+
+export function sample(probed: Probe): ProbeSample {
+  const { chosen } = probed;
+  const held = chosen.items.filter((item) => candidateOf(item, probed) !== undefined).length;
   const last = chosen.items[chosen.items.length - 1]?.[attr.sortKey] as string | undefined;
   return { ended: chosen.postings.done, read: chosen.items.length, held, ...(last ? { reached: last } : {}) };
 }
@@ -192,16 +201,23 @@ export async function probe(request: SearchRequest, read: PageReader): Promise<P
 
 /** Finds the matches of a fragment; see the module comment. */
 export async function search(request: SearchRequest, read: PageReader): Promise<SearchResult> {
-  const probed = await probe(request, read);
-  return probed ? readProbed(request, read, probed) : { matches: [], complete: true, gram: '', postings: 0 };
+  return readProbed(request, read, await probe(request, read));
 }
 
-/** A search after its probe: reads on in the chosen gram's postings until the window (and the count's read) is found. */
-export async function readProbed(request: SearchRequest, read: PageReader, probed: Probe): Promise<SearchResult> {
+/**
+ * A search after its probe: reads on in the chosen gram's postings until the window (and the
+ * count's read) is found; no match for a fragment with no gram to search (`probe`'s `undefined`).
+ */
+export async function readProbed(
+  request: SearchRequest,
+  read: PageReader,
+  probed: Probe | undefined,
+): Promise<SearchResult> {
+  if (probed === undefined) return { matches: [], complete: true, gram: '', postings: 0 };
   const { field, fragment, descending, window, after, verify } = request;
   const countRead = request.countRead ?? COUNT_READ;
   const code = searchFields[field].code;
-  const { pending, probes, chosen, piece, verifiable } = probed;
+  const { pending, probes, chosen, verifiable } = probed;
 
   const matches: Match[] = [];
   let used = 0;
@@ -211,13 +227,7 @@ export async function readProbed(request: SearchRequest, read: PageReader, probe
     const fresh = chosen.items.slice(used);
     const from = used;
     used = chosen.items.length;
-    let candidates = fresh.flatMap((item) => {
-      const key = item[attr.sortKey] as string;
-      // The posting's key is the created key, `<createdAt>#<id>`: the id follows the last `#`.
-      const actionId = key.slice(key.lastIndexOf('#') + 1);
-      if (pending.has(actionId)) return [];
-      return String(item[searchAttr.text] ?? '').includes(piece) ? [{ id: actionId, key }] : [];
-    });
+    let candidates = fresh.flatMap((item) => candidateOf(item, probed) ?? []);
     let kept: Set<string> | undefined;
     try {
       if (!verifiable && candidates.length > 0) {

@@ -14,7 +14,6 @@ import {
   probe,
   readProbed,
   type SearchRequest,
-  type SearchResult,
   sample,
   search,
 } from '../../search/search';
@@ -75,9 +74,8 @@ export function walkCheaper(
 ): boolean {
   // Fewer actions on those days than postings read: the day counters do not know them (yet), so no estimate.
   if (probed.ended || window === 0 || spanned < Math.max(probed.read, 1)) return false;
-  const actions = spanned;
-  if ((probed.read / actions) * total <= COUNT_READ) return false;
-  const share = probed.held / actions;
+  if ((probed.read / spanned) * total <= COUNT_READ) return false;
+  const share = probed.held / spanned;
   if (share * entries <= 2 * window) return false;
   const walk = ENTRY_READ_UNITS * Math.min(entries, window / share);
   const searched = CANDIDATE_READ_UNITS * Math.min(share * total, (window * total) / Math.max(entries, 1));
@@ -170,9 +168,7 @@ export async function listSearched(
     if (list.skip < budget.available && walkCheaper(probedSample, spanned, smallest, total, window))
       return listPlanned(list, context, after, undefined, true);
   }
-  const found: SearchResult = probed
-    ? await readProbed(request, read, probed)
-    : { matches: [], complete: true, gram: '', postings: 0 };
+  const found = await readProbed(request, read, probed);
   const shown = found.matches.slice(list.skip, list.skip + list.limit);
   const more = found.matches.length > list.skip + list.limit;
   const actions = await fetchActions(
