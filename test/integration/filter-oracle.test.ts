@@ -401,7 +401,9 @@ describe(`filter oracle (ORACLE_SEED=${SEED})`, () => {
         .map((r) => `${r.index.name}${r.range ? ' range' : ''}${r.partitions.length > 1 ? ' partitions' : ''}`),
     );
     expect(reads.size, [...reads].join(', ')).toBeGreaterThanOrEqual(8);
-  }, 60_000);
+    // 320 lists one after another: 24-27 s alone on a quiet machine, past 60 s twice beside the
+    // search files on a loaded one. The time is not what this test asserts.
+  }, 150_000);
 });
 
 describe('string order is code point order, as DynamoDB compares UTF-8 bytes', () => {
