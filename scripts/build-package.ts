@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeConsole } from '../console/build';
-import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
+import { handlerBuild } from '../infra/bundling';
 import { commandLine } from '../infra/command-line';
 import { docsAssets, docsAssetsDirectory, docsAssetsPackage } from '../lib/api-docs/docs-assets';
 import { functionHandlers } from '../lib/http/routes';
@@ -34,21 +34,7 @@ rmSync(dist, { recursive: true, force: true });
 const handlers = functionHandlers;
 await Promise.all(
   handlers.map((handler) =>
-    build({
-      entryPoints: [join(root, 'functions', `${handler}.ts`)],
-      outfile: join(dist, 'functions', handler, 'index.mjs'),
-      bundle: true,
-      platform: 'node',
-      target: 'node22',
-      format: 'esm',
-      minify: true,
-      sourcemap: true,
-      sourcesContent: false,
-      mainFields,
-      banner: { js: esmRequireBanner },
-      external: unreachableCredentialProviders,
-      logLevel: 'warning',
-    }),
+    build(handlerBuild(join(root, 'functions', `${handler}.ts`), join(dist, 'functions', handler, 'index.mjs'))),
   ),
 );
 // The docs handler serves Swagger UI's files from beside its bundle.

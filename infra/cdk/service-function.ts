@@ -1,14 +1,13 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, type ILocalBundling, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { type PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { PostingsAccess, TableAccess } from '../../lib/http/routes';
-import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../bundling';
 
 /**
  * The repository root (handler entries are `functions/<handler>.ts` under it), or, in the
@@ -112,36 +111,13 @@ export class ServiceFunction extends Construct {
     const entry = join(projectRoot, 'functions', `${props.handler}.ts`);
     // In this repository the handler is bundled from its source at synth time; an installed
     // package has no sources, only the bundles `npm pack` built with the same settings.
-    this.function = existsSync(entry)
-      ? new NodejsFunction(this, 'Function', {
-          ...common,
-          entry,
-          handler: 'handler',
-          projectRoot,
-          depsLockFilePath: join(projectRoot, 'package-lock.json'),
-          bundling: {
-            forceDockerBundling: false,
-            format: OutputFormat.ESM,
-            minify: true,
-            sourceMap: true,
-            sourcesContent: false,
-            mainFields,
-            // Bundled CommonJS dependencies call require(), which ESM output does not define.
-            banner: esmRequireBanner,
-            // Empty would leave the runtime's SDK to be used; the bundle carries the tested one instead.
-            externalModules: unreachableCredentialProviders,
-            commandHooks: {
-              beforeBundling: () => [],
-              beforeInstall: () => [],
-              afterBundling: (inputDir, outputDir) => copyCommands(inputDir, outputDir, props.filesBesideBundle),
-            },
-          },
-        })
-      : new LambdaFunction(this, 'Function', {
-          ...common,
-          code: Code.fromAsset(prebuiltDirectory(props.handler)),
-          handler: 'index.handler',
-        });
+    this.function = new LambdaFunction(this, 'Function', {
+      ...common,
+      code: existsSync(entry)
+        ? bundledFromSource(entry, props.filesBesideBundle)
+        : Code.fromAsset(prebuiltDirectory(props.handler)),
+      handler: 'index.handler',
+    });
 
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -154,8 +130,41 @@ export class ServiceFunction extends Construct {
   }
 }
 
-function copyCommands(inputDir: string, outputDir: string, copy: FilesBesideBundle | undefined): string[] {
-  if (!copy) return [];
-  const target = join(outputDir, copy.to);
-  return [`mkdir -p "${target}"`, ...copy.files.map((file) => `cp "${join(inputDir, copy.from, file)}" "${target}/"`)];
+/**
+ * The handler bundled on this machine by `infra/bundle-handler.ts` (esbuild with the options of
+ * `infra/bundling.ts`) when CDK stages it, as `NodejsFunction` would but with the plugin its
+ * esbuild step cannot take. The asset is hashed by its output, so an unchanged bundle is not
+ * uploaded again; the Docker image is never used (local bundling always answers).
+ */
+function bundledFromSource(entry: string, beside: FilesBesideBundle | undefined): Code {
+  return Code.fromAsset(join(projectRoot, 'functions'), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22'),
+      local: new HandlerBundling(entry, beside),
+    },
+  });
+}
+
+/**
+ * Local bundling of one handler. Its fields are what CDK's staging cache keys on (it serializes
+ * the bundling options), so each handler is bundled once per synth, and only once.
+ */
+class HandlerBundling implements ILocalBundling {
+  constructor(
+    readonly entry: string,
+    readonly beside: FilesBesideBundle | undefined,
+  ) {}
+
+  tryBundle(outputDir: string): boolean {
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', join(projectRoot, 'infra', 'bundle-handler.ts'), this.entry, outputDir],
+      { cwd: projectRoot, stdio: 'inherit' },
+    );
+    for (const file of this.beside?.files ?? []) {
+      cpSync(join(projectRoot, this.beside!.from, file), join(outputDir, this.beside!.to, file));
+    }
+    return true;
+  }
 }
