@@ -3292,6 +3292,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description As POST .../uploads answered it */
                     uploadId: string;
                 };
             };

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import type { RouteDefinition } from '../http/routes';
 import { actionLimits } from '../model/action';
-import { attachRequestSchema } from '../model/evidence-requests';
 import { jsonBody, type Operation, problems } from './components';
 import { uploadedAttachmentSchema } from './view-schemas';
 
@@ -12,6 +11,13 @@ const ids = z.object({
   attachmentId: z.string().openapi({ description: "The uploaded attachment's id" }),
 });
 const idOnly = ids.pick({ id: true });
+
+const attachRequest = z.strictObject({
+  uploadId: z
+    .string()
+    .regex(/^[0-9a-f-]{36}$/)
+    .openapi({ description: 'As POST .../uploads answered it' }),
+});
 
 /** Documented by the settings' defaults; the deployment's are what it checks. */
 const uploadRequest = z.strictObject({
@@ -70,7 +76,7 @@ export const evidenceOperations = {
     summary: 'Attach an uploaded file',
     description:
       "The uploader, who may still comment. Checks the stored object (there, its size and type the ones declared, and its first bytes the signature of that type for PNG, JPEG, WebP, HEIC and PDF: a 409 naming contentType otherwise, the file deleted) and adds it to the action's attachments with a history entry `attachment-added` (event ActionAttachmentAdded) in one transaction; moves the action's version. An uploadId already attached answers 200 with it. A file never attached is deleted within a day.",
-    request: { params: idOnly, body: jsonBody(attachRequestSchema) },
+    request: { params: idOnly, body: jsonBody(attachRequest) },
     responses: {
       201: {
         description: 'The attachment; Location is where to read it',

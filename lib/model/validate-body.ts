@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { clip, type Problem, ValidationError } from '../errors';
 import { NOT_ONE_LINE } from '../text';
 
@@ -23,12 +24,15 @@ export const SERVICE_FIELDS = [
   'closedAt',
 ];
 
-/** The one-line text rules of contract section 3, on any string schema (a webhook's description too). */
-export const oneLine = <T extends z.ZodType<string>>(schema: T) =>
-  schema.refine(
-    (s) => !NOT_ONE_LINE.test(s),
+/** The one-line text rule of contract section 3: its test and the message a refusal carries. */
+export const ONE_LINE = {
+  test: (s: string) => !NOT_ONE_LINE.test(s),
+  message:
     'must be one line of plain text: no control characters (C0, C1) or bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069)',
-  );
+};
+
+/** The one-line text rule on any string schema of zod's classic API (a webhook's description too). */
+export const oneLine = <T extends z.ZodType<string>>(schema: T) => schema.refine(ONE_LINE.test, ONE_LINE.message);
 
 const REQUIRED_IN_PATCH = new Set(['title', 'dueAt', 'priority', 'status', 'allowAnonymousEdits']);
 
@@ -64,11 +68,11 @@ function malformedText(body: object): Problem[] {
 }
 
 /** Validates `body` against `schema`, turning every issue into a `field` problem. */
-export function validateBody<T extends z.ZodType>(
+export function validateBody<T extends z.ZodType | ZodMiniType>(
   schema: T,
   body: unknown,
   { fixedFields = [], allowed = [] }: { fixedFields?: string[]; allowed?: string[] } = {},
-): z.output<T> {
+): z.core.output<T> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationError([{ field: 'body', message: 'must be a JSON object' }]);
   }
@@ -106,7 +110,7 @@ export function validateBody<T extends z.ZodType>(
     }
   }
   if (problems.length > 0) throw new ValidationError(problems);
-  return (result as { data: z.output<T> }).data;
+  return (result as { data: z.core.output<T> }).data;
 }
 
 /** Whether `body` holds a value at `path` (`null` counts: it was sent). */
