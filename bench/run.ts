@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
-import { esmRequireBanner, mainFields, unreachableCredentialProviders } from '../infra/bundling';
+import { handlerBuild } from '../infra/bundling';
 import { commandLine, fail } from '../infra/command-line';
 import { localEnvironment } from '../infra/local/stack';
 import { startStore } from '../infra/local/store';
@@ -341,21 +341,14 @@ const sweep = {
 
 // ---- bundle sizes -----------------------------------------------------------------------
 
-/** Each handler bundled as the CDK construct bundles it, source map aside. */
+/** Each handler bundled as the CDK construct bundles it (`handlerBuild`), source map aside. */
 async function bundleSizes() {
   const dir = 'functions';
   const sizes = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
     const common: BuildOptions & { write: false } = {
-      entryPoints: [join(dir, file)],
-      bundle: true,
-      minify: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      mainFields,
-      banner: { js: esmRequireBanner },
-      external: [...unreachableCredentialProviders],
+      ...handlerBuild(join(dir, file), join(tmpdir(), 'bench-bundles', basename(file, '.ts'), 'index.mjs')),
+      sourcemap: false,
       write: false,
       logLevel: 'silent',
     };

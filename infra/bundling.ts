@@ -47,8 +47,10 @@ export const literalSchemaKeys: Plugin = {
       async ({ path }) => {
         const source = await readFile(path, 'utf8');
         const constants = new Map<string, string>();
-        for (const [, name, value] of source.matchAll(/^const (_\w+) = ("[^"\\\n]*");$/gm))
-          constants.set(name!, value!);
+        for (const [, name, value] of source.matchAll(/^const (_\w+) = ("[^"\\\n]*");$/gm)) {
+          // A literal `__proto__:` would set the object's prototype, which the computed key does not.
+          if (value !== '"__proto__"') constants.set(name!, value!);
+        }
         const contents = source.replace(/\[(_\w+)\]:/g, (key, name: string) => {
           const value = constants.get(name);
           return value === undefined ? key : `${value}:`;
