@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { RouteDefinition } from '../http/routes';
 import { actionLimits } from '../model/action';
+import { UPLOAD_ID } from '../model/evidence';
 import { jsonBody, type Operation, problems } from './components';
 import { uploadedAttachmentSchema } from './view-schemas';
 
@@ -13,10 +14,7 @@ const ids = z.object({
 const idOnly = ids.pick({ id: true });
 
 const attachRequest = z.strictObject({
-  uploadId: z
-    .string()
-    .regex(/^[0-9a-f-]{36}$/)
-    .openapi({ description: 'As POST .../uploads answered it' }),
+  uploadId: z.string().regex(UPLOAD_ID).openapi({ description: 'As POST .../uploads answered it' }),
 });
 
 /** Documented by the settings' defaults; the deployment's are what it checks. */

@@ -90,6 +90,9 @@ export function requireEvidence(before: Action, after: Action, requiredStatuses:
 /** How many first bytes of a file `signatureMatches` reads. */
 export const SIGNATURE_BYTES = 32;
 
+/** An uploadId as the upload calls answer it (a UUID): what an attach or an import must name. */
+export const UPLOAD_ID = /^[0-9a-f-]{36}$/;
+
 const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
 const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => prefix.every((b, i) => bytes[i] === b);
 

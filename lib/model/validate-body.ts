@@ -128,6 +128,8 @@ function sent(body: unknown, path: readonly PropertyKey[]): boolean {
  * the wrong type was missing or sent is read from the body: `{"title": 5}` must be a string.
  */
 function friendly(issue: z.core.$ZodIssue, body: unknown): string {
+  // A number that is not whole: zod's issue expects an "int", whose message a client need not parse.
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return 'must be a whole number';
   if (issue.code === 'invalid_type') {
     return sent(body, issue.path) ? `must be ${article(issue.expected)}` : 'is required';
   }

@@ -5,6 +5,7 @@ import { nowIso } from '../../dates';
 import { ValidationError } from '../../errors';
 import { headObject, presignUpload, UPLOAD_SECONDS } from '../../evidence/storage';
 import type { Person } from '../../model/action';
+import { UPLOAD_ID } from '../../model/evidence';
 import { uploadRequestSchema } from '../../model/evidence-requests';
 import { validateBody } from '../../model/validate-body';
 import { type ImportRecord, putImport, readImport, updateImport } from '../../store/imports';
@@ -35,9 +36,7 @@ export async function createImportUpload(caller: Person, body: unknown) {
 }
 
 const importRequestSchema = z.strictObject({
-  uploadId: z
-    .string()
-    .check(z.regex(/^[0-9a-f-]{36}$/, 'must be an uploadId as POST /api/imports/uploads returned it')),
+  uploadId: z.string().check(z.regex(UPLOAD_ID, 'must be an uploadId as POST /api/imports/uploads returned it')),
   dryRun: z.boolean(),
 });
 
