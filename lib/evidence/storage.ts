@@ -92,6 +92,11 @@ export async function send<T>(command: object): Promise<T> {
   }
 }
 
+/** Object metadata is ASCII, and names and ids may not be: each value goes as base64url. */
+export const encodeMetadata = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+export const decodeMetadata = (text: string | undefined) =>
+  text === undefined ? undefined : Buffer.from(text, 'base64url').toString('utf8');
+
 /** How long an upload's POST policy and a download's URL are valid. */
 export const UPLOAD_SECONDS = 15 * 60;
 export const DOWNLOAD_SECONDS = 5 * 60;

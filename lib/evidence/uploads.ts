@@ -12,7 +12,9 @@ import { mutate } from '../store/actions/writes';
 import { visibleAction } from './evidence';
 import {
   attachmentKey,
+  decodeMetadata,
   deleteObject,
+  encodeMetadata,
   firstBytes,
   headObject,
   moveObject,
@@ -44,11 +46,6 @@ const tooMany = () =>
     `An action holds at most ${actionLimits.attachments} attachments (links and files); remove one first.`,
   );
 
-/** Metadata values are ASCII; names and ids may not be. */
-const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
-const decode = (text: string | undefined) =>
-  text === undefined ? undefined : Buffer.from(text, 'base64url').toString('utf8');
-
 export interface Upload {
   uploadId: string;
   url: string;
@@ -68,7 +65,7 @@ export async function createUpload(viewer: Viewer, caller: Person, actionId: str
   const { url, fields } = await presignUpload(uploadKey(actionId, uploadId), {
     contentType: request.contentType,
     size: request.size,
-    metadata: { name: encode(request.name), uploader: encode(caller.id), size: String(request.size) },
+    metadata: { name: encodeMetadata(request.name), uploader: encodeMetadata(caller.id), size: String(request.size) },
   });
   return { uploadId, url, fields, expiresAt: expiresAt.toISOString().replace(/\.\d{3}Z$/, 'Z') };
 }
@@ -106,10 +103,10 @@ export async function attachUpload(
   // record of it: the same call again finds it there and records it, so a retry ends the orphan.
   const upload = await headObject(from);
   const stored = upload ?? (await headObject(to));
-  if (!stored || decode(stored.metadata.uploader) !== caller.id) throw noSuchUpload();
+  if (!stored || decodeMetadata(stored.metadata.uploader) !== caller.id) throw noSuchUpload();
   const { types } = getConfig().evidence;
   const declaredSize = Number(stored.metadata.size);
-  const name = decode(stored.metadata.name) ?? '';
+  const name = decodeMetadata(stored.metadata.name) ?? '';
   // The policy pinned both; checked again here, so storage's word is never the only one.
   if (stored.size !== declaredSize || !stored.contentType || !types.includes(stored.contentType) || name === '') {
     await deleteObject(upload ? from : to);

@@ -3,7 +3,7 @@ import { v5 as uuidv5 } from 'uuid';
 import * as z from 'zod/mini';
 import { nowIso } from '../../dates';
 import { ValidationError } from '../../errors';
-import { headObject, presignUpload, UPLOAD_SECONDS } from '../../evidence/storage';
+import { decodeMetadata, encodeMetadata, headObject, presignUpload, UPLOAD_SECONDS } from '../../evidence/storage';
 import type { Person } from '../../model/action';
 import { UPLOAD_ID } from '../../model/evidence';
 import { uploadRequestSchema } from '../../model/evidence-requests';
@@ -18,10 +18,6 @@ import { enqueueImport } from './queue';
  * only these two carry zod (`zod/mini`, as `evidence-requests.ts`), not `GET /api/imports/{id}`.
  */
 
-const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
-const decode = (text: string | undefined) =>
-  text === undefined ? undefined : Buffer.from(text, 'base64url').toString('utf8');
-
 /** `POST /api/imports/uploads`: a presigned POST for one CSV or XLSX file of the declared type and exact size. */
 export async function createImportUpload(caller: Person, body: unknown) {
   const request = validateBody(uploadRequestSchema({ types: IMPORT_TYPES, maxBytes: IMPORT_MAX_BYTES }), body);
@@ -30,7 +26,7 @@ export async function createImportUpload(caller: Person, body: unknown) {
   const { url, fields } = await presignUpload(uploadKeyOf(uploadId), {
     contentType: request.contentType,
     size: request.size,
-    metadata: { name: encode(request.name), uploader: encode(caller.id), size: String(request.size) },
+    metadata: { name: encodeMetadata(request.name), uploader: encodeMetadata(caller.id), size: String(request.size) },
   });
   return { uploadId, url, fields, expiresAt: expiresAt.toISOString().replace(/\.\d{3}Z$/, 'Z') };
 }
@@ -50,7 +46,7 @@ const IMPORT_NAMESPACE = '5b0c9f7e-3d1a-4c2e-9a61-7f4e2b8d0c13';
 export async function startImport(caller: Person, body: unknown): Promise<ImportSummary> {
   const { uploadId, dryRun } = validateBody(importRequestSchema, body);
   const stored = await headObject(uploadKeyOf(uploadId));
-  if (!stored || decode(stored.metadata.uploader) !== caller.id)
+  if (!stored || decodeMetadata(stored.metadata.uploader) !== caller.id)
     throw new ValidationError([
       {
         field: 'uploadId',
@@ -69,7 +65,7 @@ export async function startImport(caller: Person, body: unknown): Promise<Import
     importerEmail: caller.email,
     uploadId,
     fileKey: uploadKeyOf(uploadId),
-    fileName: decode(stored.metadata.name) ?? '',
+    fileName: decodeMetadata(stored.metadata.name) ?? '',
     dryRun,
     status: 'queued',
     phase: 'check',
