@@ -12,7 +12,7 @@ import type { BuildOptions, Plugin } from 'esbuild';
  * saves about 100 KB per function (SSO, profile files, web identity, container and instance
  * metadata, and the STS/SSO clients they carry).
  */
-export const unreachableCredentialProviders = [
+const unreachableCredentialProviders = [
   '@aws-sdk/credential-provider-ini',
   '@aws-sdk/credential-provider-sso',
   '@aws-sdk/credential-provider-process',
@@ -25,11 +25,10 @@ export const unreachableCredentialProviders = [
 ];
 
 /** ESM bundles still meet CommonJS dependencies that call `require`. */
-export const esmRequireBanner =
-  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+const esmRequireBanner = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 /** Prefer packages' ES module builds, which esbuild can trim. */
-export const mainFields = ['module', 'main'];
+const mainFields = ['module', 'main'];
 
 /**
  * The SDK clients' generated schemas (`dist-es/schemas/schemas_0.js`) key their objects by
